@@ -1,0 +1,92 @@
+// The layer rule of ../shared/DESIGN.md ("Layers and who may import whom"), as a lint rule.
+// Each import is resolved against the importing file, so `../runtime/x` and `src/runtime/x` are the same layer.
+import path from "node:path";
+
+/** Which of our layers each layer may import. */
+export const allowedLayers = {
+  protocol: [],
+  core: ["protocol"],
+  runtime: ["protocol", "core"],
+  workspace: ["protocol", "core"],
+  worker: ["protocol", "core", "runtime", "workspace"],
+  cli: ["protocol", "core", "worker"],
+  host: ["protocol", "core"],
+  webview: ["protocol"],
+};
+
+/** Packages that only one layer may import. */
+const packageOwners = { vscode: "host", "node-llama-cpp": "runtime" };
+
+/** Layers that must stay free of I/O (a browser, or pure logic). */
+const noNodeIo = new Set(["protocol", "core", "webview"]);
+const nodeIoModules = new Set(["fs", "fs/promises", "child_process", "net", "http", "https", "os", "worker_threads", "dgram", "cluster"]);
+
+function layerOf(file, root) {
+  const rel = path.relative(root, file).split(path.sep);
+  if (rel[0] === "src" && rel[1] in allowedLayers) return rel[1];
+  if (rel[0] === "webview") return "webview";
+  return undefined;
+}
+
+function packageName(specifier) {
+  if (specifier.startsWith(".") || path.isAbsolute(specifier)) return undefined;
+  const parts = specifier.replace(/^node:/, "").split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+export const layersRule = {
+  meta: {
+    type: "problem",
+    docs: { description: "keeps each layer importing only what DESIGN.md allows" },
+    schema: [],
+    messages: {
+      layer: "{{from}} may not import {{to}} (src/{{from}} may import: {{allowed}}).",
+      package: "`{{pkg}}` may be imported only under {{owner}}.",
+      io: "{{from}} must stay free of I/O: `{{pkg}}` is not allowed here.",
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    const root = context.cwd;
+    const from = layerOf(file, root);
+    if (from === undefined) {
+      // Outside the layered tree (tests, bench, scripts) only the package owners apply to src-like code.
+      return {};
+    }
+    function check(node, specifier) {
+      if (typeof specifier !== "string") return;
+      const pkg = packageName(specifier);
+      if (pkg !== undefined) {
+        const owner = packageOwners[pkg];
+        if (owner !== undefined && owner !== from) {
+          context.report({ node, messageId: "package", data: { pkg, owner: owner === "webview" ? "webview/" : `src/${owner}` } });
+        }
+        const bare = specifier.replace(/^node:/, "");
+        if (noNodeIo.has(from) && nodeIoModules.has(bare)) {
+          context.report({ node, messageId: "io", data: { from, pkg: specifier } });
+        }
+        return;
+      }
+      const target = layerOf(path.resolve(path.dirname(file), specifier), root);
+      if (target === undefined || target === from) return;
+      if (!allowedLayers[from].includes(target)) {
+        context.report({ node, messageId: "layer", data: { from, to: target, allowed: allowedLayers[from].join(", ") || "nothing of ours" } });
+      }
+    }
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === "Literal" && check(node, node.source.value),
+      TSImportEqualsDeclaration: (node) =>
+        node.moduleReference.type === "TSExternalModuleReference" && check(node, node.moduleReference.expression.value),
+      CallExpression: (node) => {
+        if (node.callee.type === "Identifier" && node.callee.name === "require" && node.arguments[0]?.type === "Literal") {
+          check(node, node.arguments[0].value);
+        }
+      },
+    };
+  },
+};
+
+export const swarmboardPlugin = { rules: { layers: layersRule } };
