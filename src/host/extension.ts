@@ -1,0 +1,39 @@
+// The extension's entry point: wires the log, the worker process, the Swarms tree, the panel and the
+// commands. Each resource is registered for disposal where it is acquired.
+import * as vscode from "vscode";
+import { extensionVersion } from "../protocol/buildInfo";
+import { registerCommands } from "./commands";
+import { HostLog } from "./hostLog";
+import { PanelController } from "./panel/panelController";
+import { SwarmsTreeProvider } from "./swarmsTree";
+import { createTestHooks, type SwarmboardApi } from "./testHooks";
+import { WorkerProcess } from "./workerProcess";
+
+export function activate(context: vscode.ExtensionContext): SwarmboardApi {
+  const own = <T extends vscode.Disposable>(item: T): T => {
+    context.subscriptions.push(item);
+    return item;
+  };
+  const log = own(new HostLog());
+  log.info(`Swarmboard ${extensionVersion} activating (VS Code ${vscode.version}, mode ${vscode.ExtensionMode[context.extensionMode]})`);
+
+  const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "worker", "main.js").fsPath;
+  const worker = own(new WorkerProcess(workerScript, log));
+
+  const tree = own(new SwarmsTreeProvider(worker));
+  const view = own(vscode.window.createTreeView("swarmboard.swarms", { treeDataProvider: tree, showCollapseAll: false }));
+
+  const panels = own(new PanelController(context.extensionUri, log, worker));
+  for (const registration of registerCommands({ log, worker, openPanel: () => panels.show() })) own(registration);
+
+  worker.ensureStarted();
+
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    return { testing: createTestHooks(log, worker, view, tree, panels) };
+  }
+  return {};
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions; VS Code disposes them (the worker is stopped there).
+}

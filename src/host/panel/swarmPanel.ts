@@ -1,0 +1,157 @@
+// One Swarmboard panel (a webview) and its side of the message channel. Every message from the page is
+// parsed with `webviewToHostSchema`; one that fails is rejected and logged, never acted on. Nothing is
+// posted before the page says `ready`, since messages posted earlier are silently lost.
+import * as vscode from "vscode";
+import {
+  webviewToHostSchema,
+  type HostToWebview,
+  type PanelState,
+  type WebviewToHost,
+} from "../../protocol/webviewMessages";
+import type { HostLog } from "../hostLog";
+import { createNonce, renderPanelHtml } from "./panelHtml";
+
+export type PanelAction = Extract<WebviewToHost, { type: "action" }>["action"];
+export type ProbeReply = Extract<WebviewToHost, { type: "probeReply" }>;
+
+const viewType = "swarmboard.panel";
+const probeTimeoutMs = 15_000;
+
+export class SwarmPanel implements vscode.Disposable {
+  readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private latestState: PanelState;
+  private readonly probes = new Map<string, (reply: ProbeReply) => void>();
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposeEmitter.event;
+  private readonly readyEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the page has loaded and answered the handshake. */
+  readonly onDidBecomeReady = this.readyEmitter.event;
+
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly log: HostLog,
+    initialState: PanelState,
+    private readonly onAction: (action: PanelAction) => void,
+  ) {
+    this.latestState = initialState;
+    const webviewRoot = vscode.Uri.joinPath(extensionUri, "dist", "webview");
+    const panel = vscode.window.createWebviewPanel(viewType, "Swarmboard", vscode.ViewColumn.One, {
+      enableScripts: true,
+      // Only the built webview folder: the page can load nothing else of the extension or the workspace.
+      localResourceRoots: [webviewRoot],
+      retainContextWhenHidden: false,
+    });
+    this.panel = panel;
+    this.disposables.push(panel, this.disposeEmitter, this.readyEmitter);
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, "media", "swarmboard.svg");
+    this.disposables.push(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    this.disposables.push(panel.onDidDispose(() => this.dispose()));
+    // A hidden webview is torn down and reloaded when shown again; it will say `ready` again.
+    this.disposables.push(
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.ready = false;
+      }),
+    );
+    panel.webview.html = renderPanelHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: createNonce(),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, "main.js")).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, "main.css")).toString(),
+      initialState,
+    });
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  reveal(): void {
+    this.panel.reveal(vscode.ViewColumn.One);
+  }
+
+  /** Shows a new state; before the handshake it is kept and sent on `ready`. */
+  setState(state: PanelState): void {
+    this.latestState = state;
+    if (this.ready) this.post({ type: "state", state });
+  }
+
+  /** Asks the page what it shows; resolves with its (schema-checked) answer. */
+  probe(nonce: string): Promise<ProbeReply> {
+    return new Promise<ProbeReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.probes.delete(nonce);
+        reject(new Error(`The Swarmboard panel did not answer probe ${nonce} within ${probeTimeoutMs} ms (ready: ${this.ready}).`));
+      }, probeTimeoutMs);
+      this.probes.set(nonce, (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
+      this.post({ type: "probe", nonce, reply: "valid" });
+    });
+  }
+
+  /** Asks the page to answer with a reply that fails its schema, to exercise the rejection path. */
+  requestMalformedReply(nonce: string): void {
+    this.post({ type: "probe", nonce, reply: "malformed" });
+  }
+
+  /** Posts a value without checking it (tests use this to send the page a message that fails its schema). */
+  postUnchecked(message: unknown): Thenable<boolean> {
+    return this.panel.webview.postMessage(message);
+  }
+
+  private post(message: HostToWebview): void {
+    if (!this.ready) {
+      this.log.warn(`panel: dropped a "${message.type}" message sent before the page was ready`);
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = webviewToHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(message)"}: ${i.message}`).join("; ");
+      this.log.warn(`panel: rejected a message that failed its schema (${issues}): ${preview(raw)}`);
+      return;
+    }
+    const msg = parsed.data;
+    switch (msg.type) {
+      case "ready":
+        this.ready = true;
+        this.log.info("panel: ready");
+        this.post({ type: "state", state: this.latestState });
+        this.readyEmitter.fire();
+        return;
+      case "probeReply":
+        this.probes.get(msg.nonce)?.(msg);
+        this.probes.delete(msg.nonce);
+        return;
+      case "rejected":
+        this.log.warn(`panel: the page rejected a host message: ${msg.reason}`);
+        return;
+      case "action":
+        this.onAction(msg.action);
+        return;
+    }
+  }
+
+  dispose(): void {
+    if (this.disposables.length === 0) return;
+    this.disposeEmitter.fire();
+    const items = this.disposables.splice(0);
+    for (const d of items.reverse()) d.dispose();
+  }
+}
+
+function preview(raw: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(raw) ?? String(raw);
+  } catch {
+    text = String(raw);
+  }
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}

@@ -1,0 +1,45 @@
+// The extension's settings (package.json `contributes.configuration`), as one schema. The host reads them
+// from VS Code and parses them here, so a hand-edited settings.json with a wrong type is reported by name
+// instead of reaching the worker. Keep the defaults equal to package.json's (a unit test checks).
+import { z } from "zod";
+
+export const commandPolicySchema = z.object({
+  /** Command prefixes that run without asking. */
+  allow: z.array(z.string()).default([]),
+  /** Command prefixes that need the user's approval each time. */
+  ask: z.array(z.string()).default([]),
+  /** Command prefixes that are always refused. */
+  deny: z.array(z.string()).default([]),
+});
+export type CommandPolicy = z.infer<typeof commandPolicySchema>;
+
+export const settingsSchema = z.object({
+  /** Absolute path of the GGUF model; empty until the user picks one. */
+  modelPath: z.string().default(""),
+  maxAgents: z.number().int().min(1).max(64).default(8),
+  kvCellsBudget: z.number().int().min(256).default(16384),
+  /** 0 lets the runtime choose. */
+  threads: z.number().int().min(0).default(0),
+  commandPolicy: commandPolicySchema.default({
+    allow: ["git status", "git diff", "git log", "ls", "cat", "npm test"],
+    ask: [],
+    deny: ["rm -rf", "curl", "wget"],
+  }),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** The settings' keys, without the `swarmboard.` section prefix. */
+export const settingKeys = ["modelPath", "maxAgents", "kvCellsBudget", "threads", "commandPolicy"] as const;
+
+export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };
+
+/** Parses raw values (as read from the configuration) and names each bad setting with what to do. */
+export function parseSettings(raw: Partial<Record<(typeof settingKeys)[number], unknown>>): SettingsResult {
+  const parsed = settingsSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, settings: parsed.data };
+  const problems = parsed.error.issues.map((issue) => {
+    const key = issue.path.map(String).join(".");
+    return `swarmboard.${key}: ${issue.message}. Fix it in your settings (or remove it to use the default).`;
+  });
+  return { ok: false, problems };
+}
