@@ -1,0 +1,71 @@
+// A swarm is data: roles, topology, visibility, a synthesist for fan-in and budgets.
+// Users write their own as `.swarmboard/recipes/*.json`; messages here say what was expected, because
+// they are shown to the user next to the file and field that broke them.
+import { z } from "zod";
+import { visibilitySchema } from "./board";
+
+const nameSchema = z
+  .string({ error: "expected a name (text)" })
+  .regex(/^[a-z][a-z0-9-]*$/, "expected a lower-case name of letters, digits and dashes, starting with a letter");
+
+export const roleSchema = z.strictObject({
+  name: nameSchema,
+  count: z.number({ error: "expected a whole number of agents" }).int("expected a whole number of agents").min(1, "expected at least 1 agent").max(64, "expected at most 64 agents"),
+  /** Tool names from the tool catalogue (src/protocol/tools.ts). */
+  tools: z.array(z.string().min(1, "expected a tool name"), { error: "expected a list of tool names" }),
+  instructions: z.string({ error: "expected instructions (text)" }).min(1, "expected instructions for this role"),
+});
+export type Role = z.infer<typeof roleSchema>;
+
+export const stageSchema = z.strictObject({
+  name: nameSchema,
+  roles: z.array(nameSchema, { error: "expected a list of role names" }).min(1, "expected at least one role in the stage"),
+  after: z.array(nameSchema, { error: "expected a list of stage names" }).default([]),
+});
+export type Stage = z.infer<typeof stageSchema>;
+
+export const topologySchema = z.discriminatedUnion(
+  "kind",
+  [
+    /** Every role starts at once on the same goal. */
+    z.strictObject({ kind: z.literal("fanout") }),
+    /** Roles run one after the other, each on what the previous one left on the board. */
+    z.strictObject({ kind: z.literal("chain"), order: z.array(nameSchema).min(1, "expected at least one role in the chain") }),
+    /** Stages start when every stage they come `after` is done. */
+    z.strictObject({ kind: z.literal("dag"), stages: z.array(stageSchema).min(1, "expected at least one stage") }),
+  ],
+  { error: 'expected a topology with kind "fanout", "chain" or "dag"' },
+);
+export type Topology = z.infer<typeof topologySchema>;
+
+export const budgetsSchema = z.strictObject({
+  /** Wall clock for the whole swarm; when it runs out the synthesist fans in with what exists. */
+  wallClockMs: z.number({ error: "expected milliseconds" }).int().positive("expected a positive number of milliseconds"),
+  tokensPerAgent: z.number({ error: "expected a number of tokens" }).int().positive("expected a positive number of tokens"),
+  kvCells: z.number({ error: "expected a number of KV cells" }).int().positive("expected a positive number of KV cells"),
+  /** Loop steps per agent. */
+  steps: z.number({ error: "expected a number of steps" }).int().positive("expected a positive number of steps"),
+});
+export type Budgets = z.infer<typeof budgetsSchema>;
+
+export const taskSourceKindSchema = z.enum(["goal", "test-failures", "todo-comments", "diagnostics"]);
+export type TaskSourceKind = z.infer<typeof taskSourceKindSchema>;
+
+export const recipeSchema = z.strictObject({
+  name: nameSchema,
+  description: z.string({ error: "expected a description (text)" }),
+  roles: z.array(roleSchema, { error: "expected a list of roles" }).min(1, "expected at least one role"),
+  topology: topologySchema,
+  visibility: visibilitySchema.default("shared"),
+  /** The role whose agent fans in (reads every pad, writes the report); required for private pads. */
+  synthesist: nameSchema.optional(),
+  budgets: budgetsSchema,
+  /** Where work comes from besides the goal. */
+  taskSources: z.array(taskSourceKindSchema).default(["goal"]),
+  /** The test command for the test-failures source (run by the workspace command runner). */
+  testCommand: z.string().min(1).optional(),
+  /** Whether verified work merges into the swarm's integration branch. */
+  merge: z.boolean().default(false),
+});
+export type Recipe = z.infer<typeof recipeSchema>;
+export type RecipeInput = z.input<typeof recipeSchema>;

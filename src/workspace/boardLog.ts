@@ -1,0 +1,102 @@
+// The board's durable log: one JSON line per entry, appended with one write call and fsynced before the
+// entry counts as posted. Opening the file cuts away a torn last line (a crash mid-write) and keeps
+// everything before it; an entry id already in the file is not written again, so replays are idempotent.
+import { promises as fs } from "fs";
+import * as path from "path";
+import type { BoardEntry } from "../protocol/board";
+import type { BoardStore } from "../core/boardStore";
+import { decodeLog, encodeEntry } from "../core/boardLogCodec";
+
+export interface BoardLogRepair {
+  /** Bytes cut from the end of the file. */
+  readonly droppedBytes: number;
+  readonly line: number;
+  readonly reason: string;
+}
+
+export class BoardLogFile implements BoardStore {
+  private readonly ids: Set<string>;
+  /** Appends run one after another, so the id check and the write cannot interleave. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    readonly file: string,
+    private readonly handle: fs.FileHandle,
+    private readonly list: BoardEntry[],
+    private size: number,
+    /** Set when opening cut a torn last line. */
+    readonly repair: BoardLogRepair | undefined,
+  ) {
+    this.ids = new Set(list.map((e) => e.id));
+  }
+
+  /** Opens (creating it and its folder if needed) and repairs the log; throws BoardLogCorruptError on real corruption. */
+  static async open(file: string): Promise<BoardLogFile> {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const handle = await fs.open(file, "a+");
+    try {
+      const bytes = await handle.readFile();
+      const text = bytes.toString("utf8");
+      const decoded = decodeLog(text, file);
+      let repair: BoardLogRepair | undefined;
+      let size = bytes.length;
+      if (decoded.torn !== undefined) {
+        const kept = Buffer.byteLength(decoded.keptText, "utf8");
+        await handle.truncate(kept);
+        await handle.sync();
+        repair = { droppedBytes: size - kept, line: decoded.torn.line, reason: decoded.torn.reason };
+        size = kept;
+      }
+      if (bytes.length === 0) await syncFolder(path.dirname(file));
+      return new BoardLogFile(file, handle, decoded.entries, size, repair);
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  append(entry: BoardEntry): Promise<"posted" | "duplicate"> {
+    const next = this.queue.then(() => this.appendNow(entry));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async appendNow(entry: BoardEntry): Promise<"posted" | "duplicate"> {
+    if (this.closed) throw new Error(`The board log ${this.file} is closed; entry ${entry.id} was not posted.`);
+    if (this.ids.has(entry.id)) return "duplicate";
+    const bytes = Buffer.from(encodeEntry(entry), "utf8");
+    const { bytesWritten } = await this.handle.write(bytes, 0, bytes.length);
+    if (bytesWritten !== bytes.length) {
+      // A short write would leave a torn line in the middle once the next entry lands: cut it now.
+      await this.handle.truncate(this.size);
+      throw new Error(`Only ${bytesWritten} of ${bytes.length} bytes of entry ${entry.id} reached ${this.file} (disk full?); it was not posted.`);
+    }
+    await this.handle.sync();
+    this.size += bytes.length;
+    this.ids.add(entry.id);
+    this.list.push(entry);
+    return "posted";
+  }
+
+  entries(): readonly BoardEntry[] {
+    return this.list;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.queue;
+    this.closed = true;
+    await this.handle.close();
+  }
+}
+
+/** fsync the folder so that a newly created log file's name survives a crash too. */
+async function syncFolder(folder: string): Promise<void> {
+  const dir = await fs.open(folder, "r");
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
