@@ -1,0 +1,85 @@
+// Merging an agent's progress, under the repository's queue: first the integration branch into the agent's
+// branch (in the agent's worktree), then the agent's branch into the integration branch, which after the first
+// step is a fast-forward done with a compare-and-swap `update-ref` (no second worktree, no checkout).
+//
+// A conflict in the first step is returned as data (files and hunks) and the agent's worktree is LEFT IN THE
+// MERGE, with git's conflict markers in the files: the agent edits them and calls `commit`, which concludes the
+// merge, then calls merge_progress again. `merge_progress {abort: true}` abandons the merge instead
+// (`git merge --abort`), restoring the worktree to the agent's last commit.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { MergeProgressResult } from "../protocol/tools";
+import { parseConflictHunks } from "./conflictHunks";
+import { GitCommandError, gitText, runGit } from "./gitExec";
+import { withLockRetry } from "./gitQueue";
+import { changedPaths, isMerging, listWorktrees, refSha } from "./repoFacts";
+import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
+
+const MAX_CONFLICT_FILES = 20;
+
+async function unmergedFiles(wt: string): Promise<string[]> {
+  const out = await gitText(wt, ["diff", "--name-only", "--diff-filter=U", "-z"]);
+  return out.split("\0").filter(Boolean);
+}
+
+async function conflictResult(wt: string, message: string): Promise<MergeProgressResult> {
+  const files = await unmergedFiles(wt);
+  const parsed = [];
+  for (const f of files.slice(0, MAX_CONFLICT_FILES)) {
+    const text = await readFile(path.join(wt, f), "utf8").catch(() => "");
+    parsed.push(parseConflictHunks(f, text));
+  }
+  const more = files.length > MAX_CONFLICT_FILES ? ` (${files.length - MAX_CONFLICT_FILES} more files not shown)` : "";
+  return { status: "conflict", files: parsed, message: message + more };
+}
+
+const RESOLVE_HINT =
+  "Edit each file to keep the right text and remove the <<<<<<< ======= >>>>>>> markers, then call commit (it concludes the merge) and merge_progress again; or call merge_progress with abort: true to abandon this merge.";
+
+export async function mergeProgress(repo: SwarmRepository, worktree: AgentWorktree, options: { abort: boolean }): Promise<MergeProgressResult> {
+  return repo.queue.run(async () => {
+    const wt = worktree.path;
+    if (await isMerging(wt)) {
+      if (options.abort) {
+        await withLockRetry(() => runGit(wt, ["merge", "--abort"]));
+        return { status: "aborted", message: "The merge was abandoned; your worktree is back at your last commit." };
+      }
+      if ((await unmergedFiles(wt)).length > 0) return conflictResult(wt, `The merge of ${repo.integrationBranch} is still in conflict. ${RESOLVE_HINT}`);
+      return { status: "refused", message: "The conflicts are resolved but the merge is not committed yet: call commit, then merge_progress again." };
+    }
+    if (options.abort) return { status: "refused", message: "There is no merge in progress to abort." };
+    if ((await changedPaths(wt)).length > 0) {
+      return { status: "refused", message: "Your worktree has uncommitted changes: call commit (or revert them) before merging your progress." };
+    }
+    return mergeCleanWorktree(repo, worktree);
+  });
+}
+
+async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree): Promise<MergeProgressResult> {
+  const wt = worktree.path;
+  const integrationRef = `refs/heads/${repo.integrationBranch}`;
+  const integration = await refSha(wt, integrationRef);
+  if (!integration) return { status: "refused", message: `The integration branch ${repo.integrationBranch} is missing: the swarm was discarded or never started.` };
+  try {
+    await withLockRetry(() =>
+      runGit(wt, ["merge", "--no-edit", "-m", `Merge ${repo.integrationBranch} into ${worktree.branch}`, integration], { identity: agentIdentity(worktree.agent) }),
+    );
+  } catch (err) {
+    if (!(err instanceof GitCommandError)) throw err;
+    if ((await unmergedFiles(wt)).length > 0) {
+      return conflictResult(wt, `Bringing ${repo.integrationBranch} into your branch conflicts. ${RESOLVE_HINT}`);
+    }
+    // Not a content conflict (e.g. an untracked file in the way): leave nothing half done.
+    if (await isMerging(wt)) await runGit(wt, ["merge", "--abort"]);
+    return { status: "refused", message: `Merging ${repo.integrationBranch} into your branch failed, nothing was changed: ${err.output.trim().slice(0, 1000)}` };
+  }
+  const agentHead = await gitText(wt, ["rev-parse", "HEAD"]);
+  if (agentHead === integration) return { status: "up-to-date", integrationSha: integration, message: "Nothing new to merge: your branch and the integration branch are the same." };
+  const checkedOut = (await listWorktrees(repo.topLevel)).find((w) => w.branch === integrationRef);
+  if (checkedOut) {
+    return { status: "refused", message: `${repo.integrationBranch} is checked out at ${checkedOut.path}; moving it would leave that checkout stale. Switch that checkout to another branch, then retry.` };
+  }
+  // Compare-and-swap: moves the integration branch only if it is still where we merged it from.
+  await withLockRetry(() => runGit(repo.topLevel, ["update-ref", "-m", `swarmboard: merge ${worktree.branch}`, integrationRef, agentHead, integration]));
+  return { status: "merged", integrationSha: agentHead, message: `Merged ${worktree.branch} into ${repo.integrationBranch} (${agentHead.slice(0, 10)}).` };
+}
