@@ -1,0 +1,107 @@
+// What the shared-prefix runtime reports across the worker boundary: its mode, the model's KV shape,
+// the live cell budget and the results of a generation. The runtime (src/runtime) produces these values;
+// the host and the webview only read them.
+import { z } from "zod";
+
+/**
+ * "shared-cells": one unified KV pool, a fork only adds an owner to the trunk's cells (the patched build).
+ * "copy-mode": each sequence has its own stream, a fork copies the trunk into it (a stock build).
+ */
+export const runtimeModeSchema = z.enum(["shared-cells", "copy-mode"]);
+export type RuntimeMode = z.infer<typeof runtimeModeSchema>;
+
+/** The model facts that decide what one KV cell costs. */
+export const modelFactsSchema = z.object({
+  path: z.string(),
+  architecture: z.string(),
+  layers: z.number().int().positive(),
+  /** Attention heads for queries. */
+  heads: z.number().int().positive(),
+  /** Heads that keys and values have (grouped-query attention shares them). */
+  kvHeads: z.number().int().positive(),
+  keyHeadDim: z.number().int().positive(),
+  valueHeadDim: z.number().int().positive(),
+  /** ggml type name of the K and V cache, e.g. "F16". */
+  kvType: z.string(),
+  /** Bytes one cell (one token of one layer stack) takes: layers x kvHeads x (keyDim + valueDim) x type size. */
+  kvBytesPerCell: z.number().positive(),
+  trainContextSize: z.number().int().positive(),
+  vocabularySize: z.number().int().nonnegative(),
+});
+export type ModelFacts = z.infer<typeof modelFactsSchema>;
+
+export const agentCellsSchema = z.object({
+  agentId: z.string(),
+  /** Cells no other live sequence owns: freed when this agent is released. */
+  privateCells: z.number().int().nonnegative(),
+  /** Positions this agent's sequence holds in the cache (shared and private). */
+  sequenceCells: z.number().int().nonnegative(),
+  paused: z.boolean(),
+});
+export type AgentCells = z.infer<typeof agentCellsSchema>;
+
+export const swarmStatsSchema = z.object({
+  mode: runtimeModeSchema,
+  /** Cells llama.cpp allocated for the whole context. */
+  poolCells: z.number().int().nonnegative(),
+  /** Most cells one sequence may hold (the pool in shared-cells mode, one stream in copy mode). */
+  sequenceCellLimit: z.number().int().nonnegative(),
+  trunkCells: z.number().int().nonnegative(),
+  /** How many live agents own the trunk's cells (read the trunk through them). */
+  trunkOwners: z.number().int().nonnegative(),
+  agents: z.array(agentCellsSchema),
+  usedCells: z.number().int().nonnegative(),
+  freeCells: z.number().int().nonnegative(),
+  /** Cells promised to agents at fork (their expected tails) and not yet used. */
+  reservedCells: z.number().int().nonnegative(),
+  bytesPerCell: z.number().nonnegative(),
+  usedBytes: z.number().nonnegative(),
+  poolBytes: z.number().nonnegative(),
+  /** `llama_decode` calls this context has made. */
+  dispatches: z.number().int().nonnegative(),
+  /** Tokens (batch rows) those calls held. */
+  dispatchedTokens: z.number().int().nonnegative(),
+  rowsPerDispatch: z.number().nonnegative(),
+  /** Dispatches made while agents were generating, and the wall time spent generating. */
+  generationSteps: z.number().int().nonnegative(),
+  meanStepMs: z.number().nonnegative(),
+  generatedTokens: z.number().int().nonnegative(),
+  tokensPerSecond: z.number().nonnegative(),
+});
+export type SwarmStats = z.infer<typeof swarmStatsSchema>;
+
+export const stopReasonSchema = z.enum(["eos", "stop", "max-tokens", "kv-full", "aborted"]);
+export type StopReason = z.infer<typeof stopReasonSchema>;
+
+export const samplingSchema = z.object({
+  /** 0 = greedy. */
+  temperature: z.number().min(0).optional(),
+  topK: z.number().int().nonnegative().optional(),
+  topP: z.number().min(0).max(1).optional(),
+  seed: z.number().int().nonnegative().optional(),
+});
+export type Sampling = z.infer<typeof samplingSchema>;
+
+export const generateResultSchema = z.object({
+  /** Every token the agent produced; all of them are now (or, the last one, will be) in its context. */
+  tokens: z.array(z.number().int()),
+  /** The decoded text, without the stop string that ended it. */
+  text: z.string(),
+  stopReason: stopReasonSchema,
+  /** The stop string that matched, when stopReason is "stop". */
+  stopString: z.string().optional(),
+  /** What the sampler chose at each step; differs from `tokens` only where tokens were forced. */
+  sampledTokens: z.array(z.number().int()),
+});
+export type GenerateResult = z.infer<typeof generateResultSchema>;
+
+/** Sent when an agent's next token finds no free cell: the agent is paused, the others go on. */
+export const kvFullEventSchema = z.object({
+  code: z.literal("kv-full"),
+  agentId: z.string(),
+  /** Cells the agent needed and the cells it could have had. */
+  neededCells: z.number().int().nonnegative(),
+  availableCells: z.number().int().nonnegative(),
+  message: z.string(),
+});
+export type KvFullEvent = z.infer<typeof kvFullEventSchema>;

@@ -1,0 +1,150 @@
+// One agent's generation: sample, check the stop conditions, take a cell for the next token, wait for the
+// other generating agents (one dispatch per step), decode. node-llama-cpp's `evaluate` generator samples and
+// accepts a replacement token for each step, which is how forced tokens go through the real decode path.
+import type { LlamaGrammarEvaluationState, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
+import type { GenerateResult, Sampling, StopReason } from "../protocol/runtime";
+import { grammarForJsonSchema } from "./jsonSchemaGrammar";
+import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
+import { SwarmRuntimeError } from "./runtimeErrors";
+import type { SwarmSequence } from "./swarmSequence";
+
+export interface GenerateRequest {
+  /** Most tokens to produce. */
+  maxTokens: number;
+  /** Text or tokens to read first (decoded in the same batch as the other agents' first step). */
+  prompt?: string | readonly Token[];
+  sampling?: Sampling;
+  /** Generation ends when the text contains one of these; the result's text stops before it. */
+  stop?: readonly string[];
+  /** Constrains the output to JSON that fits this schema (e.g. `z.toJSONSchema(schema)`). */
+  jsonSchema?: object;
+  /** Tokens fed back instead of the sampled ones, step by step (deterministic runs); sampling goes on after. */
+  forcedTokens?: readonly Token[];
+  signal?: AbortSignal;
+}
+
+interface Progress {
+  tokens: Token[];
+  sampledTokens: Token[];
+  stopReason: StopReason;
+  stopString?: string;
+  textEnd?: number;
+}
+
+function checkRequest(request: GenerateRequest): void {
+  if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
+    throw new SwarmRuntimeError("invalid-request", `maxTokens must be a positive integer (got ${request.maxTokens}).`);
+  }
+  if (request.jsonSchema !== undefined && (request.forcedTokens?.length ?? 0) > 0) {
+    throw new SwarmRuntimeError("invalid-request",
+      "forcedTokens and jsonSchema cannot be combined: a forced token would bypass the grammar's state.");
+  }
+}
+
+async function grammarState(slot: SwarmSequence, schema: object | undefined): Promise<LlamaGrammarEvaluationState | undefined> {
+  if (schema === undefined) return undefined;
+  const grammar = await grammarForJsonSchema(slot.shared.model, schema);
+  const { LlamaGrammarEvaluationState: State } = await loadNodeLlamaCpp();
+  return new State({ model: slot.shared.model.model, grammar });
+}
+
+/** Decides whether the step that produced `token` ends the generation. */
+function afterToken(slot: SwarmSequence, request: GenerateRequest, progress: Progress): boolean {
+  const { model } = slot.shared;
+  const text = model.detokenize(progress.tokens);
+  for (const stop of request.stop ?? []) {
+    const at = stop.length > 0 ? text.indexOf(stop) : -1;
+    if (at >= 0) {
+      Object.assign(progress, { stopReason: "stop", stopString: stop, textEnd: at });
+      return true;
+    }
+  }
+  if (progress.tokens.length >= request.maxTokens) return true;
+  if (request.signal?.aborted === true) {
+    progress.stopReason = "aborted";
+    return true;
+  }
+  return false;
+}
+
+/** Takes the cells the next decode needs, or pauses the agent with a `kv-full` event. */
+function takeCells(slot: SwarmSequence, count: number, progress: Progress): boolean {
+  const { admission } = slot.shared;
+  if (admission.tryTake(slot.id, count)) return true;
+  const available = admission.availableFor(slot.id);
+  progress.stopReason = "kv-full";
+  slot.paused = true;
+  slot.shared.emitKvFull({
+    code: "kv-full",
+    agentId: slot.id,
+    neededCells: count,
+    availableCells: available,
+    message:
+      `${slot.id} is paused: its next ${count === 1 ? "token needs a KV cell" : `${count} tokens need KV cells`} ` +
+      `and ${available} are free for it. Release finished agents or raise swarmboard.kvCellsBudget.`,
+  });
+  return false;
+}
+
+export async function generateOnSequence(slot: SwarmSequence, request: GenerateRequest): Promise<GenerateResult> {
+  checkRequest(request);
+  const input = [...slot.pending, ...(request.prompt === undefined ? [] : slot.tokenize(request.prompt))];
+  if (input.length === 0) {
+    throw new SwarmRuntimeError("invalid-request", `${slot.id} has nothing to continue from: give a prompt or append text first.`);
+  }
+  const { model, barrier, meter, admission } = slot.shared;
+  const sampling = request.sampling ?? {};
+  const forced = request.forcedTokens ?? [];
+  const progress: Progress = { tokens: [], sampledTokens: [], stopReason: "max-tokens" };
+  slot.paused = false;
+  const steps = slot.sequence.evaluate(input, {
+    temperature: sampling.temperature ?? 0,
+    topK: sampling.topK,
+    topP: sampling.topP,
+    seed: sampling.seed,
+    grammarEvaluationState: await grammarState(slot, request.jsonSchema),
+    yieldEogToken: true,
+  });
+  barrier.join();
+  meter.begin();
+  try {
+    let feed: Token[] = input;
+    let first = true;
+    while (takeCells(slot, feed.length, progress)) {
+      await barrier.arrive();
+      // The generator was given the input when it was created; later steps pass the token to decode.
+      const step = await steps.next(first ? undefined : feed).catch((error: unknown) => {
+        admission.giveBack(slot.id, feed.length);
+        throw error;
+      });
+      admission.commit(slot.id, feed.length);
+      first = false;
+      if (step.done === true) break;
+      const token = forced[progress.sampledTokens.length] ?? step.value;
+      progress.sampledTokens.push(step.value);
+      if (model.model.isEogToken(token)) {
+        progress.stopReason = "eos";
+        break;
+      }
+      progress.tokens.push(token);
+      meter.countTokens(1);
+      if (afterToken(slot, request, progress)) break;
+      feed = [token];
+    }
+  } finally {
+    barrier.leave();
+    meter.end();
+    await steps.return(undefined);
+  }
+  const last = progress.tokens.at(-1);
+  slot.pending = progress.stopReason === "eos" || last === undefined ? [] : [last];
+  if (progress.stopReason === "kv-full" && progress.tokens.length === 0) slot.pending = input;
+  const text = model.detokenize(progress.tokens);
+  return {
+    tokens: progress.tokens,
+    text: progress.textEnd === undefined ? text : text.slice(0, progress.textEnd),
+    stopReason: progress.stopReason,
+    ...(progress.stopString === undefined ? {} : { stopString: progress.stopString }),
+    sampledTokens: progress.sampledTokens,
+  };
+}

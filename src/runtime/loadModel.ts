@@ -1,0 +1,141 @@
+// Loading the one model all agents share. Loading is checked step by step so that each way it can fail
+// becomes a typed ModelLoadError that says which file, what is wrong with it and what to do.
+import { open, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Llama, LlamaModel, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
+import type { ModelFacts } from "../protocol/runtime";
+import { loadLlama, type GpuChoice, type LlamaBuildKind } from "./loadLlama";
+import { readModelFacts } from "./modelFacts";
+import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
+import { ModelLoadError } from "./runtimeErrors";
+
+export interface LoadSwarmModelOptions {
+  /** Absolute path of a GGUF file. */
+  modelPath: string;
+  /** CPU threads for decoding. Set it (1 or 2 on a small machine): the default collapses on a busy CPU. */
+  threads: number;
+  /** GPU to use; `false` (the default) runs on the CPU. */
+  gpu?: GpuChoice;
+}
+
+/** The model, loaded once; every swarm context of this process is created from it. */
+export class SwarmModel {
+  private unifiedProbe: Promise<boolean> | undefined;
+
+  constructor(
+    readonly llama: Llama,
+    readonly model: LlamaModel,
+    readonly facts: ModelFacts,
+    readonly build: LlamaBuildKind,
+    readonly threads: number,
+    /** Why the runtime cannot share cells, when it cannot. */
+    readonly notice: string | undefined,
+  ) {}
+
+  tokenize(text: string): Token[] {
+    return this.model.tokenize(text, false);
+  }
+
+  detokenize(tokens: readonly Token[]): string {
+    return this.model.detokenize(tokens, false);
+  }
+
+  /**
+   * Whether a context of this model really gets one unified KV pool. Asked of a tiny real context, because only
+   * the loaded addon knows: a stock addon drops the option and `context.kvUnified` reports false.
+   */
+  supportsSharedCells(): Promise<boolean> {
+    this.unifiedProbe ??= (async () => {
+      const probe = await this.model.createContext({ sequences: 2, contextSize: 256, kvUnified: true, threads: 1 });
+      try {
+        return probe.kvUnified;
+      } finally {
+        await probe.dispose();
+      }
+    })();
+    return this.unifiedProbe;
+  }
+
+  async dispose(): Promise<void> {
+    await this.model.dispose();
+  }
+}
+
+/** Checks the file before llama.cpp sees it, so the common mistakes get a precise message. */
+async function checkModelFile(modelPath: string): Promise<void> {
+  const info = await stat(modelPath).catch((cause: NodeJS.ErrnoException) => {
+    if (cause.code === "ENOENT" || cause.code === "ENOTDIR") {
+      throw new ModelLoadError("model-not-found", modelPath,
+        `No model file at ${modelPath}. Set swarmboard.modelPath to an existing .gguf file.`, cause);
+    }
+    throw new ModelLoadError("model-unreadable", modelPath,
+      `Cannot read ${modelPath} (${cause.code ?? cause.message}). Check the path and its permissions.`, cause);
+  });
+  if (!info.isFile()) {
+    throw new ModelLoadError("model-unreadable", modelPath,
+      `${modelPath} is not a file. Set swarmboard.modelPath to a .gguf file, not a folder.`);
+  }
+  const magic = Buffer.alloc(4);
+  try {
+    const handle = await open(modelPath, "r");
+    try {
+      await handle.read(magic, 0, 4, 0);
+    } finally {
+      await handle.close();
+    }
+  } catch (cause) {
+    throw new ModelLoadError("model-unreadable", modelPath,
+      `Cannot read ${modelPath}: ${(cause as Error).message}. Check its permissions.`, cause);
+  }
+  if (magic.toString("latin1") !== "GGUF") {
+    throw new ModelLoadError("model-corrupt", modelPath,
+      `${modelPath} is not a GGUF model (it does not start with "GGUF"). Pick a .gguf file, or download it again.`);
+  }
+}
+
+const loadedModels = new Map<string, Promise<SwarmModel>>();
+
+/** Loads a model once per (path, GPU, threads); later calls get the same handle until it is disposed. */
+export function loadSwarmModel(options: LoadSwarmModelOptions): Promise<SwarmModel> {
+  const modelPath = path.resolve(options.modelPath);
+  const key = JSON.stringify([modelPath, String(options.gpu ?? false), options.threads]);
+  let pending = loadedModels.get(key);
+  if (pending === undefined) {
+    pending = loadUncached({ ...options, modelPath }).then((swarmModel) => {
+      swarmModel.model.onDispose.createListener(() => loadedModels.delete(key));
+      return swarmModel;
+    });
+    loadedModels.set(key, pending);
+    pending.catch(() => loadedModels.delete(key));
+  }
+  return pending;
+}
+
+async function loadUncached(options: LoadSwarmModelOptions): Promise<SwarmModel> {
+  await checkModelFile(options.modelPath);
+  const { llama, build, notice } = await loadLlama(options.gpu ?? false);
+  let model: LlamaModel;
+  try {
+    model = await llama.loadModel({ modelPath: options.modelPath });
+  } catch (cause) {
+    throw new ModelLoadError("model-corrupt", options.modelPath,
+      `llama.cpp could not load ${options.modelPath}: ${(cause as Error).message}. ` +
+        "The file is damaged or truncated, or not a model llama.cpp supports; download it again or pick another.",
+      cause);
+  }
+  const { GgmlType } = await loadNodeLlamaCpp();
+  try {
+    const facts = readModelFacts({
+      path: options.modelPath,
+      metadata: model.fileInfo.metadata,
+      keyTypeName: GgmlType[model.defaultContextKvCacheKeyType],
+      valueTypeName: GgmlType[model.defaultContextKvCacheValueType],
+      trainContextSize: model.trainContextSize,
+    });
+    return new SwarmModel(llama, model, facts, build, options.threads, notice);
+  } catch (cause) {
+    await model.dispose();
+    throw new ModelLoadError("model-corrupt", options.modelPath,
+      `${options.modelPath} loaded but its metadata is incomplete: ${(cause as Error).message}.`, cause);
+  }
+}

@@ -1,0 +1,50 @@
+// Typed runtime errors: each carries a stable code (it travels as `ErrorData.code`) and a message that says
+// what happened and what to do about it.
+
+export type ModelLoadErrorCode = "model-not-found" | "model-unreadable" | "model-corrupt";
+
+export class ModelLoadError extends Error {
+  override readonly name = "ModelLoadError";
+
+  constructor(
+    readonly code: ModelLoadErrorCode,
+    readonly path: string,
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** The KV pool cannot take what was asked for (a fork's expected tail, an append, a token). */
+export class KvAdmissionError extends Error {
+  override readonly name = "KvAdmissionError";
+  readonly code = "kv-full";
+
+  constructor(
+    message: string,
+    readonly neededCells: number,
+    readonly availableCells: number,
+  ) {
+    super(message);
+  }
+}
+
+export type SwarmRuntimeErrorCode =
+  | "no-sequence-left"
+  | "agent-released"
+  | "agent-busy"
+  | "invalid-request"
+  | "context-disposed";
+
+/** A request the swarm context cannot serve in its present state. */
+export class SwarmRuntimeError extends Error {
+  override readonly name = "SwarmRuntimeError";
+
+  constructor(
+    readonly code: SwarmRuntimeErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

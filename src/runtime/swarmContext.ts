@@ -1,0 +1,245 @@
+// The swarm context: one llama.cpp context whose sequences are the trunk (sequence 0, the shared context,
+// decoded once), the agents (forks of it) and one synthesist. In shared-cells mode all sequences draw from one
+// unified KV pool, so a fork only adds an owner to the trunk's cells; in copy mode each fork copies them.
+// The mode is read from the real context, never assumed.
+import type { LlamaContext, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
+import { toDisposable, type Disposable } from "../core/disposable";
+import type { KvFullEvent, RuntimeMode, SwarmStats } from "../protocol/runtime";
+import { CellLedger } from "./cellLedger";
+import { GenerationMeter } from "./generationMeter";
+import { KvAdmission } from "./kvAdmission";
+import type { SwarmModel } from "./loadModel";
+import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
+import { copySequenceState, sequencePositions } from "./sequenceInternals";
+import { StepBarrier } from "./stepBarrier";
+import { SwarmAgent, type AgentRole } from "./swarmAgent";
+import { SwarmSequence, type SwarmShared } from "./swarmSequence";
+import { buildSwarmStats } from "./swarmStats";
+
+export interface SwarmContextOptions {
+  /** Most agents alive at once (the trunk and one synthesist come on top). */
+  maxAgents: number;
+  /** KV cells for the whole swarm; llama.cpp rounds up to a multiple of 256 (read `poolCells`). */
+  kvCells: number;
+  /** CPU threads for decoding (1 or 2 on a small machine). Defaults to the model's. */
+  threads?: number;
+  /** Ask for the unified pool (default true); it is granted only by the patched build. */
+  unified?: boolean;
+  /** Most tokens in one `llama_decode` (default 512). */
+  batchSize?: number;
+  /** Cells promised to each new agent for its own tokens when no `expectedTail` is given (default 64). */
+  defaultExpectedTail?: number;
+}
+
+export interface ForkOptions {
+  /** Fork from this agent's current state instead of the trunk's. */
+  from?: SwarmAgent;
+  /** Cells the new agent is expected to need for its own tokens; the fork is refused if they are not free. */
+  expectedTail?: number;
+  role?: AgentRole;
+}
+
+/** llama.cpp's own view of one sequence next to the ledger's. */
+export interface SequencePositionCheck {
+  id: string;
+  ledgerCells: number;
+  llamaMinPosition: number;
+  llamaMaxPosition: number;
+}
+
+export const trunkId = "trunk";
+
+export async function createSwarmContext(model: SwarmModel, options: SwarmContextOptions): Promise<SwarmContext> {
+  if (!Number.isInteger(options.maxAgents) || options.maxAgents < 1) {
+    throw new SwarmRuntimeError("invalid-request", `maxAgents must be a positive integer (got ${options.maxAgents}).`);
+  }
+  if (!Number.isInteger(options.kvCells) || options.kvCells < 1) {
+    throw new SwarmRuntimeError("invalid-request", `kvCells must be a positive integer (got ${options.kvCells}).`);
+  }
+  const sequences = options.maxAgents + 2;
+  const shared = options.unified !== false && (await model.supportsSharedCells());
+  const context = await model.model.createContext({
+    sequences,
+    // In shared-cells mode `contextSize` is the whole pool (the patch); in copy mode it is one sequence's stream.
+    contextSize: shared ? options.kvCells : Math.max(1, Math.floor(options.kvCells / sequences)),
+    kvUnified: shared,
+    threads: options.threads ?? model.threads,
+    batchSize: options.batchSize ?? 512,
+    failedCreationRemedy: false,
+  });
+  return new SwarmContext(model, context, options);
+}
+
+export class SwarmContext {
+  readonly mode: RuntimeMode;
+  private readonly shared: SwarmShared;
+  private readonly trunk: SwarmSequence;
+  private readonly agents = new Map<string, SwarmAgent>();
+  private readonly kvFullListeners = new Set<(event: KvFullEvent) => void>();
+  private nextAgentNumber = 1;
+  private forkQueue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  constructor(
+    readonly model: SwarmModel,
+    private readonly context: LlamaContext,
+    private readonly options: SwarmContextOptions,
+  ) {
+    this.mode = context.kvUnified ? "shared-cells" : "copy-mode";
+    const ledger = new CellLedger(this.mode);
+    this.shared = {
+      model,
+      context,
+      ledger,
+      admission: new KvAdmission(ledger, context.getAllocatedContextSize(), context.contextSize),
+      barrier: new StepBarrier(),
+      meter: new GenerationMeter(() => context.decodeDispatchStats),
+      emitKvFull: (event) => this.kvFullListeners.forEach((listener) => listener(event)),
+    };
+    this.trunk = this.openSequence(trunkId);
+    ledger.addRoot(trunkId);
+  }
+
+  /** Cells llama.cpp allocated for the whole context. */
+  get poolCells(): number {
+    return this.shared.admission.poolCells;
+  }
+
+  get liveAgents(): readonly SwarmAgent[] {
+    return [...this.agents.values()];
+  }
+
+  /** Everything the trunk holds, decoded or pending. */
+  get trunkTokens(): Token[] {
+    return this.trunk.tokens;
+  }
+
+  /** Decodes text or tokens into the trunk once; agents forked afterwards share them. */
+  appendToTrunk(input: string | readonly Token[]): Promise<void> {
+    this.ensureOpen();
+    return this.trunk.exclusive("append", async () => {
+      const tokens = this.trunk.tokenize(input);
+      const { model } = this.model;
+      const bos = model.tokens.bos;
+      const isStart = this.trunk.tokens.length === 0;
+      await this.trunk.appendTokens(isStart && bos !== null && model.tokens.shouldPrependBosToken ? [bos, ...tokens] : tokens);
+    });
+  }
+
+  /** A new agent sharing the trunk's (or `from`'s) cells: no decode, no new cells in shared-cells mode. */
+  fork(options: ForkOptions = {}): Promise<SwarmAgent> {
+    // Forks run one at a time, so forking many agents at once from one parent does not find it busy.
+    const forked = this.forkQueue.then(() => this.forkNow(options));
+    this.forkQueue = forked.catch(() => undefined);
+    return forked;
+  }
+
+  private async forkNow(options: ForkOptions): Promise<SwarmAgent> {
+    this.ensureOpen();
+    const parent = options.from === undefined ? this.trunk : this.slotOf(options.from);
+    const role = options.role ?? "agent";
+    this.checkSeat(role);
+    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
+    return parent.exclusive("fork", async () => {
+      const available = this.shared.admission.availableForFork(parent.id);
+      if (available < expectedTail) {
+        throw new KvAdmissionError(
+          `No room for a new agent: it is expected to need ${expectedTail} KV cells and ${available} are free. ` +
+            "Release finished agents, fork with a smaller expectedTail, or raise swarmboard.kvCellsBudget.",
+          expectedTail,
+          available,
+        );
+      }
+      const slot = this.openSequence(`${role}-${this.nextAgentNumber++}`);
+      try {
+        if (parent.sequence.nextTokenIndex > 0) await copySequenceState(slot.sequence, parent.sequence);
+      } catch (error) {
+        await slot.sequence.dispose();
+        throw error;
+      }
+      this.shared.ledger.fork(slot.id, parent.id);
+      this.shared.admission.reserve(slot.id, expectedTail);
+      slot.pending = [...parent.pending];
+      const agent = new SwarmAgent(slot, role, parent.id, (released) => this.release(released));
+      this.agents.set(slot.id, agent);
+      return agent;
+    });
+  }
+
+  /** Listens for agents paused because the pool is full. */
+  onKvFull(listener: (event: KvFullEvent) => void): Disposable {
+    this.kvFullListeners.add(listener);
+    return toDisposable(() => this.kvFullListeners.delete(listener));
+  }
+
+  stats(): SwarmStats {
+    return buildSwarmStats({
+      mode: this.mode,
+      ledger: this.shared.ledger,
+      admission: this.shared.admission,
+      meter: this.shared.meter,
+      dispatch: this.context.decodeDispatchStats,
+      bytesPerCell: this.model.facts.kvBytesPerCell,
+      trunkId,
+      agents: this.liveAgents.map((agent) => ({ id: agent.id, paused: agent.paused })),
+    });
+  }
+
+  /** Each live sequence's cell count from the ledger next to llama.cpp's own min/max positions. */
+  checkPositions(): SequencePositionCheck[] {
+    const slots = [this.trunk, ...this.liveAgents.map((agent) => agent.slot)];
+    return slots.map((slot) => {
+      const { min, max } = sequencePositions(this.context, slot.sequence);
+      return { id: slot.id, ledgerCells: this.shared.ledger.sequenceCells(slot.id), llamaMinPosition: min, llamaMaxPosition: max };
+    });
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.agents.clear();
+    await this.context.dispose();
+  }
+
+  private async release(agent: SwarmAgent): Promise<void> {
+    const slot = agent.slot;
+    if (slot.released) return;
+    if (slot.busy) {
+      throw new SwarmRuntimeError("agent-busy", `${slot.id} is generating or appending; abort it (signal) before releasing.`);
+    }
+    slot.released = true;
+    this.agents.delete(slot.id);
+    this.shared.ledger.remove(slot.id);
+    this.shared.admission.forget(slot.id);
+    // Disposing the sequence runs llama_memory_seq_rm on it: cells no other sequence owns become free.
+    await slot.sequence.dispose();
+  }
+
+  private openSequence(id: string): SwarmSequence {
+    const refuseShift = (): never => {
+      throw new KvAdmissionError(`${id} reached its sequence limit of ${this.context.contextSize} cells.`, 1, 0);
+    };
+    const sequence = this.context.getSequence({ contextShift: { strategy: refuseShift } });
+    return new SwarmSequence(id, sequence, this.shared);
+  }
+
+  private checkSeat(role: AgentRole): void {
+    const taken = this.liveAgents.filter((agent) => agent.role === role).length;
+    const seats = role === "synthesist" ? 1 : this.options.maxAgents;
+    if (taken >= seats) {
+      throw new SwarmRuntimeError("no-sequence-left",
+        `All ${seats} ${role} seat(s) are taken; release one before forking, or raise swarmboard.maxAgents.`);
+    }
+  }
+
+  private slotOf(agent: SwarmAgent): SwarmSequence {
+    if (this.agents.get(agent.id) !== agent) {
+      throw new SwarmRuntimeError("agent-released", `${agent.id} is not a live agent of this swarm; fork from a live one.`);
+    }
+    return agent.slot;
+  }
+
+  private ensureOpen(): void {
+    if (this.disposed) throw new SwarmRuntimeError("context-disposed", "This swarm context was disposed; create a new one.");
+  }
+}
