@@ -57,6 +57,8 @@ export class AgentWorkspace {
   }
 
   /** Parses `rawArgs` with the tool's schema and runs it; failures come back as data. */
+  call<N extends ToolName>(name: N, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallOutcome<N>>;
+  call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallOutcome>;
   async call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallOutcome> {
     if (!(name in toolArgSchemas)) {
       return { ok: false, error: { code: "invalid-args", message: `There is no tool ${JSON.stringify(name)}; the tools are: ${Object.keys(toolArgSchemas).join(", ")}.` } };

@@ -17,8 +17,13 @@ const SAFE_CONFIG = [
   "advice.detachedHead=false",
 ];
 
-/** Environment variables that would redirect git to another repository, index or config. */
-const GIT_REDIRECTING_ENV = /^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CEILING_DIRECTORIES|CONFIG.*|PREFIX|EXEC_PATH)$/;
+/**
+ * Environment variables that would redirect git to another repository, index or config, or make it run a
+ * program (editor, pager, ssh, askpass, external diff). Git never needs them here, and simple-git refuses
+ * to run with most of them set, so they are dropped.
+ */
+const GIT_UNWANTED_ENV =
+  /^(GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CEILING_DIRECTORIES|CONFIG.*|PREFIX|EXEC_PATH|EDITOR|SEQUENCE_EDITOR|PAGER|ASKPASS|SSH|SSH_COMMAND|PROXY_COMMAND|EXTERNAL_DIFF|TEMPLATE_DIR)|EDITOR|VISUAL|PAGER|PREFIX|SSH_ASKPASS)$/i;
 
 export interface GitIdentity {
   readonly name: string;
@@ -60,10 +65,10 @@ export class GitCommandError extends Error {
 function cleanEnv(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !GIT_REDIRECTING_ENV.test(k)) env[k] = v;
+    if (v !== undefined && !GIT_UNWANTED_ENV.test(k)) env[k] = v;
   }
   // C locale keeps messages stable for the lock detection above; optional locks off keeps reads read-only.
-  Object.assign(env, { LC_ALL: "C", LANGUAGE: "C", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true" });
+  Object.assign(env, { LC_ALL: "C", LANGUAGE: "C", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" });
   return { ...env, ...(extra ?? {}) };
 }
 
@@ -74,24 +79,25 @@ export async function runGit(cwd: string, args: readonly string[], options: GitR
     config.push(`user.name=${options.identity.name}`, `user.email=${options.identity.email}`);
   }
   let exitCode = 0;
+  let failureOutput = "";
   const gitOptions: Partial<SimpleGitOptions> = {
     baseDir: cwd,
     config,
     maxConcurrentProcesses: 1,
     trimmed: false,
-    // We set core.hooksPath only ever to /dev/null: the switch simple-git guards is the one that turns hooks off.
-    unsafe: { allowUnsafeHooksPath: true },
+    // We set core.hooksPath and core.fsmonitor only to turn them off; simple-git guards every value of them.
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
+    // Exit codes are judged below, after simple-git returns (it would wrap an error thrown from here).
     errors(error, result) {
       exitCode = result.exitCode;
-      if (error) return error;
-      if (result.exitCode === 0 || options.okExitCodes?.includes(result.exitCode)) return undefined;
-      const output = Buffer.concat([...result.stdOut, ...result.stdErr]).toString("utf8");
-      return new GitCommandError(args, result.exitCode, output);
+      if (result.exitCode !== 0) failureOutput = Buffer.concat([...result.stdOut, ...result.stdErr]).toString("utf8");
+      return error;
     },
   };
   if (options.signal) gitOptions.abort = options.signal;
   const git = simpleGit(gitOptions).env(cleanEnv(options.env));
   const stdout = await git.raw([...args]);
+  if (exitCode !== 0 && !options.okExitCodes?.includes(exitCode)) throw new GitCommandError(args, exitCode, failureOutput);
   return { stdout, exitCode };
 }
 

@@ -1,0 +1,38 @@
+// A child process that does a swarm's git work without end (agents writing, committing, merging), so that a
+// test can kill it with SIGKILL in the middle and check what it left behind. Usage:
+//   node gitWorkChild.js <repo> <stateDir> <swarm>
+// Prints "op <n>" after each finished operation.
+import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
+import { CommandPolicy } from "../../../src/workspace/commandPolicy";
+import { SwarmRepository } from "../../../src/workspace/swarmRepository";
+
+async function main(): Promise<void> {
+  const [repoPath, stateDir, swarm] = process.argv.slice(2);
+  if (!repoPath || !stateDir || !swarm) throw new Error("usage: gitWorkChild <repo> <stateDir> <swarm>");
+  const repo = await SwarmRepository.open({ repoPath, stateDir, swarm });
+  await repo.start({ includeUncommitted: true });
+  const policy = new CommandPolicy({ allow: [], ask: [], deny: [] });
+  const agents = await Promise.all(["a1", "a2", "a3", "a4"].map((a) => AgentWorkspace.open(repo, a, { policy })));
+  let op = 0;
+  await Promise.all(
+    agents.map(async (ws, i) => {
+      for (let n = 0; ; n++) {
+        const steps: Array<[string, unknown]> = [
+          ["write_file", { path: `work/${ws.worktree.agent}/f${n}.txt`, content: `agent ${i} step ${n}\n`.repeat(50) }],
+          ["commit", { message: `agent ${i} step ${n}` }],
+          ["merge_progress", {}],
+        ];
+        for (const [tool, args] of steps) {
+          const out = await ws.call(tool, args);
+          if (!out.ok) throw new Error(`${tool} failed: ${out.error.message}`);
+          process.stdout.write(`op ${++op}\n`);
+        }
+      }
+    }),
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`gitWorkChild: ${(err as Error).stack}\n`);
+  process.exit(1);
+});
