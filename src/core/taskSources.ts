@@ -33,7 +33,7 @@ export function tasksFromTestOutput(output: string, exitCode: number): Task[] {
 }
 
 // A TODO counts only after a comment marker, so `const TODO = 1` or "todo list" in prose is not work.
-const todoPattern = /(?:\/\/|\/\*|^\s*\*|#|<!--|^\s*--|;)\s*(TODO|FIXME)\b[\s:(-]*(.*?)\s*(?:\*\/|-->)?\s*$/;
+const todoPattern = /(?:\/\/|\/\*|^\s*\*|#|<!--|^\s*--|;)\s*(TODO|FIXME)\b(?:\([^)]*\))?[\s:-]*(.*?)\s*(?:\*\/|-->)?\s*$/;
 
 export function tasksFromTodoComments(path: string, text: string): Task[] {
   const out: Task[] = [];
@@ -41,7 +41,7 @@ export function tasksFromTodoComments(path: string, text: string): Task[] {
   text.split(/\r?\n/).forEach((line, i) => {
     const m = todoPattern.exec(line);
     if (m === null) return;
-    const what = m[2].replace(/^\)\s*:?\s*/, "").trim() || "(no text)";
+    const what = m[2].trim() || "(no text)";
     // Keyed by text, not line number, so edits above the comment do not make it a new task.
     const base = `todo:${path}:${m[1]}:${what}`;
     const n = (occurrences.get(base) ?? 0) + 1;

@@ -1,0 +1,54 @@
+// Throttles the swarm's event stream so that 16 agents producing tokens do not flood the host:
+// events are queued and flushed at most once per interval; the noisy kinds are coalesced on the way
+// (text deltas of one agent are joined, only the newest KV stats survive). Order of everything else is kept.
+import type { SwarmEvent } from "../protocol/swarmEvents";
+
+/** Timer functions, passed in so this stays pure and testable. */
+export interface BatchScheduler {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export class EventBatcher {
+  private queue: SwarmEvent[] = [];
+  private timer: unknown;
+
+  constructor(
+    private readonly deliver: (events: SwarmEvent[]) => void,
+    private readonly intervalMs: number,
+    private readonly scheduler: BatchScheduler,
+  ) {}
+
+  push(event: SwarmEvent): void {
+    this.coalesceInto(event);
+    if (this.timer === undefined) {
+      this.timer = this.scheduler.setTimeout(() => this.flush(), this.intervalMs);
+    }
+  }
+
+  /** Sends what is queued now (also at the end of a run, so nothing is left behind). */
+  flush(): void {
+    if (this.timer !== undefined) {
+      this.scheduler.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.deliver(batch);
+  }
+
+  private coalesceInto(event: SwarmEvent): void {
+    const last = this.queue[this.queue.length - 1];
+    if (event.type === "agent-text" && last?.type === "agent-text" && last.agentId === event.agentId) {
+      this.queue[this.queue.length - 1] = { ...last, text: last.text + event.text, tokens: last.tokens + event.tokens, time: event.time };
+      return;
+    }
+    if (event.type === "kv-stats") {
+      // Only the newest budget matters; drop an older one still waiting.
+      const older = this.queue.findIndex((e) => e.type === "kv-stats");
+      if (older >= 0) this.queue.splice(older, 1);
+    }
+    this.queue.push(event);
+  }
+}
