@@ -1,0 +1,131 @@
+// Runs the in-host suite (test/host/suite) inside a real VS Code extension host: code-server 4.100.3 serves the
+// workbench, Debian's Chromium (driven by playwright-core) opens it with a `payload` naming this repository as
+// the extension under development and the compiled suite as its tests. The suite's mocha output is streamed
+// here; the process exits with mocha's result. Screenshots the suite asks for land in .test-artifacts/host/.
+import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { format } from "node:util";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { makeScratch, startCodeServer, type CodeServer } from "./codeServer";
+import { screenshotRequestPrefix, suiteOutputPrefix } from "./suite/automationMarkers";
+
+const repoRoot = path.resolve(__dirname, "../../..");
+const suiteIndex = path.join(repoRoot, "out/test/host/suite/index.js");
+const artifacts = path.join(repoRoot, ".test-artifacts/host");
+const chromiumPath = process.env.SWARMBOARD_CHROMIUM ?? "/usr/bin/chromium";
+const overallTimeoutMs = 10 * 60_000;
+/** SWARMBOARD_HOST_VERBOSE=1 also prints the workbench's own log lines (they always go to workbench.log). */
+const verbose = process.env.SWARMBOARD_HOST_VERBOSE === "1";
+
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-dev-shm-usage",
+];
+
+function preflight(): void {
+  const missing: string[] = [];
+  if (!existsSync(path.join(repoRoot, "dist/host/extension.js"))) missing.push("dist/host/extension.js (run `npm run build`)");
+  if (!existsSync(suiteIndex)) missing.push(`${path.relative(repoRoot, suiteIndex)} (run \`npm run compile:tests\`)`);
+  if (!existsSync(chromiumPath)) missing.push(`${chromiumPath} (apt-get install -y chromium, or set SWARMBOARD_CHROMIUM)`);
+  if (missing.length > 0) throw new Error(`host tests cannot start; missing:\n  ${missing.join("\n  ")}`);
+}
+
+function workbenchUrl(server: CodeServer, workspace: string): string {
+  // The extension host runs on the code-server side, so the payload names server paths as vscode-remote URIs.
+  const remote = (p: string) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+  const payload = [
+    ["extensionDevelopmentPath", remote(repoRoot)],
+    ["extensionTestsPath", remote(suiteIndex)],
+    ["skipWelcome", "true"],
+    ["skipReleaseNotes", "true"],
+  ];
+  return `${server.url}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/**
+ * Wires the automation hooks VS Code's web workbench calls in test mode. Every workbench log line goes to
+ * .test-artifacts/host/workbench.log; the suite's own lines (marked by suite/index.ts) are streamed to stdout.
+ */
+async function exposeAutomation(page: Page, logFile: string): Promise<{ exited: Promise<number> }> {
+  let finish: (code: number) => void = () => undefined;
+  const exited = new Promise<number>((resolve) => (finish = resolve));
+  await page.exposeFunction("codeAutomationLog", async (type: string, args: unknown[]) => {
+    const text = format(...args);
+    appendFileSync(logFile, `[${type}] ${text}\n`);
+    if (text.startsWith(screenshotRequestPrefix)) {
+      await takeScreenshot(page, text.slice(screenshotRequestPrefix.length).trim());
+    } else if (text.startsWith(suiteOutputPrefix)) {
+      process.stdout.write(`${text.slice(suiteOutputPrefix.length)}\n`);
+    } else if (verbose) {
+      process.stderr.write(`workbench [${type}] ${text}\n`);
+    }
+  });
+  await page.exposeFunction("codeAutomationExit", (code: number) => finish(code));
+  return { exited };
+}
+
+async function takeScreenshot(page: Page, name: string): Promise<void> {
+  if (!/^[a-z0-9-]+$/.test(name)) {
+    process.stderr.write(`host tests: refused a screenshot name "${name}" (use a-z, 0-9, -)\n`);
+    return;
+  }
+  const file = path.join(artifacts, `${name}.png`);
+  await page.screenshot({ path: `${file}.partial.png` });
+  // Renamed into place only when complete: the suite waits for the final name to appear.
+  rmSync(file, { force: true });
+  renameSync(`${file}.partial.png`, file);
+  process.stdout.write(`host tests: screenshot saved to ${path.relative(repoRoot, file)}\n`);
+}
+
+async function main(): Promise<number> {
+  preflight();
+  const started = Date.now();
+  // A fresh folder: a screenshot left by an earlier run must not satisfy this run's request.
+  rmSync(artifacts, { recursive: true, force: true });
+  mkdirSync(artifacts, { recursive: true });
+  const scratch = makeScratch();
+  const workspace = path.join(scratch, "workspace");
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(path.join(workspace, "README.md"), "# A workspace for Swarmboard's host tests\n");
+
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    server = await startCodeServer(repoRoot, scratch);
+    process.stdout.write(`host tests: code-server at ${server.url} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    page.on("pageerror", (err) => process.stderr.write(`host tests: page error: ${err.message}\n`));
+    const logFile = path.join(artifacts, "workbench.log");
+    writeFileSync(logFile, "");
+    const { exited } = await exposeAutomation(page, logFile);
+    await page.goto(workbenchUrl(server, workspace));
+    const timeout = new Promise<number>((resolve) =>
+      setTimeout(() => {
+        process.stderr.write(`host tests: no result within ${overallTimeoutMs / 1000} s; code-server said:\n${server?.output()}\n`);
+        resolve(124);
+      }, overallTimeoutMs).unref(),
+    );
+    const code = await Promise.race([exited, timeout]);
+    process.stdout.write(`host tests: finished with exit code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    return code;
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (server) writeFileSync(path.join(artifacts, "code-server.log"), server.output());
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`host tests: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

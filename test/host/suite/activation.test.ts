@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { swarmboard } from "./hostApi";
+
+describe("activation", () => {
+  it("activates in the extension host and hands the tests their hooks", async () => {
+    const { extension, hooks } = await swarmboard();
+    assert.equal(extension.isActive, true);
+    assert.ok(hooks.log.recentLines().some((l) => l.includes("activating")), "the activation was not logged");
+  });
+
+  it("registers every command the manifest contributes", async () => {
+    const { extension } = await swarmboard();
+    const contributed = (extension.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map(
+      (c) => c.command,
+    );
+    assert.deepEqual(contributed.sort(), [
+      "swarmboard.launchSwarm",
+      "swarmboard.openPanel",
+      "swarmboard.pingWorker",
+      "swarmboard.reviewBranches",
+      "swarmboard.selectModel",
+      "swarmboard.stopSwarm",
+    ]);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const id of contributed) assert.ok(registered.has(id), `${id} is contributed but not registered`);
+  });
+
+  it("says plainly that the commands not built yet are not built, and does nothing", async () => {
+    const { hooks } = await swarmboard();
+    for (const id of ["swarmboard.launchSwarm", "swarmboard.stopSwarm", "swarmboard.reviewBranches", "swarmboard.selectModel"]) {
+      const result: unknown = await vscode.commands.executeCommand(id);
+      assert.equal(result, "not-built", `${id} should report that it is not built yet`);
+    }
+    assert.ok(hooks.log.recentLines().some((l) => l.includes('"Launch Swarm" is not built yet')));
+  });
+});

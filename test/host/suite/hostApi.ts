@@ -1,0 +1,29 @@
+// Shared by the in-host tests: the extension's test hooks and a polling wait. The wait's limit is only a
+// guard so that a broken feature fails with a clear message instead of hanging; no test asserts on time.
+import * as vscode from "vscode";
+import type { SwarmboardApi, SwarmboardTestHooks } from "../../../src/host/testHooks";
+
+export const extensionId = "swarmboard.swarmboard";
+
+export async function swarmboard(): Promise<{ extension: vscode.Extension<SwarmboardApi>; hooks: SwarmboardTestHooks }> {
+  const extension = vscode.extensions.getExtension<SwarmboardApi>(extensionId);
+  if (!extension) throw new Error(`extension ${extensionId} is not loaded in this host (check the payload's extensionDevelopmentPath)`);
+  const api = await extension.activate();
+  if (!api.testing) throw new Error("activate() returned no test hooks: the extension is not running in ExtensionMode.Test");
+  return { extension, hooks: api.testing };
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false, limitMs = 20_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits for a log line (already logged or still to come) that satisfies `match`. */
+export function waitForLogLine(hooks: SwarmboardTestHooks, what: string, match: (line: string) => boolean): Promise<string> {
+  return waitFor(what, () => hooks.log.recentLines().find(match));
+}

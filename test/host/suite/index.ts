@@ -1,0 +1,21 @@
+// The in-host suite's entry point: VS Code loads this module (the payload's `extensionTestsPath`) inside the
+// extension host and calls `run()`. It runs every *.test.js beside it with mocha and fails if any test fails.
+// Mocha's report lines are marked so the runner can stream them apart from the workbench's own log.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { format } from "node:util";
+import Mocha from "mocha";
+import { suiteOutputPrefix } from "./automationMarkers";
+
+export function run(): Promise<void> {
+  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => {
+    for (const line of format(...args).split("\n")) console.log(`${suiteOutputPrefix}${line}`);
+  };
+  const mocha = new Mocha({ ui: "bdd", color: false, reporter: "spec", timeout: 60_000 });
+  const files = readdirSync(__dirname).filter((f) => f.endsWith(".test.js")).sort();
+  if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${__dirname}: run \`npm run compile:tests\``));
+  for (const f of files) mocha.addFile(path.join(__dirname, f));
+  return new Promise((resolve, reject) => {
+    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} host test(s) failed`)) : resolve()));
+  });
+}
