@@ -20,6 +20,10 @@ export class MessageRouter {
     if (!this.pending.has(agent)) this.pending.set(agent, []);
   }
 
+  has(agent: string): boolean {
+    return this.members.has(agent);
+  }
+
   /** The agent stops receiving; what it had not taken stays in `history`. */
   leave(agent: string): void {
     this.members.delete(agent);

@@ -3,7 +3,7 @@
 // Two scopes overlap when they name the same task, or when some file could fall in both file sets.
 // A scope with files and one with only a task (or vice versa) do not overlap unless the task ids match:
 // they are different axes, and the claim rule refuses scopes that name neither.
-import type { Scope } from "../protocol/board";
+import { scopeSchema, type Scope, type ScopeInput } from "../protocol/board";
 import { globsIntersect, pathAsGlob } from "./globs";
 
 export interface ScopeOverlap {
@@ -18,6 +18,16 @@ function filePatterns(scope: Scope): Array<{ glob: string; label: string }> {
     ...scope.paths.map((p) => ({ glob: pathAsGlob(normalizePath(p)), label: `path ${normalizePath(p)}` })),
     ...scope.globs.map((g) => ({ glob: g, label: `glob ${g}` })),
   ];
+}
+
+/** Validates a scope (defaults filled in); throws a readable error naming the bad part. */
+export function parseScope(scope: ScopeInput): Scope {
+  const parsed = scopeSchema.safeParse(scope);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => `${i.path.join(".") || "(scope)"}: ${i.message}`).join("; ");
+    throw new Error(`Scope is not valid (${fields}). Name workspace-relative paths, globs or a task id.`);
+  }
+  return parsed.data;
 }
 
 /** Workspace-relative path in one spelling: forward slashes, no `./`, no repeated or trailing `/`. */

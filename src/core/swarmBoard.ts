@@ -1,0 +1,165 @@
+// One swarm's organisation in one object: the board, its durable store, the claim table, the message
+// router and visibility. The worker's swarm loop talks to this; each piece stays usable on its own.
+// An entry counts as posted only once the store has it (for the file store: written and fsynced), so
+// every method that posts awaits the store before it changes what others can see.
+import type { BoardEntry, BoardEntryKind, BoardQuery, FileRef, Scope, ScopeInput, Visibility } from "../protocol/board";
+import type { DeliveredMessage, DeliveryPoint } from "../protocol/messages";
+import { Board, entryId, makeEntry } from "./board";
+import type { BoardStore } from "./boardStore";
+import { ClaimTable, claimEntry, conflictNotices, releaseEntry, type Lease } from "./claims";
+import { grepBoard } from "./grepBoard";
+import { MessageRouter } from "./messages";
+import { parseScope } from "./scopes";
+import { BoardFeed, visibleEntries, type VisibilityRule } from "./visibility";
+
+export interface SwarmBoardOptions {
+  readonly store: BoardStore;
+  readonly visibility: Visibility;
+  /** How long a claim lasts without renewal (ms). */
+  readonly leaseMs: number;
+  /** Author of the notes the board itself sends (claim conflicts); default `swarmboard`. */
+  readonly systemAuthor?: string;
+}
+
+export interface FindingDraft {
+  readonly author: string;
+  readonly kind: Extract<BoardEntryKind, "OBSERVED" | "FACT" | "FAIL" | "PATCH_SUMMARY">;
+  readonly text: string;
+  readonly time: number;
+  readonly scope?: ScopeInput;
+  readonly refs?: readonly FileRef[];
+}
+
+export type ClaimOutcome =
+  | { readonly granted: true; readonly lease: Lease; readonly entry: BoardEntry }
+  | { readonly granted: false; readonly reason: string; readonly holders: readonly string[] };
+
+export class SwarmBoard {
+  readonly board: Board;
+  readonly claims: ClaimTable;
+  readonly messages = new MessageRouter();
+  private readonly counters = new Map<string, number>();
+  private readonly synthesists = new Set<string>();
+  private readonly feeds = new Map<string, BoardFeed>();
+  private readonly systemAuthor: string;
+
+  /** Builds the organisation from what the store already holds (board and claims; messages as history). */
+  constructor(private readonly options: SwarmBoardOptions) {
+    this.systemAuthor = options.systemAuthor ?? "swarmboard";
+    this.board = Board.fromEntries(options.store.entries());
+    this.claims = ClaimTable.fromBoard(this.board.entries(), { leaseMs: options.leaseMs });
+    for (const e of this.board.entries()) this.noteId(e);
+  }
+
+  private get rule(): VisibilityRule {
+    return { visibility: this.options.visibility, synthesists: this.synthesists };
+  }
+
+  join(agent: string, role: { isSynthesist: boolean } = { isSynthesist: false }): void {
+    this.messages.join(agent);
+    if (role.isSynthesist) this.synthesists.add(agent);
+    this.feeds.set(agent, new BoardFeed({ agent, isSynthesist: role.isSynthesist }, this.rule));
+  }
+
+  leave(agent: string): void {
+    this.messages.leave(agent);
+    this.feeds.delete(agent);
+  }
+
+  /** A fresh entry id for an author (`<author>-<n>`), never one the board holds. */
+  nextId(author: string): string {
+    const n = (this.counters.get(author) ?? 0) + 1;
+    this.counters.set(author, n);
+    return entryId(author, n);
+  }
+
+  async postFinding(draft: FindingDraft): Promise<BoardEntry> {
+    return this.commit(makeEntry({ id: this.nextId(draft.author), ...draft, refs: draft.refs === undefined ? [] : [...draft.refs] }));
+  }
+
+  /** Claims a scope; a refusal tells both sides by direct message. */
+  async claim(agent: string, scope: ScopeInput, text: string, now: number): Promise<ClaimOutcome> {
+    const request = { claimId: this.nextId(agent), agent, scope: parseScope(scope), now };
+    const decision = this.claims.claim(request);
+    if (!decision.granted) {
+      for (const notice of conflictNotices(request, decision)) {
+        if (this.messages.has(notice.to)) await this.send(this.systemAuthor, notice.to, notice.text, now);
+      }
+      return { granted: false, reason: decision.reason, holders: decision.conflicts.map((c) => c.holder.agent) };
+    }
+    try {
+      return { granted: true, lease: decision.lease, entry: await this.commit(claimEntry(decision.lease, text)) };
+    } catch (e) {
+      this.claims.release(decision.lease.claimId);
+      throw e;
+    }
+  }
+
+  /** Renews an agent's leases: call it when the watchdog sees progress. */
+  renew(agent: string, now: number): Lease[] {
+    return this.claims.renewAgent(agent, now);
+  }
+
+  async release(claimId: string, reason: string, now: number): Promise<BoardEntry | undefined> {
+    const lease = this.claims.release(claimId);
+    return lease === undefined ? undefined : this.commit(releaseEntry(lease, this.nextId(lease.agent), now, reason));
+  }
+
+  /** Releases everything an agent holds (finished, failed, stalled). */
+  async releaseAgent(agent: string, reason: string, now: number): Promise<BoardEntry[]> {
+    const out: BoardEntry[] = [];
+    for (const lease of this.claims.releaseAgent(agent)) out.push(await this.commit(releaseEntry(lease, this.nextId(agent), now, reason)));
+    return out;
+  }
+
+  /** Ends leases that ran out, with a RELEASE entry each. */
+  async expireLeases(now: number): Promise<BoardEntry[]> {
+    const out: BoardEntry[] = [];
+    for (const lease of this.claims.expire(now)) out.push(await this.commit(releaseEntry(lease, this.nextId(lease.agent), now, "lease expired without progress")));
+    return out;
+  }
+
+  /** Sends to `swarm` or to one agent; throws, posting nothing, when the agent is not in the swarm. */
+  async send(from: string, to: string, text: string, now: number): Promise<DeliveredMessage> {
+    if (to !== "swarm" && !this.messages.has(to)) throw new Error(`Cannot message "${to}": no such agent in the swarm.`);
+    const entry = await this.commit(makeEntry({ id: this.nextId(from), kind: "MESSAGE", author: from, time: now, text, to: to === "swarm" ? "swarm" : { agent: to } }));
+    const delivered = this.messages.history().find((m) => m.id === entry.id);
+    if (delivered === undefined) throw new Error(`Message ${entry.id} was stored but not routed.`);
+    return delivered;
+  }
+
+  /** Messages for an agent at one of its two delivery points (see messages.ts for the rules). */
+  deliver(agent: string, point: DeliveryPoint): DeliveredMessage[] {
+    return this.messages.take(agent, point);
+  }
+
+  /** New entries the agent may see since it last asked (findings as they land, under the visibility rule). */
+  newEntriesFor(agent: string): BoardEntry[] {
+    return this.feeds.get(agent)?.next(this.board.entries()) ?? [];
+  }
+
+  /** grep_board over what the agent may see. */
+  grep(agent: string, query: BoardQuery): BoardEntry[] {
+    const viewer = { agent, isSynthesist: this.synthesists.has(agent) };
+    return grepBoard(visibleEntries(this.board.entries(), viewer, this.rule), query);
+  }
+
+  /** Who covers what right now: live claims, for the roster. */
+  roster(now: number): Array<{ agent: string; scope: Scope; claimId: string }> {
+    return this.claims.active(now).map((l) => ({ agent: l.agent, scope: l.scope, claimId: l.claimId }));
+  }
+
+  private async commit(entry: BoardEntry): Promise<BoardEntry> {
+    const stored = await this.options.store.append(entry);
+    if (stored === "posted" && this.board.apply(entry) === "added" && entry.kind === "MESSAGE") this.messages.post(entry);
+    this.noteId(entry);
+    return entry;
+  }
+
+  private noteId(entry: BoardEntry): void {
+    const m = /-(\d+)$/.exec(entry.id);
+    if (m === null || !entry.id.startsWith(entry.author + "-")) return;
+    const n = Number(m[1]);
+    if (n > (this.counters.get(entry.author) ?? 0)) this.counters.set(entry.author, n);
+  }
+}
