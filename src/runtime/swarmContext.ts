@@ -121,8 +121,9 @@ export class SwarmContext {
       const tokens = this.trunk.tokenize(input);
       const { model } = this.model;
       const bos = model.tokens.bos;
-      const isStart = this.trunk.tokens.length === 0;
-      await this.trunk.appendTokens(isStart && bos !== null && model.tokens.shouldPrependBosToken ? [bos, ...tokens] : tokens);
+      // The trunk starts with BOS when the model wants one, unless the caller's tokens already begin with it.
+      const needsBos = this.trunk.tokens.length === 0 && bos !== null && model.tokens.shouldPrependBosToken && tokens[0] !== bos;
+      await this.trunk.appendTokens(needsBos ? [bos, ...tokens] : tokens);
     });
   }
 

@@ -49,6 +49,21 @@ describe("shared cells (stories260K, patched build)", () => {
     assert.equal(swarm.stats().poolBytes, 1024 * 640);
   });
 
+  it("starts the trunk with one BOS, whether or not the given tokens carry it", async () => {
+    const bos = model.model.tokens.bos;
+    assert.notEqual(bos, null);
+    await swarm.appendToTrunk([bos!, ...model.tokenize("Once")]);
+    await swarm.appendToTrunk(" upon a time");
+    assert.deepEqual(swarm.trunkTokens, [bos, ...model.tokenize("Once"), ...model.tokenize(" upon a time")]);
+    const other = await createSwarmContext(model, { maxAgents: 1, kvCells: 256, threads: 1 });
+    try {
+      await other.appendToTrunk("Once");
+      assert.deepEqual(other.trunkTokens, [bos, ...model.tokenize("Once")]);
+    } finally {
+      await other.dispose();
+    }
+  });
+
   it("decodes the trunk once; a fork adds no cells and no dispatch", async () => {
     await swarm.appendToTrunk(storyTrunk);
     const before = swarm.stats();
