@@ -1,6 +1,7 @@
 // The board's durable log: one JSON line per entry, appended with one write call and fsynced before the
 // entry counts as posted. Opening the file cuts away a torn last line (a crash mid-write) and keeps
 // everything before it; an entry id already in the file is not written again, so replays are idempotent.
+// One writer per file: the worker that runs the swarm (nothing here locks the file against a second one).
 import { promises as fs } from "fs";
 import * as path from "path";
 import type { BoardEntry } from "../protocol/board";

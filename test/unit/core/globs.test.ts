@@ -94,6 +94,28 @@ describe("globs", () => {
     );
   });
 
+  it("property: on the exact subset, an intersection comes with a witness path (no needless refusals)", () => {
+    const segments = ["a", "b", "ab", "ba", "bb", "c.ts", "a.ts", "aab"];
+    const paths: string[] = [];
+    const grow = (prefix: string, depth: number) => {
+      for (const s of segments) {
+        const p = prefix === "" ? s : `${prefix}/${s}`;
+        paths.push(p);
+        if (depth > 1) grow(p, depth - 1);
+      }
+    };
+    grow("", 4);
+    const exactSegment = fc.constantFrom("a", "b", "ab", "*", "?", "a*", "*b", "**", "{a,ba}", "*.ts", "?b");
+    const shortGlob = fc.array(exactSegment, { minLength: 1, maxLength: 2 }).map((s) => s.join("/"));
+    fc.assert(
+      fc.property(shortGlob, shortGlob, (a, b) => {
+        const witness = paths.some((p) => matches(a, p) && matches(b, p));
+        assert.equal(globsIntersect(a, b), witness, `${a} and ${b}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("property: globMatchesPath agrees with the reference matcher on the exact subset", () => {
     const exactSegment = fc.constantFrom("a", "b", "ab", "*", "?", "a*", "*b", "**", "{a,ba}", "*.ts", "?b");
     const exactGlob = fc.array(exactSegment, { minLength: 1, maxLength: 3 }).map((s) => s.join("/"));
