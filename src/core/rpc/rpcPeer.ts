@@ -60,7 +60,13 @@ export class RpcPeer extends DisposableBase {
 
   request<P extends z.ZodType, R extends z.ZodType>(spec: MethodSpec<P, R>, params: z.input<P>): Promise<z.output<R>> {
     if (this.isDisposed) return Promise.reject(new RpcError({ code: "disposed", message: "The connection was closed." }));
-    const checked = spec.params.parse(params);
+    // Our own bad params are refused like the other side would refuse them: as a rejected promise with
+    // `invalid-params`, so callers handle one failure shape (not a synchronous ZodError).
+    const parsed = spec.params.safeParse(params);
+    if (!parsed.success) {
+      return Promise.reject(new RpcError({ code: "invalid-params", message: `params of ${spec.method}: ${parsed.error.message}` }));
+    }
+    const checked = parsed.data;
     const id = this.nextId++;
     return new Promise<z.output<R>>((resolve, reject) => {
       this.pending.set(id, { resolve: (v) => resolve(v as z.output<R>), reject, result: spec.result });

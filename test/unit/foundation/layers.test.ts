@@ -1,0 +1,55 @@
+// The layer rule (eslint-rules/layers.mjs) through ESLint's own Node API with the project's real config:
+// each fixture in test/fixtures/lint is linted as if it lived at a path inside a layer.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ESLint } from "eslint";
+
+const repoRoot = path.resolve(__dirname, "../../../..");
+const fixtures = path.join(repoRoot, "test/fixtures/lint");
+
+async function lintAs(fixture: string, filePath: string): Promise<string[]> {
+  const code = readFileSync(path.join(fixtures, fixture), "utf8");
+  const eslint = new ESLint({ cwd: repoRoot });
+  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, filePath) });
+  return result.messages.map((m) => `${m.ruleId ?? "parse"}: ${m.message}`);
+}
+
+describe("layer lint rule", function () {
+  this.timeout(60_000); // the first lint loads typescript-eslint
+
+  it("fails `import * as vscode` in src/core", async () => {
+    assert.deepEqual(await lintAs("coreImportsVscode.ts", "src/core/__fixture__.ts"), [
+      "swarmboard/layers: `vscode` may be imported only under src/host.",
+    ]);
+  });
+
+  it("fails node-llama-cpp outside src/runtime (in src/workspace and src/host)", async () => {
+    for (const where of ["src/workspace/__fixture__.ts", "src/host/__fixture__.ts"]) {
+      assert.deepEqual(await lintAs("llamaOutsideRuntime.ts", where), [
+        "swarmboard/layers: `node-llama-cpp` may be imported only under src/runtime.",
+      ]);
+    }
+  });
+
+  it("allows node-llama-cpp in src/runtime", async () => {
+    assert.deepEqual(await lintAs("llamaOutsideRuntime.ts", "src/runtime/__fixture__.ts"), []);
+  });
+
+  it("fails src/core importing ../runtime", async () => {
+    assert.deepEqual(await lintAs("coreImportsRuntime.ts", "src/core/__fixture__.ts"), [
+      "swarmboard/layers: core may not import runtime (src/core may import: protocol).",
+    ]);
+  });
+
+  it("fails I/O modules in src/core", async () => {
+    assert.deepEqual(await lintAs("coreImportsFs.ts", "src/core/__fixture__.ts"), [
+      "swarmboard/layers: core must stay free of I/O: `node:fs` is not allowed here.",
+    ]);
+  });
+
+  it("passes the imports each layer is allowed", async () => {
+    assert.deepEqual(await lintAs("coreImportsProtocol.ts", "src/core/__fixture__.ts"), []);
+    assert.deepEqual(await lintAs("hostImportsVscode.ts", "src/host/__fixture__.ts"), []);
+  });
+});
