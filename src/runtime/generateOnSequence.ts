@@ -86,59 +86,73 @@ function takeCells(slot: SwarmSequence, count: number, progress: Progress): bool
   return false;
 }
 
+type StepGenerator = AsyncGenerator<Token, void, Token | Token[] | void>;
+
+/** The sampler settings and grammar for node-llama-cpp's `evaluate`. */
+async function evaluateOptions(slot: SwarmSequence, request: GenerateRequest) {
+  const sampling = request.sampling ?? {};
+  return {
+    temperature: sampling.temperature ?? 0,
+    topK: sampling.topK,
+    topP: sampling.topP,
+    seed: sampling.seed,
+    grammarEvaluationState: await grammarState(slot, request.jsonSchema),
+    // EOG tokens are handled here, so that a forced token can override a sampled end of sequence.
+    yieldEogToken: true,
+  };
+}
+
+/** Decodes step by step until a stop condition, in lockstep with the other generating agents. */
+async function runSteps(slot: SwarmSequence, request: GenerateRequest, steps: StepGenerator, input: Token[], progress: Progress) {
+  const { model, barrier, meter, admission } = slot.shared;
+  const forced = request.forcedTokens ?? [];
+  let feed = input;
+  let first = true;
+  while (takeCells(slot, feed.length, progress)) {
+    await barrier.arrive();
+    // The generator was given the input when it was created; later steps pass the token to decode.
+    const step = await steps.next(first ? undefined : feed).catch((error: unknown) => {
+      admission.giveBack(slot.id, feed.length);
+      throw error;
+    });
+    admission.commit(slot.id, feed.length);
+    first = false;
+    const token = step.done === true ? undefined : (forced[progress.sampledTokens.length] ?? step.value);
+    if (step.done !== true) progress.sampledTokens.push(step.value);
+    if (token === undefined || model.model.isEogToken(token)) {
+      progress.stopReason = "eos";
+      return;
+    }
+    progress.tokens.push(token);
+    meter.countTokens(1);
+    if (afterToken(slot, request, progress)) return;
+    feed = [token];
+  }
+}
+
 export async function generateOnSequence(slot: SwarmSequence, request: GenerateRequest): Promise<GenerateResult> {
   checkRequest(request);
   const input = [...slot.pending, ...(request.prompt === undefined ? [] : slot.tokenize(request.prompt))];
   if (input.length === 0) {
     throw new SwarmRuntimeError("invalid-request", `${slot.id} has nothing to continue from: give a prompt or append text first.`);
   }
-  const { model, barrier, meter, admission } = slot.shared;
-  const sampling = request.sampling ?? {};
-  const forced = request.forcedTokens ?? [];
+  const { model, barrier, meter } = slot.shared;
   const progress: Progress = { tokens: [], sampledTokens: [], stopReason: "max-tokens" };
   slot.paused = false;
-  const steps = slot.sequence.evaluate(input, {
-    temperature: sampling.temperature ?? 0,
-    topK: sampling.topK,
-    topP: sampling.topP,
-    seed: sampling.seed,
-    grammarEvaluationState: await grammarState(slot, request.jsonSchema),
-    yieldEogToken: true,
-  });
+  const steps: StepGenerator = slot.sequence.evaluate(input, await evaluateOptions(slot, request));
   barrier.join();
   meter.begin();
   try {
-    let feed: Token[] = input;
-    let first = true;
-    while (takeCells(slot, feed.length, progress)) {
-      await barrier.arrive();
-      // The generator was given the input when it was created; later steps pass the token to decode.
-      const step = await steps.next(first ? undefined : feed).catch((error: unknown) => {
-        admission.giveBack(slot.id, feed.length);
-        throw error;
-      });
-      admission.commit(slot.id, feed.length);
-      first = false;
-      if (step.done === true) break;
-      const token = forced[progress.sampledTokens.length] ?? step.value;
-      progress.sampledTokens.push(step.value);
-      if (model.model.isEogToken(token)) {
-        progress.stopReason = "eos";
-        break;
-      }
-      progress.tokens.push(token);
-      meter.countTokens(1);
-      if (afterToken(slot, request, progress)) break;
-      feed = [token];
-    }
+    await runSteps(slot, request, steps, input, progress);
   } finally {
     barrier.leave();
     meter.end();
     await steps.return(undefined);
   }
+  // What the agent said but has not decoded yet: its last token, or everything when no cell was ever free.
+  const nothingDecoded = progress.stopReason === "kv-full" && progress.sampledTokens.length === 0;
   const last = progress.tokens.at(-1);
-  slot.pending = progress.stopReason === "eos" || last === undefined ? [] : [last];
-  if (progress.stopReason === "kv-full" && progress.tokens.length === 0) slot.pending = input;
+  slot.pending = nothingDecoded ? input : progress.stopReason === "eos" || last === undefined ? [] : [last];
   const text = model.detokenize(progress.tokens);
   return {
     tokens: progress.tokens,
