@@ -68,6 +68,11 @@ describe("a full KV pool (stories260K, 256 cells)", () => {
     assert.equal(stats.usedCells, stats.poolCells, "every cell of the pool holds a token");
     assert.equal(stats.freeCells, 0);
     for (const check of swarm.checkPositions()) assert.equal(check.llamaMaxPosition + 1, check.ledgerCells, check.id);
+
+    // Past admission control, llama.cpp itself has no slot left: the ledger's "full" is llama.cpp's "full".
+    await assert.rejects(greedy.slot.sequence.evaluateWithoutGeneratingNewTokens(greedy.slot.pending),
+      /could not find a KV slot/);
+    for (const check of swarm.checkPositions()) assert.equal(check.llamaMaxPosition + 1, check.ledgerCells, check.id);
   });
 
   it("lets a paused agent go on after another agent is released", async () => {
