@@ -15,6 +15,7 @@
 // Flags:
 //   --adopt-existing   store the local build already in node_modules under the current key instead of building
 //                      (for a build you just made by hand from the same patch)
+//   --check            build nothing: exit 1 unless the installed build is the patched one for the current key
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -150,6 +151,9 @@ function main() {
     const facts = verify(gpu);
     say(`patched build ${key} already installed (${current}, ${facts.buildType}, kvUnified supported); ${seconds()}`);
     return;
+  }
+  if (process.argv.includes("--check")) {
+    throw new Error(`the installed build (${current ?? "none"}: ${current ? installedKey(current) ?? "no key" : "-"}) is not ${key}`);
   }
   let folder;
   let action;

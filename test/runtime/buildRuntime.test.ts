@@ -1,0 +1,33 @@
+// The install step: the node-llama-cpp build in node_modules is the patched one for the current cache key
+// (node-llama-cpp version, native patch hash, platform, arch, GPU), and skipping the build is said out loud.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+
+const script = path.resolve(__dirname, "..", "..", "..", "scripts", "buildRuntime.mjs");
+
+function runScript(args: string[], env: Record<string, string> = {}): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, [script, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+describe("scripts/buildRuntime.mjs", () => {
+  it("finds the patched build installed under the current key (run `npm ci` if this fails)", () => {
+    const { status, output } = runScript(["--check"], { SWARMBOARD_GPU: "false" });
+    assert.equal(status, 0, output);
+    assert.match(output, /patched build nlc-\d+\.\d+\.\d+-native-[0-9a-f]{16}-\w+-\w+-gpu-false already installed/);
+    assert.match(output, /localBuild, kvUnified supported/);
+  });
+
+  it("says loudly that the runtime will be in copy mode when the build is skipped", () => {
+    const { status, output } = runScript([], { SWARMBOARD_SKIP_RUNTIME_BUILD: "1" });
+    assert.equal(status, 0);
+    assert.match(output, /COPY MODE/);
+  });
+
+  it("refuses an unknown GPU type without building anything", () => {
+    const { status, output } = runScript(["--check"], { SWARMBOARD_GPU: "quantum" });
+    assert.equal(status, 1);
+    assert.match(output, /SWARMBOARD_GPU=quantum is not one of/);
+  });
+});
