@@ -1,0 +1,95 @@
+// Command-line flags of `npm run bench:runtime`. Unknown flags are refused (a typo must not silently run the
+// hour-long default), and every number is checked.
+
+export interface BenchOptions {
+  /** a short run: fewer agent counts, short trunks, few tokens, stories260K only unless --model is given */
+  readonly quick: boolean;
+  /** where to write the figures as JSON, if anywhere */
+  readonly jsonPath: string | undefined;
+  /** models to run on; empty = the defaults (a written 0.5B-shape model, then stories260K) */
+  readonly modelPaths: readonly string[];
+  /** decode threads (set explicitly: the default collapses on a busy machine) */
+  readonly threads: number;
+  /** agent counts N */
+  readonly agents: readonly number[];
+  /** trunk lengths P in tokens */
+  readonly trunks: readonly number[];
+  /** tokens each agent generates, T */
+  readonly generate: number;
+  /**
+   * The usual bill (the slow baseline) is skipped when its prefill, N x P tokens times the model file's size in
+   * GB, exceeds this: prefill time grows with both. 9000 lets a 0.53 GB model prefill 16,384 tokens.
+   */
+  readonly usualBillBudget: number;
+}
+
+export const benchUsage = `usage: node dist/bench/runtimeBench.js [--quick] [--json FILE] [--model PATH]... [--threads N]
+  [--agents 1,2,4,8,16] [--trunks 256,2048] [--generate 32] [--usual-bill-budget TOKEN_GB]`;
+
+const fullDefaults = { agents: [1, 2, 4, 8, 16], trunks: [256, 2048], generate: 32, usualBillBudget: 9000 };
+const quickDefaults = { agents: [1, 4], trunks: [64], generate: 8, usualBillBudget: 9000 };
+
+export class BenchUsageError extends Error {
+  override readonly name = "BenchUsageError";
+}
+
+function positiveInt(flag: string, text: string | undefined): number {
+  const value = Number(text);
+  if (text === undefined || !Number.isInteger(value) || value < 1) {
+    throw new BenchUsageError(`${flag} needs a positive integer, got ${text ?? "nothing"}\n${benchUsage}`);
+  }
+  return value;
+}
+
+function intList(flag: string, text: string | undefined): number[] {
+  if (text === undefined) throw new BenchUsageError(`${flag} needs a comma-separated list\n${benchUsage}`);
+  return text.split(",").map((part) => positiveInt(flag, part.trim()));
+}
+
+function valueOf(flag: string, text: string | undefined): string {
+  if (text === undefined || text.startsWith("--")) throw new BenchUsageError(`${flag} needs a value\n${benchUsage}`);
+  return text;
+}
+
+/** Parses `argv` (without node and the script). */
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const quick = argv.includes("--quick");
+  const defaults = quick ? quickDefaults : fullDefaults;
+  let { agents, trunks, generate, usualBillBudget } = defaults;
+  let jsonPath: string | undefined;
+  let threads = 2;
+  const modelPaths: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const next = (): string | undefined => argv[++i];
+    switch (flag) {
+      case "--quick":
+        break;
+      case "--json":
+        jsonPath = valueOf(flag, next());
+        break;
+      case "--model":
+        modelPaths.push(valueOf(flag, next()));
+        break;
+      case "--threads":
+        threads = positiveInt(flag, next());
+        break;
+      case "--agents":
+        agents = intList(flag, next());
+        break;
+      case "--trunks":
+        trunks = intList(flag, next());
+        break;
+      case "--generate":
+        generate = positiveInt(flag, next());
+        break;
+      case "--usual-bill-budget":
+        usualBillBudget = positiveInt(flag, next());
+        break;
+      default:
+        throw new BenchUsageError(`unknown flag ${flag}\n${benchUsage}`);
+    }
+  }
+  if (generate < 2) throw new BenchUsageError(`--generate must be at least 2: the step time is measured after the first token`);
+  return { quick, jsonPath, modelPaths, threads, agents, trunks, generate, usualBillBudget };
+}

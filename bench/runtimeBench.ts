@@ -1,0 +1,106 @@
+// `npm run bench:runtime`: shared cells, copy mode and the usual bill side by side, for each model, trunk
+// length P and agent count N. Prints a markdown table per (model, P) with ratios against the usual bill, the
+// figures RESULTS.md quotes, and, with --json FILE, every figure as JSON.
+import { statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { loadSwarmModel, type SwarmModel } from "../src/runtime/loadModel";
+import { type BenchConfig, type BenchMode, type BenchRow } from "./benchFigures";
+import { benchModels, type BenchModel } from "./benchModels";
+import { BenchUsageError, parseBenchOptions, type BenchOptions } from "./benchOptions";
+import { formatBenchTables, formatHighlights } from "./benchReport";
+import { forcedTokens, trunkTokens } from "./benchTokens";
+import { runForkedAgents } from "./forkedAgents";
+import { runUsualBill } from "./usualBill";
+
+const modes: readonly BenchMode[] = ["shared-cells", "copy-mode", "usual-bill"];
+const batchSize = 512;
+
+function machine(options: BenchOptions, build: string): Record<string, string | number> {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.arch()} ${os.release()}`,
+    node: process.version,
+    threads: options.threads,
+    batchSize,
+    llamaBuild: build,
+    loadAverageAtStart: os.loadavg()[0].toFixed(2),
+  };
+}
+
+async function runOne(model: SwarmModel, config: BenchConfig, options: BenchOptions): Promise<BenchRow> {
+  const tokenizer = { tokenize: (text: string) => model.tokenize(text), bos: model.model.tokens.bos };
+  const trunk = trunkTokens(tokenizer, config.trunkTokens);
+  const forced = Array.from({ length: config.agents }, (_, agent) => forcedTokens(tokenizer, agent, config.generatedTokens));
+  const common = { config, threads: options.threads, trunk, forced, batchSize };
+  if (config.mode !== "usual-bill") return { config, figures: await runForkedAgents({ model, ...common }) };
+  const prefill = config.agents * config.trunkTokens;
+  const cost = prefill * (statSync(model.facts.path).size / 1e9);
+  if (cost > options.usualBillBudget) {
+    return { config, skipped: `N x P = ${prefill} prefill tokens x model GB = ${cost.toFixed(0)} > --usual-bill-budget ${options.usualBillBudget}` };
+  }
+  return { config, figures: await runUsualBill({ model: model.model, bytesPerCell: model.facts.kvBytesPerCell, ...common }) };
+}
+
+function progressLine(row: BenchRow, done: number, total: number): string {
+  const { config: c, figures: f } = row;
+  const what = `[${done}/${total}] ${c.model} P=${c.trunkTokens} N=${c.agents} ${c.mode}`;
+  if (f === undefined) return `${what}: skipped (${row.skipped})`;
+  return `${what}: prefill ${f.prefillTokens} tok in ${f.prefillMs.toFixed(0)} ms, step ${f.meanStepMs.toFixed(1)} ms, ` +
+    `${f.dispatchesPerStep.toFixed(2)} dispatches/step, ${f.kvCellsEnd} cells, all first tokens ${f.allFirstTokenMs.toFixed(0)} ms`;
+}
+
+async function benchModel(bench: BenchModel, options: BenchOptions, rows: BenchRow[]): Promise<string> {
+  const model = await loadSwarmModel({ modelPath: bench.path, threads: options.threads });
+  try {
+    if (model.notice) console.log(`note: ${model.notice}`);
+    // One throwaway round per mode first: the first context of a process pays for graph and buffer setup.
+    for (const mode of modes) {
+      await runOne(model, { model: bench.label, mode, agents: 2, trunkTokens: 32, generatedTokens: 4 }, options);
+    }
+    const total = options.trunks.length * options.agents.length * modes.length;
+    for (const trunk of options.trunks) {
+      for (const agents of options.agents) {
+        // Modes interleave per (P, N) so that drift in the machine's load spreads over all three.
+        for (const mode of modes) {
+          const config: BenchConfig = { model: bench.label, mode, agents, trunkTokens: trunk, generatedTokens: options.generate };
+          const row = await runOne(model, config, options);
+          rows.push(row);
+          console.log(progressLine(row, rows.filter((r) => r.config.model === bench.label).length, total));
+        }
+      }
+    }
+    return model.build;
+  } finally {
+    await model.dispose();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const started = performance.now();
+  const models = await benchModels(options.modelPaths, options.quick);
+  for (const m of models) console.log(`model ${m.label}: ${m.path} (${m.origin})`);
+  const rows: BenchRow[] = [];
+  let build = "unknown";
+  for (const m of models) build = await benchModel(m, options, rows);
+  const facts = machine(options, build);
+  const minutes = (performance.now() - started) / 60000;
+  console.log(`\n## Machine\n\n${Object.entries(facts).map(([k, v]) => `- ${k}: ${v}`).join("\n")}\n- wall: ${minutes.toFixed(1)} min\n`);
+  console.log(formatBenchTables(rows));
+  console.log(`## Highlights\n\n${formatHighlights(rows)}`);
+  if (options.jsonPath) {
+    writeFileSync(options.jsonPath, JSON.stringify({ machine: facts, options, models, wallMinutes: minutes, rows }, null, 2));
+    console.log(`\nfigures written to ${options.jsonPath}`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof BenchUsageError ? error.message : error);
+    process.exit(error instanceof BenchUsageError ? 2 : 1);
+  },
+);
