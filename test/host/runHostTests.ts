@@ -47,6 +47,23 @@ function workbenchUrl(server: CodeServer, workspace: string): string {
   return `${server.url}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
+/** Mocha's own summary lines, kept for the closing line. */
+const counts = { passing: 0, failing: 0, pending: 0, reported: false };
+
+function tally(line: string): void {
+  const m = /^\s+(\d+) (passing|failing|pending)\b/.exec(line);
+  if (!m) return;
+  counts[m[2] as "passing" | "failing" | "pending"] = Number(m[1]);
+  counts.reported = true;
+}
+
+/** The last line of the output, for CI: `N passed, N failed`. */
+function closingLine(code: number, seconds: number): string {
+  if (!counts.reported) return `host tests: 0 passed, 1 failed (the suite reported no result; exit code ${code}; see .test-artifacts/host/)`;
+  const failed = counts.failing + counts.pending + (code !== 0 && counts.failing === 0 ? 1 : 0);
+  return `host tests: ${counts.passing} passed, ${failed} failed (exit code ${code}, ${seconds.toFixed(1)} s)`;
+}
+
 /**
  * Wires the automation hooks VS Code's web workbench calls in test mode. Every workbench log line goes to
  * .test-artifacts/host/workbench.log; the suite's own lines (marked by suite/index.ts) are streamed to stdout.
@@ -60,7 +77,9 @@ async function exposeAutomation(page: Page, logFile: string): Promise<{ exited: 
     if (text.startsWith(screenshotRequestPrefix)) {
       await takeScreenshot(page, text.slice(screenshotRequestPrefix.length).trim());
     } else if (text.startsWith(suiteOutputPrefix)) {
-      process.stdout.write(`${text.slice(suiteOutputPrefix.length)}\n`);
+      const line = text.slice(suiteOutputPrefix.length);
+      tally(line);
+      process.stdout.write(`${line}\n`);
     } else if (verbose) {
       process.stderr.write(`workbench [${type}] ${text}\n`);
     }
@@ -112,8 +131,10 @@ async function main(): Promise<number> {
       }, overallTimeoutMs).unref(),
     );
     const code = await Promise.race([exited, timeout]);
-    process.stdout.write(`host tests: finished with exit code ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    return code;
+    // A pending (skipped) test counts as failed: the house rules allow none.
+    const result = code === 0 && counts.pending > 0 ? 1 : code;
+    process.stdout.write(`${closingLine(result, (Date.now() - started) / 1000)}\n`);
+    return result;
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
@@ -126,6 +147,7 @@ main().then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(`host tests: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stdout.write("host tests: 0 passed, 1 failed (the host tests could not run; see above)\n");
     process.exit(1);
   },
 );

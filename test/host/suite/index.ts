@@ -5,12 +5,16 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { format } from "node:util";
 import Mocha from "mocha";
+import * as vscode from "vscode";
 import { suiteOutputPrefix } from "./automationMarkers";
 
 export function run(): Promise<void> {
-  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => {
-    for (const line of format(...args).split("\n")) console.log(`${suiteOutputPrefix}${line}`);
-  };
+  // Only the web workbench (code-server) mixes our lines into its own log; a desktop run prints them as they are.
+  if (vscode.env.uiKind === vscode.UIKind.Web) {
+    Mocha.reporters.Base.consoleLog = (...args: unknown[]) => {
+      for (const line of format(...args).split("\n")) console.log(`${suiteOutputPrefix}${line}`);
+    };
+  }
   const mocha = new Mocha({ ui: "bdd", color: false, reporter: "spec", timeout: 60_000 });
   const files = readdirSync(__dirname).filter((f) => f.endsWith(".test.js")).sort();
   if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${__dirname}: run \`npm run compile:tests\``));
