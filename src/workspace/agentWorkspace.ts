@@ -85,7 +85,7 @@ export class AgentWorkspace {
       case "run_command": return this.runCommand(args as ToolArgs<"run_command">, signal);
       case "git_status": return gitStatusTool(this.rules);
       case "git_diff": return gitDiffTool(this.rules, args as ToolArgs<"git_diff">);
-      case "commit": return commitTool(this.rules, this.repo.queue, agentIdentity(this.worktree.agent), args as ToolArgs<"commit">);
+      case "commit": return commitTool(this.rules, this.worktree.gitDir, this.repo.queue, agentIdentity(this.worktree.agent), args as ToolArgs<"commit">);
       case "merge_progress": return mergeProgress(this.repo, this.worktree, args as ToolArgs<"merge_progress">);
     }
   }

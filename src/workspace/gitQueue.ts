@@ -31,32 +31,65 @@ export async function withLockRetry<T>(fn: () => Promise<T>, policy: LockRetryPo
   }
 }
 
+interface QueueEntry {
+  readonly exclusive: boolean;
+  readonly start: () => void;
+}
+
+/**
+ * The repository's queue. Exclusive operations (anything touching shared refs: the integration branch, branch
+ * creation and deletion, worktree add/remove, merges) run alone. Shared operations touch only one agent's own
+ * worktree, index and branch (a commit), so they may overlap each other, but never an exclusive one.
+ * First come, first served: a shared operation that arrives after a waiting exclusive one waits behind it.
+ */
 export class GitQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-  private running = 0;
-  private waiting = 0;
+  private readonly waiting: QueueEntry[] = [];
+  private sharedRunning = 0;
+  private exclusiveRunning = false;
 
   constructor(readonly commonDir: string) {}
 
   /** Operations queued or running: zero means nobody in this process holds a git lock of this repository. */
   get pending(): number {
-    return this.running + this.waiting;
+    return this.waiting.length + this.sharedRunning + (this.exclusiveRunning ? 1 : 0);
   }
 
-  /** Runs `op` after every operation queued before it; a failure of one does not stop the next. */
+  /** Runs `op` alone, after everything queued before it; a failure of one does not stop the next. */
   run<T>(op: () => Promise<T>): Promise<T> {
-    this.waiting++;
-    const result = this.tail.then(async () => {
-      this.waiting--;
-      this.running++;
-      try {
-        return await op();
-      } finally {
-        this.running--;
-      }
+    return this.enqueue(true, op);
+  }
+
+  /** Runs `op` alongside other shared operations, never alongside an exclusive one. */
+  runShared<T>(op: () => Promise<T>): Promise<T> {
+    return this.enqueue(false, op);
+  }
+
+  private enqueue<T>(exclusive: boolean, op: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const start = () => {
+        if (exclusive) this.exclusiveRunning = true;
+        else this.sharedRunning++;
+        op()
+          .then(resolve, reject)
+          .finally(() => {
+            if (exclusive) this.exclusiveRunning = false;
+            else this.sharedRunning--;
+            this.pump();
+          });
+      };
+      this.waiting.push({ exclusive, start });
+      this.pump();
     });
-    this.tail = result.catch(() => undefined);
-    return result;
+  }
+
+  private pump(): void {
+    while (this.waiting.length > 0 && !this.exclusiveRunning) {
+      const head = this.waiting[0];
+      if (head.exclusive && this.sharedRunning > 0) return;
+      this.waiting.shift();
+      head.start();
+      if (head.exclusive) return;
+    }
   }
 }
 

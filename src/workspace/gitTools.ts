@@ -7,7 +7,7 @@ import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { gitText, runGit } from "./gitExec";
 import { withLockRetry, type GitQueue } from "./gitQueue";
 import { protectedBy, resolveInWorktree, type ContainmentRules } from "./pathContainment";
-import { changedPaths, isMerging } from "./repoFacts";
+import { changedPaths, isMerging, mergeHeadExists } from "./repoFacts";
 import { capText } from "./outputCap";
 import type { GitIdentity } from "./gitExec";
 import { ToolFailure } from "./fileTools";
@@ -47,14 +47,16 @@ async function refuseLeftoverMarkers(wt: string): Promise<void> {
 
 export async function commitTool(
   rules: ContainmentRules,
+  gitDir: string,
   queue: GitQueue,
   identity: GitIdentity,
   args: ToolArgs<"commit">,
 ): Promise<ToolResult<"commit">> {
-  return queue.run(async () => {
+  // Shared: a commit touches only this worktree's index and this agent's branch.
+  return queue.runShared(async () => {
     const wt = rules.root;
     const changed = await changedPaths(wt);
-    const merging = await isMerging(wt);
+    const merging = await mergeHeadExists(gitDir);
     if (changed.length === 0 && !merging) return { committed: false, sha: null, files: [], reason: "Nothing to commit: the worktree has no changes." };
     const blocked = changed.filter((p) => protectedBy(p, rules) !== undefined);
     if (blocked.length > 0) {

@@ -12,7 +12,7 @@ import type { MergeProgressResult } from "../protocol/tools";
 import { parseConflictHunks } from "./conflictHunks";
 import { GitCommandError, gitText, runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
-import { changedPaths, isMerging, listWorktrees, refSha } from "./repoFacts";
+import { changedPaths, mergeHeadExists, refSha, worktreeHoldingRef } from "./repoFacts";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
 
 const MAX_CONFLICT_FILES = 20;
@@ -37,22 +37,28 @@ const RESOLVE_HINT =
   "Edit each file to keep the right text and remove the <<<<<<< ======= >>>>>>> markers, then call commit (it concludes the merge) and merge_progress again; or call merge_progress with abort: true to abandon this merge.";
 
 export async function mergeProgress(repo: SwarmRepository, worktree: AgentWorktree, options: { abort: boolean }): Promise<MergeProgressResult> {
-  return repo.queue.run(async () => {
-    const wt = worktree.path;
-    if (await isMerging(wt)) {
-      if (options.abort) {
-        await withLockRetry(() => runGit(wt, ["merge", "--abort"]));
-        return { status: "aborted", message: "The merge was abandoned; your worktree is back at your last commit." };
-      }
-      if ((await unmergedFiles(wt)).length > 0) return conflictResult(wt, `The merge of ${repo.integrationBranch} is still in conflict. ${RESOLVE_HINT}`);
-      return { status: "refused", message: "The conflicts are resolved but the merge is not committed yet: call commit, then merge_progress again." };
+  // The checks and an abort touch only this agent's worktree: shared. An agent's tool calls run one at a time,
+  // so its worktree cannot change between these checks and the exclusive merge below.
+  const early = await repo.queue.runShared(() => checkWorktree(repo, worktree, options));
+  return early ?? repo.queue.run(() => mergeCleanWorktree(repo, worktree));
+}
+
+/** A result when the worktree is not ready for a merge (or an abort was asked for), undefined when it is. */
+async function checkWorktree(repo: SwarmRepository, worktree: AgentWorktree, options: { abort: boolean }): Promise<MergeProgressResult | undefined> {
+  const wt = worktree.path;
+  if (await mergeHeadExists(worktree.gitDir)) {
+    if (options.abort) {
+      await withLockRetry(() => runGit(wt, ["merge", "--abort"]));
+      return { status: "aborted", message: "The merge was abandoned; your worktree is back at your last commit." };
     }
-    if (options.abort) return { status: "refused", message: "There is no merge in progress to abort." };
-    if ((await changedPaths(wt)).length > 0) {
-      return { status: "refused", message: "Your worktree has uncommitted changes: call commit (or revert them) before merging your progress." };
-    }
-    return mergeCleanWorktree(repo, worktree);
-  });
+    if ((await unmergedFiles(wt)).length > 0) return conflictResult(wt, `The merge of ${repo.integrationBranch} is still in conflict. ${RESOLVE_HINT}`);
+    return { status: "refused", message: "The conflicts are resolved but the merge is not committed yet: call commit, then merge_progress again." };
+  }
+  if (options.abort) return { status: "refused", message: "There is no merge in progress to abort." };
+  if ((await changedPaths(wt)).length > 0) {
+    return { status: "refused", message: "Your worktree has uncommitted changes: call commit (or revert them) before merging your progress." };
+  }
+  return undefined;
 }
 
 async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree): Promise<MergeProgressResult> {
@@ -60,6 +66,10 @@ async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree
   const integrationRef = `refs/heads/${repo.integrationBranch}`;
   const integration = await refSha(wt, integrationRef);
   if (!integration) return { status: "refused", message: `The integration branch ${repo.integrationBranch} is missing: the swarm was discarded or never started.` };
+  const holder = await worktreeHoldingRef(repo.commonDir, integrationRef);
+  if (holder) {
+    return { status: "refused", message: `${repo.integrationBranch} is checked out (git dir ${holder}); moving it would leave that checkout stale. Switch that checkout to another branch, then retry.` };
+  }
   try {
     await withLockRetry(() =>
       runGit(wt, ["merge", "--no-edit", "-m", `Merge ${repo.integrationBranch} into ${worktree.branch}`, integration], { identity: agentIdentity(worktree.agent) }),
@@ -70,15 +80,11 @@ async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree
       return conflictResult(wt, `Bringing ${repo.integrationBranch} into your branch conflicts. ${RESOLVE_HINT}`);
     }
     // Not a content conflict (e.g. an untracked file in the way): leave nothing half done.
-    if (await isMerging(wt)) await runGit(wt, ["merge", "--abort"]);
+    if (await mergeHeadExists(worktree.gitDir)) await runGit(wt, ["merge", "--abort"]);
     return { status: "refused", message: `Merging ${repo.integrationBranch} into your branch failed, nothing was changed: ${err.output.trim().slice(0, 1000)}` };
   }
   const agentHead = await gitText(wt, ["rev-parse", "HEAD"]);
   if (agentHead === integration) return { status: "up-to-date", integrationSha: integration, message: "Nothing new to merge: your branch and the integration branch are the same." };
-  const checkedOut = (await listWorktrees(repo.topLevel)).find((w) => w.branch === integrationRef);
-  if (checkedOut) {
-    return { status: "refused", message: `${repo.integrationBranch} is checked out at ${checkedOut.path}; moving it would leave that checkout stale. Switch that checkout to another branch, then retry.` };
-  }
   // Compare-and-swap: moves the integration branch only if it is still where we merged it from.
   await withLockRetry(() => runGit(repo.topLevel, ["update-ref", "-m", `swarmboard: merge ${worktree.branch}`, integrationRef, agentHead, integration]));
   return { status: "merged", integrationSha: agentHead, message: `Merged ${worktree.branch} into ${repo.integrationBranch} (${agentHead.slice(0, 10)}).` };

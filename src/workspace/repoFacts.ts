@@ -2,6 +2,7 @@
 // All of these run with optional locks off (see gitExec), so asking never rewrites the user's index.
 import path from "node:path";
 import { realpathSync } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { gitText, runGit } from "./gitExec";
 
 export interface RepoLocation {
@@ -87,4 +88,27 @@ export async function changedPaths(dir: string): Promise<string[]> {
 export async function isMerging(dir: string): Promise<boolean> {
   const out = await runGit(dir, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], { okExitCodes: [1] });
   return out.exitCode === 0;
+}
+
+/** A worktree's own git dir (for the main worktree, the common dir). */
+export async function absoluteGitDir(dir: string): Promise<string> {
+  return realpathSync(await gitText(dir, ["rev-parse", "--absolute-git-dir"]));
+}
+
+/** True while a merge is in progress in the worktree whose git dir is `gitDir` (a file check, no process). */
+export async function mergeHeadExists(gitDir: string): Promise<boolean> {
+  return stat(path.join(gitDir, "MERGE_HEAD")).then(() => true, () => false);
+}
+
+/**
+ * The git dir of a worktree that has `ref` checked out, or null. Reads the HEAD files directly: this runs on
+ * every merge, and a process per check would cost more than the merge.
+ */
+export async function worktreeHoldingRef(commonDir: string, ref: string): Promise<string | null> {
+  const gitDirs = [commonDir, ...(await readdir(path.join(commonDir, "worktrees")).catch(() => [] as string[])).map((n) => path.join(commonDir, "worktrees", n))];
+  for (const dir of gitDirs) {
+    const head = await readFile(path.join(dir, "HEAD"), "utf8").catch(() => "");
+    if (head.trim() === `ref: ${ref}`) return dir;
+  }
+  return null;
 }

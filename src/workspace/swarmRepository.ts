@@ -9,7 +9,7 @@ import path from "node:path";
 import { agentBranch, checkId, integrationBranch, swarmRefPrefix } from "./branchNames";
 import { gitText, runGit, type GitIdentity } from "./gitExec";
 import { gitQueueFor, withLockRetry, type GitQueue } from "./gitQueue";
-import { changedPaths, headCommit, listWorktrees, locateRepo, refSha } from "./repoFacts";
+import { absoluteGitDir, changedPaths, headCommit, listWorktrees, locateRepo, refSha } from "./repoFacts";
 import { snapshotUncommitted } from "./uncommittedSnapshot";
 
 export interface SwarmRepositoryOptions {
@@ -34,6 +34,8 @@ export interface AgentWorktree {
   readonly branch: string;
   /** Real path of the agent's worktree root. */
   readonly path: string;
+  /** Its own git dir (`<common>/worktrees/<name>`), where MERGE_HEAD and its index live. */
+  readonly gitDir: string;
 }
 
 export function agentIdentity(agent: string): GitIdentity {
@@ -115,7 +117,7 @@ export class SwarmRepository {
     const wtPath = this.worktreePath(agent);
     return this.queue.run(async () => {
       const listed = (await listWorktrees(this.topLevel)).find((w) => w.branch === `refs/heads/${branch}`);
-      if (listed && !listed.prunable) return { agent, branch, path: realpathSync(listed.path) };
+      if (listed && !listed.prunable) return { agent, branch, path: realpathSync(listed.path), gitDir: await absoluteGitDir(listed.path) };
       if (listed?.prunable) await withLockRetry(() => runGit(this.topLevel, ["worktree", "prune"]));
       await mkdir(this.worktreeRoot, { recursive: true });
       await this.clearAbandonedDir(wtPath);
@@ -128,7 +130,7 @@ export class SwarmRepository {
         ? ["worktree", "add", wtPath, branch]
         : ["worktree", "add", "--no-track", "-b", branch, wtPath, integration as string];
       await withLockRetry(() => runGit(this.topLevel, args));
-      return { agent, branch, path: realpathSync(wtPath) };
+      return { agent, branch, path: realpathSync(wtPath), gitDir: await absoluteGitDir(wtPath) };
     });
   }
 
@@ -144,7 +146,7 @@ export class SwarmRepository {
   }
 
   /** Agent worktrees of this swarm that git knows about. */
-  async agentWorktrees(): Promise<Array<AgentWorktree & { prunable: boolean }>> {
+  async agentWorktrees(): Promise<Array<Omit<AgentWorktree, "gitDir"> & { prunable: boolean }>> {
     const prefix = swarmRefPrefix(this.swarm);
     return (await listWorktrees(this.topLevel))
       .filter((w) => w.branch?.startsWith(prefix) && w.branch !== `refs/heads/${this.integrationBranch}`)
