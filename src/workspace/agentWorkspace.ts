@@ -29,12 +29,20 @@ export interface AgentWorkspaceOptions {
 
 export type ToolCallOutcome<N extends ToolName = ToolName> = { readonly ok: true; readonly result: ToolResult<N> } | { readonly ok: false; readonly error: ToolError };
 
-/** The repository's own hooks path when it points inside the tree (e.g. `.husky`): protected like `.git`. */
-async function hooksPathInTree(repo: SwarmRepository): Promise<string[]> {
-  const out = await runGit(repo.topLevel, ["config", "--get", "core.hooksPath"], { okExitCodes: [1] });
-  const value = out.stdout.trim();
-  if (out.exitCode !== 0 || value === "" || path.isAbsolute(value) || value.startsWith("~")) return [];
-  return [path.posix.normalize(value).replace(/\/+$/, "")];
+/**
+ * The repository's own hooks paths when they point inside the tree (e.g. `.husky`): protected like `.git`.
+ * Read per config file, because our own `-c core.hooksPath=/dev/null` would hide the value from a plain get.
+ */
+async function hooksPathsInTree(repo: SwarmRepository): Promise<string[]> {
+  const found: string[] = [];
+  for (const scope of ["--local", "--global", "--system"]) {
+    const out = await runGit(repo.topLevel, ["config", scope, "--get-all", "core.hooksPath"], { okExitCodes: [1] });
+    for (const value of out.stdout.split("\n").map((v) => v.trim())) {
+      if (value === "" || path.isAbsolute(value) || value.startsWith("~")) continue;
+      found.push(path.posix.normalize(value).replace(/\/+$/, ""));
+    }
+  }
+  return found;
 }
 
 export class AgentWorkspace {
@@ -52,7 +60,7 @@ export class AgentWorkspace {
   /** Creates (or reopens) the agent's worktree and branch and returns its workspace. */
   static async open(repo: SwarmRepository, agent: string, options: AgentWorkspaceOptions): Promise<AgentWorkspace> {
     const worktree = await repo.addAgent(agent);
-    const protectedPaths = [...DEFAULT_PROTECTED, ...(await hooksPathInTree(repo))];
+    const protectedPaths = [...DEFAULT_PROTECTED, ...(await hooksPathsInTree(repo))];
     return new AgentWorkspace(repo, worktree, protectedPaths, options);
   }
 
