@@ -120,7 +120,11 @@ export class AgentWorkspace {
       timeoutMs: args.timeoutMs ?? this.options.defaultTimeoutMs ?? 120_000,
       maxOutputBytes: this.options.maxOutputBytes ?? 64_000,
       sandbox,
-      sandboxOptions: { readOnlyBinds: [this.repo.commonDir], readOnlyInside: this.rules.protectedPaths.map((p) => path.join(wt, p)) },
+      // Read-only: the user's checkout and git dir (so `git log` works), and the swarm's other worktrees.
+      sandboxOptions: {
+        readOnlyBinds: [this.repo.topLevel, this.repo.commonDir, this.repo.worktreeRoot],
+        readOnlyInside: this.rules.protectedPaths.map((p) => path.join(wt, p)),
+      },
       ...(signal ? { signal } : {}),
     });
     const why = outcome.timedOut ? "Killed after the timeout." : reasons.length > 0 ? "Ran after approval." : "Ran: allowed by the policy, inside the sandbox.";

@@ -1,0 +1,125 @@
+// Done-when: inside bubblewrap a write outside the worktree and a network connection both fail.
+// This test needs a usable bwrap (Debian package `bubblewrap`, and user namespaces allowed). Where it is
+// missing or cannot build its sandbox the test FAILS with the probe's reason: it never passes silently. (The
+// product itself treats an unusable bwrap as absent and asks about every command; commandRunner.test.ts checks
+// that.) Each escape is also run once without the sandbox, as a control that the escape would have worked.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
+import { approveAllApprover } from "../../../src/workspace/approvals";
+import { probeBubblewrap, type BubblewrapProbe } from "../../../src/workspace/bubblewrap";
+import { CommandPolicy } from "../../../src/workspace/commandPolicy";
+import { SwarmRepository } from "../../../src/workspace/swarmRepository";
+import { cleanRepo, removeDir, tempDir } from "./gitFixture";
+
+const unsandboxed: BubblewrapProbe = { usable: false, installed: false, reason: "control run without the sandbox" };
+
+describe("workspace: commands inside bubblewrap", function () {
+  this.timeout(60_000);
+  let repoDir = "";
+  let stateDir = "";
+  let probe: BubblewrapProbe;
+  let sandboxed: AgentWorkspace;
+  let plain: AgentWorkspace;
+
+  before(async () => {
+    probe = await probeBubblewrap();
+    if (!probe.usable) {
+      assert.fail(`bubblewrap is needed here and is not usable: ${probe.reason}. Install it (apt-get install -y bubblewrap) where user namespaces are allowed.`);
+    }
+    repoDir = cleanRepo();
+    stateDir = tempDir("state");
+    const repo = await SwarmRepository.open({ repoPath: repoDir, stateDir, swarm: "bw" });
+    await repo.start({ includeUncommitted: false });
+    const policy = new CommandPolicy({ allow: [], ask: [], deny: [] });
+    // Approve everything the policy asks about: this test is about what the sandbox stops, not the policy.
+    sandboxed = await AgentWorkspace.open(repo, "a1", { policy, approver: approveAllApprover, sandbox: probe });
+    plain = await AgentWorkspace.open(repo, "a2", { policy, approver: approveAllApprover, sandbox: unsandboxed });
+  });
+  after(() => {
+    removeDir(repoDir);
+    removeDir(stateDir);
+  });
+
+  async function run(ws: AgentWorkspace, command: string) {
+    const out = await ws.call("run_command", { command, timeoutMs: 20_000 });
+    assert.ok(out.ok, JSON.stringify(out));
+    assert.ok(out.result.ran, out.result.reason);
+    return out.result;
+  }
+
+  it("writes inside the worktree (control)", async () => {
+    const res = await run(sandboxed, "echo inside > made-inside.txt && cat made-inside.txt");
+    assert.equal(res.sandboxed, true);
+    assert.equal(res.exitCode, 0, res.output);
+    assert.equal(readFileSync(path.join(sandboxed.worktree.path, "made-inside.txt"), "utf8"), "inside\n");
+  });
+
+  const escapes: Array<[string, (ws: AgentWorkspace) => string]> = [
+    ["the user's checkout", () => path.join(repoDir, "pwned.txt")],
+    ["the repository's hooks", () => path.join(repoDir, ".git", "hooks", "pre-commit")],
+    ["another agent's worktree", () => path.join(plain.worktree.path, "pwned.txt")],
+    ["a system folder", () => "/usr/local/swarmboard-pwned.txt"],
+    ["the worktree's own .git link", (ws) => path.join(ws.worktree.path, ".git")],
+  ];
+  for (const [name, target] of escapes) {
+    it(`cannot write to ${name}`, async () => {
+      const file = target(sandboxed);
+      const before = existsSync(file) ? readFileSync(file, "utf8") : null;
+      // A program writes the file (not a shell redirect), so the policy does not see the target: only the sandbox stands.
+      const res = await run(sandboxed, `node -e "require('fs').writeFileSync(process.argv[1], 'pwned')" '${file}'`);
+      assert.notEqual(res.exitCode, 0, `the write succeeded inside the sandbox: ${res.output}`);
+      assert.equal(existsSync(file) ? readFileSync(file, "utf8") : null, before, `${file} changed on the host`);
+    });
+  }
+
+  it("the same write outside succeeds without the sandbox (control)", async () => {
+    const file = path.join(repoDir, "control.txt");
+    const res = await run(plain, `node -e "require('fs').writeFileSync(process.argv[1], 'control')" '${file}'`);
+    assert.equal(res.exitCode, 0, res.output);
+    assert.equal(readFileSync(file, "utf8"), "control");
+    rmSync(file);
+  });
+
+  it("cannot open a network connection, even to the host's loopback", async () => {
+    let connections = 0;
+    const server = net.createServer((s) => {
+      connections++;
+      s.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const connect = `node -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',(e)=>{console.log(e.code);process.exit(3)})"`;
+    try {
+      const inside = await run(sandboxed, connect);
+      assert.notEqual(inside.exitCode, 0, `connected from inside the sandbox: ${inside.output}`);
+      const bashTcp = await run(sandboxed, `echo hi > /dev/tcp/127.0.0.1/${port}`);
+      assert.notEqual(bashTcp.exitCode, 0, bashTcp.output);
+      const outsideDns = await run(sandboxed, `node -e "require('dns').lookup('example.com',(e)=>process.exit(e?3:0))"`);
+      assert.notEqual(outsideDns.exitCode, 0, outsideDns.output);
+      assert.equal(connections, 0, "the server saw a connection from the sandbox");
+      const control = await run(plain, connect);
+      assert.equal(control.exitCode, 0, `control: ${control.output}`);
+      assert.equal(connections, 1, "control connection reached the server");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("hides the home folder and the worker's secrets", async () => {
+    process.env.SWARMBOARD_TEST_API_TOKEN = "tok-123";
+    try {
+      const env = await run(sandboxed, "env");
+      assert.match(env.output, /PATH=/);
+      assert.doesNotMatch(env.output, /tok-123/);
+      const home = await run(sandboxed, `ls -A '${os.homedir()}'`);
+      assert.equal(home.exitCode, 0, home.output);
+      assert.equal(home.output.trim(), "", `the home folder is visible inside the sandbox: ${home.output}`);
+    } finally {
+      delete process.env.SWARMBOARD_TEST_API_TOKEN;
+    }
+  });
+});
