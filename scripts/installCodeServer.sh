@@ -43,4 +43,4 @@ echo "installCodeServer: npm ci in $dir (about 2 minutes, 300 MB)"
 (cd "$dir" && npm_config_unsafe_perm=true npm_config_yes=true npm ci --no-audit --no-fund)
 [ -x "$dir/node_modules/.bin/code-server" ] || fail "npm ci finished but node_modules/.bin/code-server is missing."
 echo "$lock_hash" > "$stamp"
-echo "installCodeServer: done ($("$dir/node_modules/.bin/code-server" --version | head -1))"
+echo "installCodeServer: done (code-server $(node -p "require('$dir/node_modules/code-server/package.json').version"))"
