@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import { extensionVersion } from "../protocol/buildInfo";
 import { registerCommands } from "./commands";
+import { onDidChangeSettings, readSettings } from "./configuration";
 import { HostLog } from "./hostLog";
 import { PanelController } from "./panel/panelController";
 import { SwarmsTreeProvider } from "./swarmsTree";
@@ -16,6 +17,14 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   };
   const log = own(new HostLog());
   log.info(`Swarmboard ${extensionVersion} activating (VS Code ${vscode.version}, mode ${vscode.ExtensionMode[context.extensionMode]})`);
+
+  const reportSettings = (result: ReturnType<typeof readSettings>) => {
+    if (result.ok) return;
+    for (const problem of result.problems) log.warn(`settings: ${problem}`);
+    void vscode.window.showWarningMessage(`Swarmboard: ${result.problems.join(" ")}`);
+  };
+  reportSettings(readSettings());
+  own(onDidChangeSettings(reportSettings));
 
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "worker", "main.js").fsPath;
   const worker = own(new WorkerProcess(workerScript, log));

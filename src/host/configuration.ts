@@ -1,0 +1,17 @@
+// Reads the `swarmboard.*` settings from VS Code and parses them with the one settings schema, so a wrong
+// value in a hand-edited settings.json is reported by name (and never reaches the worker as is).
+import * as vscode from "vscode";
+import { parseSettings, settingKeys, type SettingsResult } from "../protocol/settings";
+
+export function readSettings(): SettingsResult {
+  const config = vscode.workspace.getConfiguration("swarmboard");
+  const raw = Object.fromEntries(settingKeys.map((key) => [key, config.get<unknown>(key)]));
+  return parseSettings(raw);
+}
+
+/** Calls `listener` with freshly parsed settings whenever a `swarmboard.*` setting changes. */
+export function onDidChangeSettings(listener: (settings: SettingsResult) => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration("swarmboard")) listener(readSettings());
+  });
+}
