@@ -123,6 +123,10 @@ async function main(): Promise<number> {
     const logFile = path.join(artifacts, "workbench.log");
     writeFileSync(logFile, "");
     const { exited } = await exposeAutomation(page, logFile);
+    // Browser-side errors (a webview's CSP violations among them) go to the same log, for diagnosis.
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") appendFileSync(logFile, `[browser ${m.type()}] ${m.text()}\n`);
+    });
     await page.goto(workbenchUrl(server, workspace));
     const timeout = new Promise<number>((resolve) =>
       setTimeout(() => {
