@@ -9,7 +9,7 @@ export interface BatchScheduler {
   clearTimeout(handle: unknown): void;
 }
 
-export class EventBatcher {
+export class SwarmEventThrottle {
   private queue: SwarmEvent[] = [];
   private timer: unknown;
 

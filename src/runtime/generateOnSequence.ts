@@ -3,7 +3,7 @@
 // accepts a replacement token for each step, which is how forced tokens go through the real decode path.
 import type { LlamaGrammarEvaluationState, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { GenerateResult, Sampling, StopReason } from "../protocol/runtime";
-import { grammarForJsonSchema } from "./jsonSchemaGrammar";
+import { grammarForGbnf, grammarForJsonSchema } from "./jsonSchemaGrammar";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 import { SwarmRuntimeError } from "./runtimeErrors";
 import type { SwarmSequence } from "./swarmSequence";
@@ -18,6 +18,8 @@ export interface GenerateRequest {
   stop?: readonly string[];
   /** Constrains the output to JSON that fits this schema (e.g. `z.toJSONSchema(schema)`). */
   jsonSchema?: object;
+  /** Constrains the output to a GBNF grammar (e.g. a choice among tool names); not with `jsonSchema`. */
+  gbnf?: string;
   /** Tokens fed back instead of the sampled ones, step by step (deterministic runs); sampling goes on after. */
   forcedTokens?: readonly Token[];
   signal?: AbortSignal;
@@ -35,15 +37,19 @@ function checkRequest(request: GenerateRequest): void {
   if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
     throw new SwarmRuntimeError("invalid-request", `maxTokens must be a positive integer (got ${request.maxTokens}).`);
   }
-  if (request.jsonSchema !== undefined && (request.forcedTokens?.length ?? 0) > 0) {
+  if (request.jsonSchema !== undefined && request.gbnf !== undefined) {
+    throw new SwarmRuntimeError("invalid-request", "Give either jsonSchema or gbnf, not both.");
+  }
+  if ((request.jsonSchema !== undefined || request.gbnf !== undefined) && (request.forcedTokens?.length ?? 0) > 0) {
     throw new SwarmRuntimeError("invalid-request",
       "forcedTokens and jsonSchema cannot be combined: a forced token would bypass the grammar's state.");
   }
 }
 
-async function grammarState(slot: SwarmSequence, schema: object | undefined): Promise<LlamaGrammarEvaluationState | undefined> {
-  if (schema === undefined) return undefined;
-  const grammar = await grammarForJsonSchema(slot.shared.model, schema);
+async function grammarState(slot: SwarmSequence, request: GenerateRequest): Promise<LlamaGrammarEvaluationState | undefined> {
+  const { jsonSchema, gbnf } = request;
+  if (jsonSchema === undefined && gbnf === undefined) return undefined;
+  const grammar = jsonSchema !== undefined ? await grammarForJsonSchema(slot.shared.model, jsonSchema) : await grammarForGbnf(slot.shared.model, gbnf!);
   const { LlamaGrammarEvaluationState: State } = await loadNodeLlamaCpp();
   return new State({ model: slot.shared.model.model, grammar });
 }
@@ -96,7 +102,7 @@ async function evaluateOptions(slot: SwarmSequence, request: GenerateRequest) {
     topK: sampling.topK,
     topP: sampling.topP,
     seed: sampling.seed,
-    grammarEvaluationState: await grammarState(slot, request.jsonSchema),
+    grammarEvaluationState: await grammarState(slot, request),
     // EOG tokens are handled here, so that a forced token can override a sampled end of sequence.
     yieldEogToken: true,
   };

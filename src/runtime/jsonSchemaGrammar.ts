@@ -31,3 +31,23 @@ export function grammarForJsonSchema(model: SwarmModel, schema: object): Promise
   }
   return grammar;
 }
+
+const compiledGbnf = new WeakMap<SwarmModel, Map<string, Promise<LlamaGrammar>>>();
+
+/** A grammar from GBNF text (llama.cpp's grammar format), compiled once per text and model. */
+export function grammarForGbnf(model: SwarmModel, gbnf: string): Promise<LlamaGrammar> {
+  let cache = compiledGbnf.get(model);
+  if (cache === undefined) {
+    cache = new Map();
+    compiledGbnf.set(model, cache);
+  }
+  let grammar = cache.get(gbnf);
+  if (grammar === undefined) {
+    grammar = model.llama.createGrammar({ grammar: gbnf }).catch((cause: unknown) => {
+      cache.delete(gbnf);
+      throw new SwarmRuntimeError("invalid-request", `This GBNF grammar does not compile: ${(cause as Error).message}.`);
+    });
+    cache.set(gbnf, grammar);
+  }
+  return grammar;
+}

@@ -1,0 +1,130 @@
+// The CLI's command line, parsed into data (no I/O here): `run`, `model pull`, `--help`, `--version`.
+// Every flag has one meaning and a bad one gets a message that says what was expected.
+
+export interface RunOptions {
+  command: "run";
+  goal: string;
+  /** A built-in recipe name or a path to a recipe JSON file. */
+  recipe: string;
+  agents?: number;
+  model?: string;
+  workspace: string;
+  threads: number;
+  /** Wall-clock budget in milliseconds (overrides the recipe's). */
+  budgetMs?: number;
+  kvCells?: number;
+  /** JSON-lines trace of every event; default `<state-dir>/events.jsonl`. */
+  events?: string;
+  stateDir?: string;
+  /** Continue an interrupted swarm from its state dir: board and branches are kept. */
+  resume: boolean;
+  /** A file of scripted turns (deterministic runs: the agents' tokens are forced). */
+  script?: string;
+  /** Commands the policy would ask about are allowed instead of denied (there is no one to ask). */
+  approveAsks: boolean;
+  /** Plain lines even on a TTY. */
+  plain: boolean;
+}
+
+export interface PullOptions {
+  command: "pull";
+  uri: string;
+  dir?: string;
+}
+
+export type CliCommand = RunOptions | PullOptions | { command: "help" } | { command: "version" };
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const runFlags = new Set([
+  "--goal", "--recipe", "--agents", "--model", "--workspace", "--threads", "--budget-ms", "--kv-cells",
+  "--events", "--state-dir", "--script",
+]);
+const runSwitches = new Set(["--resume", "--approve-asks", "--plain"]);
+
+function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} expects a positive whole number, got "${value}".`);
+  return n;
+}
+
+function readFlags(argv: string[], flags: Set<string>, switches: Set<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (switches.has(arg)) {
+      out.set(arg, "true");
+    } else if (flags.has(arg)) {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith("--")) throw new UsageError(`${arg} expects a value.`);
+      out.set(arg, value);
+      i++;
+    } else {
+      throw new UsageError(`unknown option "${arg}".`);
+    }
+  }
+  return out;
+}
+
+function parseRun(argv: string[], cwd: string): RunOptions {
+  const f = readFlags(argv, runFlags, runSwitches);
+  const goal = f.get("--goal");
+  const resume = f.has("--resume");
+  if (goal === undefined && !resume) throw new UsageError('run needs --goal "<what the swarm should do>" (or --resume).');
+  const opt = (flag: string, parse: (flag: string, v: string) => number) => {
+    const v = f.get(flag);
+    return v === undefined ? undefined : parse(flag, v);
+  };
+  return {
+    command: "run",
+    goal: goal ?? "",
+    recipe: f.get("--recipe") ?? "organization",
+    agents: opt("--agents", positiveInt),
+    model: f.get("--model"),
+    workspace: f.get("--workspace") ?? cwd,
+    threads: opt("--threads", positiveInt) ?? 2,
+    budgetMs: opt("--budget-ms", positiveInt),
+    kvCells: opt("--kv-cells", positiveInt),
+    events: f.get("--events"),
+    stateDir: f.get("--state-dir"),
+    resume,
+    script: f.get("--script"),
+    approveAsks: f.has("--approve-asks"),
+    plain: f.has("--plain"),
+  };
+}
+
+export function parseCommandLine(argv: string[], cwd: string): CliCommand {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === "--help" || first === "-h" || first === "help") return { command: "help" };
+  if (first === "--version") return { command: "version" };
+  if (first === "run") return parseRun(rest, cwd);
+  if (first === "model" && rest[0] === "pull") {
+    const f = readFlags(rest.slice(2), new Set(["--dir"]), new Set());
+    const uri = rest[1];
+    if (uri === undefined || uri.startsWith("--")) throw new UsageError("model pull expects a Hugging Face URI, e.g. hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF:Q8_0");
+    return { command: "pull", uri, dir: f.get("--dir") };
+  }
+  throw new UsageError(`unknown command "${argv.join(" ")}".`);
+}
+
+export const usageText = `Usage:
+  swarmboard run --goal <text> [options]     run a swarm headless on a git workspace
+      --recipe <name|file.json>   organization (default), research, fix-failing-tests, todo-sweep, or a file
+      --agents <n>                agents to fork from the shared trunk (default: the recipe's)
+      --model <file.gguf>         the model, loaded once (default: $SWARMBOARD_MODEL)
+      --workspace <dir>           the git repository to work on (default: the current folder)
+      --threads <n>               CPU threads for decoding (default 2)
+      --budget-ms <ms>            wall-clock budget; the synthesist fans in when it runs out
+      --kv-cells <n>              KV cells for the whole swarm
+      --state-dir <dir>           board, worktrees, report and trace (default: <workspace>/../.swarmboard-state/<name>)
+      --events <file>             JSON-lines trace of every event (default: <state-dir>/events.jsonl)
+      --resume                    continue an interrupted swarm from its state dir
+      --script <file.json>        scripted turns: deterministic runs with forced tokens
+      --approve-asks              allow commands the policy would ask about (default: deny them)
+      --plain                     plain lines even on a terminal
+  swarmboard model pull <hf-uri> [--dir <folder>]   download a GGUF (resumable) into the model cache
+  swarmboard --version | --help
+`;

@@ -1,0 +1,53 @@
+// The private part of each agent's context, appended after the shared trunk: who it is, its role's
+// instructions and the open tasks; and for the synthesist, every pad it fans in.
+import type { BoardEntry } from "../protocol/board";
+import type { Role } from "../protocol/recipe";
+import type { Task } from "../protocol/tasks";
+
+export function agentBrief(agent: string, role: Role, tasks: readonly Task[]): string {
+  const open = tasks.length === 0 ? "(none listed: work from the goal)" : tasks.map((t) => `- [${t.id}] ${t.title}`).join("\n");
+  return [
+    `You are ${agent}, a ${role.name}. ${role.instructions}`,
+    "Open tasks (claim one by its id before you work on it):",
+    open,
+    "Start by reading the board and the code, then claim.",
+  ].join("\n");
+}
+
+/** Every entry the synthesist reads at fan-in, newest last, cut to `maxChars` (it says so when cut). */
+export function synthesistBrief(agent: string, role: Role, entries: readonly BoardEntry[], maxChars = 12_000): string {
+  const lines = entries
+    .filter((e) => e.kind !== "CLAIM" && e.kind !== "RELEASE")
+    .map((e) => {
+      const refs = e.refs.map((r) => (r.line ? `${r.path}:${r.line}` : r.path)).join(", ");
+      return `- ${e.kind} by ${e.author}${refs ? ` (${refs})` : ""}: ${e.text}`;
+    });
+  let body = lines.join("\n");
+  if (body.length > maxChars) body = body.slice(body.length - maxChars) + `\n(${body.length - maxChars} earlier characters cut; use grep_board for them)`;
+  return [
+    `You are ${agent}, the synthesist. ${role.instructions}`,
+    "Every pad of the swarm:",
+    body || "(the board is empty)",
+    "Write the report with write_report.",
+  ].join("\n");
+}
+
+/** The report written from the board when the synthesist did not write one (nothing is lost either way). */
+export function boardReport(goal: string, entries: readonly BoardEntry[], why: string): string {
+  const section = (kind: BoardEntry["kind"], title: string) => {
+    const items = entries.filter((e) => e.kind === kind);
+    return items.length === 0 ? [] : [`## ${title}`, ...items.map((e) => `- ${e.author}: ${e.text}`), ""];
+  };
+  return [
+    `# Swarm report`,
+    "",
+    `Goal: ${goal}`,
+    "",
+    `> ${why}`,
+    "",
+    ...section("FACT", "Facts"),
+    ...section("PATCH_SUMMARY", "Changes"),
+    ...section("FAIL", "Failures"),
+    ...section("OBSERVED", "Observations"),
+  ].join("\n");
+}

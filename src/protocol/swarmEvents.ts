@@ -1,0 +1,80 @@
+// What a running swarm tells the world: one event stream that the CLI's terminal view, the events
+// file (the run's trace), the host's tree, the panel's lanes and the editor's findings all project.
+// The worker batches events (see src/core/eventThrottle.ts) and sends them as `swarm/events`.
+import { z } from "zod";
+import { loopStates } from "./agentLoop";
+import { boardEntrySchema } from "./board";
+import { modelFactsSchema, runtimeModeSchema, swarmStatsSchema } from "./runtime";
+
+/** The states of an agent's cooperation loop (src/protocol/agentLoop.ts) plus `starting` (forked, reading its brief). */
+export const agentStateSchema = z.enum(["starting", ...loopStates]);
+export type AgentState = z.infer<typeof agentStateSchema>;
+
+export const agentInfoSchema = z.object({
+  id: z.string(),
+  role: z.string(),
+  /** Git branch the agent works on; absent for research roles that do not write code. */
+  branch: z.string().optional(),
+  /** The agent it was forked from, when it is a sub-agent. */
+  parent: z.string().optional(),
+});
+export type AgentInfo = z.infer<typeof agentInfoSchema>;
+
+const base = { swarmId: z.string(), time: z.number().int().nonnegative() };
+
+export const swarmEventSchema = z.discriminatedUnion("type", [
+  z.object({
+    ...base,
+    type: z.literal("swarm-started"),
+    goal: z.string(),
+    recipe: z.string(),
+    mode: runtimeModeSchema,
+    model: modelFactsSchema,
+    integrationBranch: z.string().optional(),
+    trunkTokens: z.number().int().nonnegative(),
+  }),
+  z.object({ ...base, type: z.literal("agent-added"), agent: agentInfoSchema }),
+  z.object({
+    ...base,
+    type: z.literal("agent-state"),
+    agentId: z.string(),
+    state: agentStateSchema,
+    /** The task or scope it holds a claim on. */
+    claim: z.string().optional(),
+    reason: z.string().optional(),
+  }),
+  /** Text the agent produced since the last event (a delta). */
+  z.object({ ...base, type: z.literal("agent-text"), agentId: z.string(), text: z.string(), tokens: z.number().int() }),
+  z.object({ ...base, type: z.literal("tool-call"), agentId: z.string(), callId: z.string(), tool: z.string(), args: z.unknown() }),
+  z.object({
+    ...base,
+    type: z.literal("tool-result"),
+    agentId: z.string(),
+    callId: z.string(),
+    ok: z.boolean(),
+    /** One line for the lane; the full result stays in the worker. */
+    summary: z.string(),
+  }),
+  z.object({ ...base, type: z.literal("board-entry"), entry: boardEntrySchema }),
+  z.object({ ...base, type: z.literal("kv-stats"), stats: swarmStatsSchema }),
+  z.object({
+    ...base,
+    type: z.literal("approval-request"),
+    requestId: z.string(),
+    agentId: z.string(),
+    command: z.string(),
+    cwd: z.string(),
+    /** Why the policy asks rather than allows. */
+    reason: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal("swarm-ended"),
+    /** "completed" | "budget" (wall clock or tokens ran out) | "stopped" (by the user) | "failed". */
+    outcome: z.enum(["completed", "budget", "stopped", "failed"]),
+    reason: z.string(),
+    reportPath: z.string().optional(),
+  }),
+]);
+export type SwarmEvent = z.infer<typeof swarmEventSchema>;
+export type SwarmEventType = SwarmEvent["type"];

@@ -1,0 +1,19 @@
+// A scripted run: the calls each agent makes, in order. The worker renders each call in the model's own
+// syntax and forces its tokens through the real decode path, so a run is deterministic while the runtime,
+// the KV accounting, the tools, the board and git all do their real work. Used by tests and demos.
+import { z } from "zod";
+
+export const scriptedCallSchema = z.object({
+  tool: z.string().min(1),
+  /** The call's arguments; they are validated by the tool's schema like any model's call. */
+  args: z.unknown(),
+  /** Raw argument text to force instead of `args` (to script a malformed call). */
+  rawArgs: z.string().optional(),
+});
+export type ScriptedCall = z.infer<typeof scriptedCallSchema>;
+
+export const turnScriptSchema = z.object({
+  /** Calls by agent id (`agent-1`, `agent-2`, ...; the synthesist is `synthesist`). */
+  agents: z.record(z.string(), z.array(scriptedCallSchema)),
+});
+export type TurnScript = z.infer<typeof turnScriptSchema>;

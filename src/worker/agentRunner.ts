@@ -1,0 +1,207 @@
+// One agent's cooperation loop, driven: ask the model for a call, run it, feed back the result with the
+// messages and findings that arrived, let the watchdog judge progress. The loop's states live in
+// src/core/agentLoop.ts; this file only connects them to the model, the board and the workspace.
+import { AgentLoop, allowedInputs, isTerminal } from "../core/agentLoop";
+import { agentBudgetExceeded } from "../core/budgets";
+import type { SwarmBoard } from "../core/swarmBoard";
+import { nudgeText, type Watchdog } from "../core/watchdog";
+import type { LoopInput } from "../protocol/agentLoop";
+import type { Budgets } from "../protocol/recipe";
+import type { SwarmEvent } from "../protocol/swarmEvents";
+import type { AgentWorkspace } from "../workspace/agentWorkspace";
+import type { AgentCalls, ModelCall } from "./agentCalls";
+import { dispatchCall, type CallOutcome } from "./callDispatch";
+import type { CatalogTool } from "./toolCatalog";
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type AgentEventDraft = DistributiveOmit<SwarmEvent, "swarmId" | "time">;
+
+export interface AgentRunnerDeps {
+  readonly id: string;
+  readonly isSynthesist: boolean;
+  readonly calls: AgentCalls;
+  readonly board: SwarmBoard;
+  readonly workspace?: AgentWorkspace;
+  readonly tools: readonly CatalogTool[];
+  readonly budgets: Budgets;
+  readonly watchdog: Watchdog;
+  readonly emit: (event: AgentEventDraft) => void;
+  readonly now: () => number;
+  /** Aborted when the user stops the agent or the swarm. */
+  readonly signal: AbortSignal;
+  /** The wall clock's word: workers stop at "fanIn" so the synthesist can fan in; everyone stops at "stop". */
+  readonly budgetAction: () => "continue" | "fanIn" | "stop";
+  /** Resolves true when cells were freed for a paused agent, false when none will be. */
+  readonly waitForCells: () => Promise<boolean>;
+  /** Cells the agent holds beyond what it shares (its brief, calls and results). */
+  readonly privateCells: () => number;
+  /** Most private cells the agent may use: its share of the pool. */
+  readonly tailBudget: number;
+}
+
+function isKvFull(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === "kv-full";
+}
+
+export interface AgentEnd {
+  readonly outcome: "done" | "failed";
+  readonly reason: string;
+  readonly report?: { readonly title: string; readonly body: string };
+  readonly steps: number;
+  readonly tokens: number;
+}
+
+export class AgentRunner {
+  private readonly loop: AgentLoop;
+  private steps = 0;
+  private tokens = 0;
+  private notes: string[] = [];
+
+  constructor(private readonly deps: AgentRunnerDeps) {
+    this.loop = new AgentLoop(deps.id);
+    this.loop.onEvent((e) => deps.emit({ type: "agent-state", agentId: deps.id, state: e.to, ...(e.reason ? { reason: e.reason } : {}) }));
+  }
+
+  async run(brief: string): Promise<AgentEnd> {
+    const { deps } = this;
+    deps.emit({ type: "agent-state", agentId: deps.id, state: "starting" });
+    if (!(await this.feed(() => deps.calls.open(brief)))) return this.end(undefined);
+    deps.emit({ type: "agent-state", agentId: deps.id, state: "gather" });
+    let report: AgentEnd["report"];
+    while (!isTerminal(this.loop.state)) {
+      const stopReason = this.stopReason();
+      if (stopReason !== undefined) {
+        this.apply(["stop"], stopReason);
+        break;
+      }
+      const call = await deps.calls.next();
+      this.tokens += call.tokens;
+      this.steps++;
+      const outcome = await this.outcomeOf(call);
+      if (outcome === undefined) break;
+      report ??= outcome.report;
+      this.apply(outcome.loopInputs, outcome.finished);
+      if (isTerminal(this.loop.state)) break;
+      await this.watch(outcome, call.kind === "call" ? call.name : "(malformed)");
+      if (isTerminal(this.loop.state)) break;
+      const text = this.resultText(outcome);
+      if (!(await this.feed(() => deps.calls.answer(text)))) break;
+    }
+    return this.end(report);
+  }
+
+  /** Reads text into the agent; a full pool pauses it until cells are freed (false: it had to end). */
+  private async feed(read: () => Promise<void>): Promise<boolean> {
+    for (;;) {
+      try {
+        await read();
+        return true;
+      } catch (error) {
+        if (!isKvFull(error)) throw error;
+        this.apply(["pause"], `kv-full: ${(error as Error).message}`);
+        if (!(await this.deps.waitForCells())) {
+          this.apply(["fail"], "kv-full: the KV pool stayed full; raise swarmboard.kvCellsBudget or run fewer agents");
+          return false;
+        }
+        this.apply(["resume"]);
+      }
+    }
+  }
+
+  private async end(report: AgentEnd["report"]): Promise<AgentEnd> {
+    const { deps } = this;
+    if (!isTerminal(this.loop.state)) this.apply(["fail"], "ended unexpectedly");
+    await deps.board.releaseAgent(deps.id, this.loop.current.endReason ?? "ended", deps.now());
+    const end = this.loop.current;
+    return { outcome: end.state === "failed" ? "failed" : "done", reason: end.endReason ?? "ended", steps: this.steps, tokens: this.tokens, ...(report ? { report } : {}) };
+  }
+
+  private stopReason(): string | undefined {
+    const { deps } = this;
+    if (deps.signal.aborted) return "stopped by the user";
+    const clock = deps.budgetAction();
+    if (clock === "stop") return "the wall-clock budget is spent";
+    if (clock === "fanIn" && !deps.isSynthesist) return "the wall clock is nearly spent: fan-in";
+    const budgets = { ...deps.budgets, tokensPerAgent: Math.min(deps.budgets.tokensPerAgent, deps.tailBudget) };
+    return agentBudgetExceeded(budgets, { steps: this.steps, tokens: deps.privateCells() });
+  }
+
+  /** Runs the call (or turns a failed generation into a tool error); undefined when the agent must end. */
+  private async outcomeOf(call: ModelCall): Promise<CallOutcome | undefined> {
+    const { deps } = this;
+    if (call.kind === "kv-full") {
+      this.apply(["pause"], "kv-full: no free KV cell for its next token");
+      const freed = await deps.waitForCells();
+      if (!freed) {
+        this.apply(["fail"], "kv-full: the KV pool stayed full; raise swarmboard.kvCellsBudget or run fewer agents");
+        return undefined;
+      }
+      this.apply(["resume"]);
+      return { ok: false, result: { error: "kv-full: your call was cut off because the KV cache was full; make it again." }, summary: "kv-full: call cut off", loopInputs: [], progress: {}, error: "kv-full", posted: [] };
+    }
+    const callId = `${deps.id}-call-${this.steps}`;
+    deps.emit({ type: "agent-text", agentId: deps.id, text: call.kind === "call" ? `${call.name} ${call.argsText}\n` : `${call.text}\n`, tokens: call.tokens });
+    if (call.kind === "malformed") {
+      deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: "(malformed)", args: call.text });
+      const error = `invalid-call: ${call.reason}. Call one of your tools with JSON arguments.`;
+      deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: false, summary: error });
+      return { ok: false, result: { error }, summary: error, loopInputs: [], progress: {}, error, posted: [] };
+    }
+    deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: call.name, args: call.argsText });
+    const outcome = await dispatchCall({ agent: deps.id, board: deps.board, workspace: deps.workspace, tools: deps.tools, now: deps.now, signal: deps.signal }, call.name, call.argsText);
+    deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: outcome.ok, summary: outcome.summary });
+    for (const entry of outcome.posted) deps.emit({ type: "board-entry", entry });
+    if (outcome.progress.finding || outcome.progress.diff || outcome.progress.testChange) deps.board.renew(deps.id, deps.now());
+    return outcome;
+  }
+
+  /** Applies the inputs the loop accepts, in order (a call can imply several steps, e.g. claim = gathered + granted). */
+  private apply(inputs: readonly LoopInput[], reason?: string): void {
+    for (const input of inputs) {
+      if (!allowedInputs(this.loop.state).includes(input)) continue;
+      this.loop.send(input, this.deps.now(), input === "stop" || input === "fail" || input === "pause" ? reason : undefined);
+    }
+  }
+
+  private async watch(outcome: CallOutcome, tool: string): Promise<void> {
+    const { deps } = this;
+    const verdict = deps.watchdog.observe({
+      ...(outcome.args !== undefined ? { toolCall: { name: tool, args: outcome.args } } : {}),
+      progress: outcome.progress,
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    });
+    if (verdict.action === "none") return;
+    const text = nudgeText(verdict.reason);
+    await deps.board.postFinding({ author: deps.id, kind: "OBSERVED", text: `${verdict.action}: ${text}`, time: deps.now() })
+      .then((entry) => deps.emit({ type: "board-entry", entry }));
+    if (verdict.action === "nudge") this.notes.push(text);
+    if (verdict.action === "releaseClaim") {
+      for (const entry of await deps.board.releaseAgent(deps.id, `watchdog: ${verdict.reason}`, deps.now())) deps.emit({ type: "board-entry", entry });
+      this.apply(["stall"], verdict.reason);
+      this.apply(["resume"]);
+      this.notes.push(`${text} Your claims were released.`);
+    }
+    if (verdict.action === "stop") this.apply(["stop"], `watchdog: ${verdict.reason}`);
+  }
+
+  /** The result the agent reads, with what arrived while the call ran. */
+  private resultText(outcome: CallOutcome): string {
+    const { deps } = this;
+    const atIterationStart = this.loop.state === "gather";
+    const messages = [
+      ...deps.board.deliver(deps.id, "tool-call-returned"),
+      ...(atIterationStart ? deps.board.deliver(deps.id, "iteration-start") : []),
+    ].map((m) => ({ from: m.from, to: typeof m.to === "string" ? m.to : m.to.agent, text: m.text }));
+    const findings = deps.board.newEntriesFor(deps.id)
+      .filter((e) => e.author !== deps.id && e.kind !== "MESSAGE")
+      .map((e) => ({ id: e.id, kind: e.kind, author: e.author, text: e.text }));
+    const notes = this.notes;
+    this.notes = [];
+    return JSON.stringify({
+      ...(outcome.ok ? { result: outcome.result } : { error: outcome.error ?? "failed" }),
+      ...(messages.length > 0 ? { messages } : {}),
+      ...(findings.length > 0 ? { findings } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
+    });
+  }
+}

@@ -1,0 +1,213 @@
+// One swarm run, start to end: open the board and the repository, load the model once, decode the trunk
+// once, fork the agents from it, run their loops together (their generations share each decode step),
+// fan in through the synthesist, write the report. Everything it does is reported as events.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { agentBrief, boardReport, synthesistBrief } from "../core/agentBriefs";
+import { swarmBudgetAction } from "../core/budgets";
+import { planStages } from "../core/stagePlan";
+import { SwarmBoard } from "../core/swarmBoard";
+import { renderTrunk, type RosterEntry } from "../core/trunkPrompt";
+import { Watchdog } from "../core/watchdog";
+import type { Recipe, Role } from "../protocol/recipe";
+import type { SwarmEvent } from "../protocol/swarmEvents";
+import type { Task } from "../protocol/tasks";
+import type { TurnScript } from "../protocol/turnScript";
+import { AgentChatFormat } from "../runtime/agentChatFormat";
+import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
+import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
+import type { CommandApprover } from "../workspace/approvals";
+import { AgentWorkspace } from "../workspace/agentWorkspace";
+import { BoardLogFile } from "../workspace/boardLog";
+import { CommandPolicy, type PolicyRules } from "../workspace/commandPolicy";
+import { SwarmRepository } from "../workspace/swarmRepository";
+import { AgentCalls } from "./agentCalls";
+import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
+import { CellWaiters } from "./cellWaiters";
+import { toolsForRole, unionOfTools, type CatalogTool } from "./toolCatalog";
+import { gatherTasks, workspaceSummary } from "./workspaceTasks";
+
+export interface SwarmRunOptions {
+  readonly swarmId: string;
+  readonly goal: string;
+  readonly recipe: Recipe;
+  /** Agents for the working roles (split over them); default: the recipe's counts. */
+  readonly agents?: number;
+  readonly modelPath: string;
+  readonly workspace: string;
+  readonly stateDir: string;
+  readonly threads: number;
+  readonly kvCells?: number;
+  readonly budgetMs?: number;
+  readonly script?: TurnScript;
+  readonly approver: CommandApprover;
+  readonly policy: PolicyRules;
+  readonly temperature?: number;
+  readonly seed?: number;
+}
+
+export interface SwarmSummary {
+  readonly outcome: "completed" | "budget" | "stopped" | "failed";
+  readonly reason: string;
+  readonly reportPath: string;
+  readonly integrationBranch: string;
+  readonly agents: ReadonlyArray<{ id: string; role: string; branch?: string; end: AgentEnd }>;
+}
+
+interface Seat {
+  readonly id: string;
+  readonly role: Role;
+}
+
+/** The working seats of a recipe, numbered like the runtime numbers its forks (agent-1, agent-2, ...). */
+function seatsOf(recipe: Recipe, agents: number | undefined): Seat[][] {
+  const roles = new Map(recipe.roles.map((r) => [r.name, r]));
+  const working = recipe.roles.filter((r) => r.name !== recipe.synthesist);
+  const counts = new Map(working.map((r, i) => [r.name, agents === undefined ? r.count : Math.floor(agents / working.length) + (i < agents % working.length ? 1 : 0)]));
+  let n = 0;
+  return planStages(recipe).map((stage) => stage.flatMap((name) => Array.from({ length: counts.get(name) ?? 0 }, () => ({ id: `agent-${++n}`, role: roles.get(name)! }))));
+}
+
+export class SwarmSession {
+  private readonly startedAt = Date.now();
+  private readonly controller = new AbortController();
+  private readonly cells = new CellWaiters();
+  private context: SwarmContext | undefined;
+  /** Private cells each agent may use: an equal share of what the trunk leaves of the pool. */
+  private tailBudget = 0;
+
+  constructor(
+    private readonly options: SwarmRunOptions,
+    private readonly emitEvent: (event: SwarmEvent) => void,
+  ) {}
+
+  /** Stops every agent at its next step; the synthesist still fans in with what exists. */
+  stop(): void {
+    this.controller.abort();
+  }
+
+  private emit(draft: AgentEventDraft | Extract<SwarmEvent, { type: "swarm-started" | "swarm-ended" }>): void {
+    this.emitEvent({ ...draft, swarmId: this.options.swarmId, time: Date.now() } as SwarmEvent);
+  }
+
+  async run(): Promise<SwarmSummary> {
+    const { options } = this;
+    await mkdir(options.stateDir, { recursive: true });
+    const store = await BoardLogFile.open(path.join(options.stateDir, "board.jsonl"));
+    const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
+    const repo = await SwarmRepository.open({ repoPath: options.workspace, stateDir: options.stateDir, swarm: options.swarmId });
+    await repo.start({ includeUncommitted: false });
+    const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
+    try {
+      return await this.runWith(board, repo, model);
+    } finally {
+      await this.context?.dispose();
+      await model.dispose();
+      await store.close();
+    }
+  }
+
+  private async runWith(board: SwarmBoard, repo: SwarmRepository, model: SwarmModel): Promise<SwarmSummary> {
+    const { options } = this;
+    const recipe = options.recipe;
+    const stages = seatsOf(recipe, options.agents);
+    const seats = stages.flat();
+    const synthRole = recipe.roles.find((r) => r.name === recipe.synthesist);
+    const toolsBySeat = new Map(seats.map((s) => [s.id, toolsForRole(s.role, false)]));
+    const synthTools = synthRole ? toolsForRole(synthRole, true) : [];
+    const tasks = await gatherTasks(recipe, options.goal, repo.topLevel);
+    const roster: RosterEntry[] = seats.map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
+    const trunkText = renderTrunk({ recipe, goal: options.goal, tools: [], roster, workspaceSummary: await workspaceSummary(repo.topLevel, tasks, board) });
+    const format = await AgentChatFormat.create(model, trunkText, unionOfTools([...toolsBySeat.values(), synthTools]));
+    const kvCells = options.kvCells ?? recipe.budgets.kvCells;
+    this.context = await createSwarmContext(model, { maxAgents: Math.max(1, ...stages.map((s) => s.length)), kvCells, threads: options.threads });
+    const context = this.context;
+    await context.appendToTrunk(format.trunkTokens);
+    const widestStage = Math.max(1, ...stages.map((s) => s.length));
+    this.tailBudget = Math.max(64, Math.floor((context.poolCells - context.trunkTokens.length) / widestStage) - 64);
+    this.emit({ type: "swarm-started", goal: options.goal, recipe: recipe.name, mode: context.mode, model: model.facts, integrationBranch: repo.integrationBranch, trunkTokens: context.trunkTokens.length });
+    const statsTimer = setInterval(() => this.emit({ type: "kv-stats", stats: context.stats() }), 250);
+    try {
+      const ends: SwarmSummary["agents"][number][] = [];
+      for (const stage of stages) {
+        if (this.controller.signal.aborted || this.fanInDue()) break;
+        const results = await Promise.all(stage.map((seat) => this.runSeat(seat, toolsBySeat.get(seat.id)!, board, repo, format, tasks)));
+        ends.push(...results);
+      }
+      const report = await this.fanIn(board, format, synthRole, synthTools);
+      this.emit({ type: "kv-stats", stats: context.stats() });
+      const outcome = this.controller.signal.aborted ? "stopped" : this.fanInDue() ? "budget" : "completed";
+      const reason = outcome === "stopped" ? "stopped by the user" : outcome === "budget" ? "the wall-clock budget ran out; the synthesist fanned in with what existed" : "every agent finished";
+      this.emit({ type: "swarm-ended", outcome, reason, reportPath: report });
+      return { outcome, reason, reportPath: report, integrationBranch: repo.integrationBranch, agents: ends };
+    } catch (error) {
+      this.emit({ type: "swarm-ended", outcome: "failed", reason: (error as Error).message });
+      throw error;
+    } finally {
+      clearInterval(statsTimer);
+    }
+  }
+
+  private budgetAction(): "continue" | "fanIn" | "stop" {
+    const budgets = { ...this.options.recipe.budgets, ...(this.options.budgetMs ? { wallClockMs: this.options.budgetMs } : {}) };
+    return swarmBudgetAction(budgets, this.startedAt, Date.now()).action;
+  }
+
+  private fanInDue(): boolean {
+    return this.budgetAction() !== "continue";
+  }
+
+  private async runSeat(seat: Seat, tools: CatalogTool[], board: SwarmBoard, repo: SwarmRepository, format: AgentChatFormat, tasks: readonly Task[]) {
+    const context = this.context!;
+    const agent = await context.fork({ expectedTail: 64 });
+    if (agent.id !== seat.id) throw new Error(`The runtime named the fork ${agent.id}, expected ${seat.id}.`);
+    board.join(seat.id);
+    const writes = tools.some((t) => t.name === "commit" || t.name === "write_file" || t.name === "edit_file");
+    const workspace = writes ? await AgentWorkspace.open(repo, seat.id, { policy: new CommandPolicy(this.options.policy), approver: this.options.approver }) : undefined;
+    this.emit({ type: "agent-added", agent: { id: seat.id, role: seat.role.name, ...(workspace ? { branch: workspace.worktree.branch } : {}) } });
+    const end = await this.runner(seat.id, false, agent, format, tools, board, workspace).run(agentBrief(seat.id, seat.role, tasks));
+    await agent.release();
+    this.cells.freed();
+    board.leave(seat.id);
+    return { id: seat.id, role: seat.role.name, ...(workspace ? { branch: workspace.worktree.branch } : {}), end };
+  }
+
+  private runner(id: string, isSynthesist: boolean, agent: Awaited<ReturnType<SwarmContext["fork"]>>, format: AgentChatFormat, tools: CatalogTool[], board: SwarmBoard, workspace?: AgentWorkspace): AgentRunner {
+    const { options } = this;
+    const context = this.context!;
+    const script = options.script?.agents[id] ?? (isSynthesist ? options.script?.agents["synthesist"] : undefined) ?? (options.script ? [] : undefined);
+    const calls = new AgentCalls(agent, format, tools, { maxArgTokens: 256, temperature: options.temperature ?? 0.7, seed: (options.seed ?? 1) + Number(id.replace(/\D/g, "") || 0), ...(script ? { script } : {}), signal: this.controller.signal });
+    return new AgentRunner({
+      id, isSynthesist, calls, board, tools, budgets: options.recipe.budgets,
+      ...(workspace ? { workspace } : {}),
+      watchdog: new Watchdog({ noProgressSteps: 8, repeatLimit: 3 }),
+      emit: (e) => this.emit(e),
+      now: () => Date.now(),
+      signal: this.controller.signal,
+      budgetAction: () => this.budgetAction(),
+      waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
+      privateCells: () => agent.tokens.length - context.trunkTokens.length,
+      tailBudget: this.tailBudget,
+    });
+  }
+
+  /** The synthesist reads every pad and writes the report; if it cannot, the board is compiled into one. */
+  private async fanIn(board: SwarmBoard, format: AgentChatFormat, role: Role | undefined, tools: CatalogTool[]): Promise<string> {
+    const { options } = this;
+    const reportPath = path.join(options.stateDir, "report.md");
+    let report: { title: string; body: string } | undefined;
+    let why = "This swarm's recipe has no synthesist: this report was compiled from the board.";
+    if (role !== undefined) {
+      const agent = await this.context!.fork({ role: "synthesist", expectedTail: 128 });
+      board.join(agent.id, { isSynthesist: true });
+      this.emit({ type: "agent-added", agent: { id: agent.id, role: role.name } });
+      const end = await this.runner(agent.id, true, agent, format, tools, board).run(synthesistBrief(agent.id, role, board.board.entries()));
+      await agent.release();
+      report = end.report;
+      why = `The synthesist ended without writing a report (${end.reason}): this report was compiled from the board.`;
+    }
+    const text = report ? `# ${report.title}\n\n${report.body}\n` : boardReport(options.goal, board.board.entries(), why);
+    await writeFile(reportPath, text);
+    return reportPath;
+  }
+}

@@ -1,0 +1,53 @@
+// The work items a swarm starts with and the workspace summary in its trunk, read from the repository
+// (fast path in code: TODO comments found by git grep, deduplicated before any model sees them).
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { dedupeTasks, taskFromGoal, tasksFromTodoComments } from "../core/taskSources";
+import type { SwarmBoard } from "../core/swarmBoard";
+import type { Recipe } from "../protocol/recipe";
+import type { Task } from "../protocol/tasks";
+
+const run = promisify(execFile);
+
+async function gitLines(cwd: string, args: string[]): Promise<string[]> {
+  try {
+    const { stdout } = await run("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd, maxBuffer: 4 * 1024 * 1024 });
+    return stdout.split("\n").filter(Boolean);
+  } catch (error) {
+    // git grep exits 1 when nothing matches.
+    if ((error as { code?: number }).code === 1) return [];
+    throw error;
+  }
+}
+
+async function todoTasks(repoRoot: string): Promise<Task[]> {
+  const files = await gitLines(repoRoot, ["grep", "-l", "-I", "-E", "TODO|FIXME", "HEAD", "--"]);
+  const tasks: Task[] = [];
+  for (const entry of files.slice(0, 200)) {
+    const file = entry.replace(/^HEAD:/, "");
+    const text = (await gitLines(repoRoot, ["show", `HEAD:${file}`])).join("\n");
+    tasks.push(...tasksFromTodoComments(file, text));
+  }
+  return tasks;
+}
+
+export async function gatherTasks(recipe: Recipe, goal: string, repoRoot: string): Promise<Task[]> {
+  const tasks: Task[] = goal.trim() === "" ? [] : [taskFromGoal(goal)];
+  if (recipe.taskSources.includes("todo-comments")) tasks.push(...(await todoTasks(repoRoot)));
+  return dedupeTasks(tasks);
+}
+
+/** Files at HEAD (first 40), the open tasks, and what the board already holds (on a resumed swarm). */
+export async function workspaceSummary(repoRoot: string, tasks: readonly Task[], board: SwarmBoard): Promise<string> {
+  const files = await gitLines(repoRoot, ["ls-tree", "-r", "--name-only", "HEAD"]);
+  const entries = board.board.entries().filter((e) => e.kind !== "MESSAGE");
+  const done = entries.filter((e) => e.kind === "RELEASE").length;
+  return [
+    `Files at HEAD (${files.length}${files.length > 40 ? ", first 40" : ""}): ${files.slice(0, 40).join(", ")}`,
+    `Open tasks: ${tasks.map((t) => `[${t.id}] ${t.title}`).join("; ") || "(none)"}`,
+    entries.length === 0
+      ? "The board is empty: this is a new swarm."
+      : `The board already holds ${entries.length} entries from an earlier run (${done} claims released); read them with grep_board and do not redo finished work:\n` +
+        entries.slice(-30).map((e) => `- ${e.kind} ${e.author}: ${e.text.slice(0, 200)}`).join("\n"),
+  ].join("\n");
+}
