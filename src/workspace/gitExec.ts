@@ -87,10 +87,14 @@ export async function runGit(cwd: string, args: readonly string[], options: GitR
     trimmed: false,
     // We set core.hooksPath and core.fsmonitor only to turn them off; simple-git guards every value of them.
     unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
-    // Exit codes are judged below, after simple-git returns (it would wrap an error thrown from here).
+    // Exit codes are judged below, after simple-git returns: its own handler turns any exit with stderr into a
+    // plain GitError (which would hide lock errors from the retry), so a process that ran is never an error here.
     errors(error, result) {
       exitCode = result.exitCode;
-      if (result.exitCode !== 0) failureOutput = Buffer.concat([...result.stdOut, ...result.stdErr]).toString("utf8");
+      if (result.exitCode > 0) {
+        failureOutput = Buffer.concat([...result.stdOut, ...result.stdErr]).toString("utf8");
+        return undefined;
+      }
       return error;
     },
   };

@@ -82,6 +82,11 @@ export async function mergeIntoCurrent(repo: SwarmRepository, branch: string): P
     if (!sha) return { status: "refused", files: [], message: `${branch} does not exist (discarded?).` };
     if (await isMerging(dir)) return { status: "refused", files: [], message: "Your checkout is in the middle of a merge: finish or abort it first." };
     if (await isAncestor(dir, sha, head)) return { status: "up-to-date", message: `${branch} is already merged into your branch.` };
+    const staged = (await gitText(dir, ["diff", "--cached", "--name-only", "-z", head])).split("\0").filter(Boolean);
+    if (staged.length > 0) {
+      // git merge itself refuses with staged changes; say so before anything starts.
+      return { status: "refused", files: staged, message: `You have staged changes (${staged.length} file(s)): commit or unstage them, then merge again.` };
+    }
     const touched = (await gitText(dir, ["diff", "--name-only", "-z", `${head}...${sha}`])).split("\0").filter(Boolean);
     const mine = new Set(await changedPaths(dir));
     const overlap = touched.filter((f) => mine.has(f));
