@@ -17,6 +17,8 @@ const overallTimeoutMs = 10 * 60_000;
 /** SWARMBOARD_HOST_VERBOSE=1 also prints the workbench's own log lines (they always go to workbench.log). */
 const verbose = process.env.SWARMBOARD_HOST_VERBOSE === "1";
 
+// FACTS.md's flags. `--headless` and a fresh `--user-data-dir` come from playwright itself (launch() makes a
+// throwaway profile and refuses a user-data-dir argument).
 const chromiumArgs = [
   "--no-sandbox",
   "--disable-gpu",
