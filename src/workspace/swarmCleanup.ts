@@ -11,7 +11,7 @@ import { runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
 import { changedPaths, currentBranch, isAncestor, isMerging, listWorktrees, refSha } from "./repoFacts";
 import type { SwarmRepository } from "./swarmRepository";
-import { swarmRefPrefix } from "./branchNames";
+import { agentBranch, swarmRefPrefix } from "./branchNames";
 
 export interface CleanupReport {
   readonly removedWorktrees: string[];
@@ -79,6 +79,24 @@ export async function discardSwarm(repo: SwarmRepository): Promise<{ removedWork
     }
     await rm(repo.worktreeRoot, { recursive: true, force: true });
     return { removedWorktrees, deletedBranches };
+  });
+}
+
+/** Removes one agent's worktree and branch, merged or not: only on the user's explicit request. */
+export async function discardAgent(repo: SwarmRepository, agent: string): Promise<{ removedWorktree: string | null; deletedBranch: string | null }> {
+  const branch = agentBranch(repo.swarm, agent);
+  return repo.queue.run(async () => {
+    if ((await currentBranch(repo.topLevel)) === branch) {
+      throw new Error(`Your checkout is on ${branch}: switch to another branch before discarding it.`);
+    }
+    const wt = (await repo.agentWorktrees()).find((w) => w.branch === branch);
+    if (wt) {
+      if (wt.prunable) await withLockRetry(() => runGit(repo.topLevel, ["worktree", "prune"]));
+      else await withLockRetry(() => runGit(repo.topLevel, ["worktree", "remove", "--force", "--force", wt.path]));
+    }
+    const sha = await refSha(repo.topLevel, `refs/heads/${branch}`);
+    if (sha) await withLockRetry(() => runGit(repo.topLevel, ["update-ref", "-d", `refs/heads/${branch}`, sha]));
+    return { removedWorktree: wt?.path ?? null, deletedBranch: sha ? branch : null };
   });
 }
 
