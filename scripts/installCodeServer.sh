@@ -2,7 +2,8 @@
 # Installs code-server 4.100.3 (the real VS Code extension host of test/host) into test/host/code-server,
 # offline-friendly and idempotent: a second run with the same lockfile does nothing.
 #
-# Needs (apt, installed by .ci/run): chromium libkrb5-dev ripgrep
+# Needs (apt, installed by .ci/run): chromium libkrb5-dev ripgrep, and a C++ toolchain for node-gyp
+# (g++ make python3, e.g. build-essential python3).
 #   - ripgrep: @vscode/ripgrep's postinstall downloads rg from GitHub unless its cache already holds the
 #     archive; we seed that cache with Debian's rg so nothing is fetched from GitHub.
 #   - libkrb5-dev: code-server's bundled VS Code builds the `kerberos` native module at install.
@@ -15,8 +16,8 @@ stamp="$dir/node_modules/.swarmboard-installed"
 
 fail() { echo "installCodeServer: $*" >&2; exit 1; }
 
-for tool in rg npm node tar; do
-  command -v "$tool" >/dev/null || fail "'$tool' is missing. Install it first (apt-get install -y chromium libkrb5-dev ripgrep; Node 20)."
+for tool in rg npm node tar g++ make python3; do
+  command -v "$tool" >/dev/null || fail "'$tool' is missing. Install it first (apt-get install -y chromium libkrb5-dev ripgrep build-essential python3; Node 20)."
 done
 [ -f "$dir/package-lock.json" ] || fail "$dir/package-lock.json is missing: the host test's code-server must be installed from its lockfile."
 
@@ -37,6 +38,13 @@ if [ ! -s "$archive" ]; then
   tar -czf "$archive" -C "$staging" rg
   rm -rf "$staging"
   echo "installCodeServer: seeded $archive from $(command -v rg)"
+fi
+
+# code-server's postinstall builds native modules (kerberos, node-pty) with node-gyp, which otherwise
+# downloads Node's headers from nodejs.org: point it at the headers installed with Node (Debian/NodeSource).
+node_prefix="$(dirname "$(dirname "$(command -v node)")")"
+if [ -z "${npm_config_nodedir:-}" ] && [ -f "$node_prefix/include/node/node.h" ]; then
+  export npm_config_nodedir="$node_prefix"
 fi
 
 echo "installCodeServer: npm ci in $dir (about 2 minutes, 300 MB)"
