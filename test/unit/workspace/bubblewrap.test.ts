@@ -56,6 +56,9 @@ describe("workspace: commands inside bubblewrap", function () {
     assert.equal(res.sandboxed, true);
     assert.equal(res.exitCode, 0, res.output);
     assert.equal(readFileSync(path.join(sandboxed.worktree.path, "made-inside.txt"), "utf8"), "inside\n");
+    const status = await run(sandboxed, "git status --short && git log --oneline -1");
+    assert.equal(status.exitCode, 0, `git should work read-only inside the sandbox: ${status.output}`);
+    assert.match(status.output, /\?\? made-inside\.txt/);
   });
 
   const escapes: Array<[string, (ws: AgentWorkspace) => string]> = [
