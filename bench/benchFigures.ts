@@ -33,6 +33,12 @@ export interface BenchFigures {
   readonly aggregateTokensPerSecond: number;
   /** from the start (before the prefill) until every agent has produced its first token */
   readonly allFirstTokenMs: number;
+  /**
+   * The same two spans in CPU time of this process (all its threads). On a shared machine wall time also counts
+   * other people's work; CPU time counts only ours (with threads > 1 it includes ggml's spin-waiting).
+   */
+  readonly cpuMsPerStep: number;
+  readonly allFirstTokenCpuMs: number;
   /** the whole configuration, prefill to last token */
   readonly wallMs: number;
   /** what the runtime said about itself (its mode, a fallback notice) */
@@ -46,12 +52,17 @@ export interface BenchRow {
   readonly skipped?: string;
 }
 
+type StepFigureName =
+  | "dispatchesPerStep" | "meanStepMs" | "aggregateTokensPerSecond" | "allFirstTokenMs" | "wallMs" | "cpuMsPerStep" | "allFirstTokenCpuMs";
+
 /**
  * Milestones of one run, taken as they happen. It also snapshots the dispatch counter when the last agent gets
  * its first token, so that the steps after it can be told apart from the prefill and the first step.
  */
 export class RunClock {
   private readonly start = performance.now();
+  private readonly cpuStart = process.cpuUsage();
+  private cpuAtAllFirst: NodeJS.CpuUsage | undefined;
   private prefillEnd: number | undefined;
   private readonly firstTokenAt: number[] = [];
   private readonly doneAt: number[] = [];
@@ -68,7 +79,10 @@ export class RunClock {
 
   firstToken(): void {
     this.firstTokenAt.push(performance.now());
-    if (this.firstTokenAt.length === this.agents) this.dispatchesAtAllFirst = this.readDispatches();
+    if (this.firstTokenAt.length === this.agents) {
+      this.dispatchesAtAllFirst = this.readDispatches();
+      this.cpuAtAllFirst = process.cpuUsage(this.cpuStart);
+    }
   }
 
   agentDone(): void {
@@ -83,16 +97,20 @@ export class RunClock {
   /** The step figures every mode derives the same way. */
   stepFigures(
     generatedTokens: number,
-  ): Pick<BenchFigures, "dispatchesPerStep" | "meanStepMs" | "aggregateTokensPerSecond" | "allFirstTokenMs" | "wallMs"> {
+  ): Pick<BenchFigures, StepFigureName> {
     const { agents } = this;
-    if (this.firstTokenAt.length !== agents || this.dispatchesAtAllFirst === undefined) {
+    if (this.firstTokenAt.length !== agents || this.dispatchesAtAllFirst === undefined || this.cpuAtAllFirst === undefined) {
       throw new Error(`bench: ${this.firstTokenAt.length} of ${agents} agents produced a first token`);
     }
     if (this.doneAt.length !== agents) throw new Error(`bench: ${this.doneAt.length} of ${agents} agents finished`);
     const allFirst = Math.max(...this.firstTokenAt) - this.start;
     const windowMs = Math.max(...this.doneAt) - this.start - allFirst;
     const steps = generatedTokens - 1;
+    const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
+    const cpuTotal = cpuMs(process.cpuUsage(this.cpuStart));
     return {
+      cpuMsPerStep: (cpuTotal - cpuMs(this.cpuAtAllFirst)) / steps,
+      allFirstTokenCpuMs: cpuMs(this.cpuAtAllFirst),
       dispatchesPerStep: (this.readDispatches() - this.dispatchesAtAllFirst) / steps,
       meanStepMs: windowMs / steps,
       aggregateTokensPerSecond: (agents * steps) / (windowMs / 1000),

@@ -14,6 +14,10 @@ export interface BenchOptions {
   readonly agents: readonly number[];
   /** trunk lengths P in tokens */
   readonly trunks: readonly number[];
+  /** private tail lengths L for the sweep that shows where shared cells lose (empty: no sweep) */
+  readonly tails: readonly number[];
+  /** agents in that sweep */
+  readonly tailAgents: number;
   /** tokens each agent generates, T */
   readonly generate: number;
   /**
@@ -24,10 +28,11 @@ export interface BenchOptions {
 }
 
 export const benchUsage = `usage: node dist/bench/runtimeBench.js [--quick] [--json FILE] [--model PATH]... [--threads N]
-  [--agents 1,2,4,8,16] [--trunks 256,2048] [--generate 32] [--usual-bill-budget TOKEN_GB]`;
+  [--agents 1,2,4,8,16] [--trunks 256,2048] [--generate 32] [--usual-bill-budget TOKEN_GB]
+  [--tails 0,512|none] [--tail-agents 8]`;
 
-const fullDefaults = { agents: [1, 2, 4, 8, 16], trunks: [256, 2048], generate: 32, usualBillBudget: 9000 };
-const quickDefaults = { agents: [1, 4], trunks: [64], generate: 8, usualBillBudget: 9000 };
+const fullDefaults = { agents: [1, 2, 4, 8, 16], trunks: [256, 2048], generate: 32, usualBillBudget: 9000, tails: [0, 512], tailAgents: 8 };
+const quickDefaults = { agents: [1, 4], trunks: [64], generate: 8, usualBillBudget: 9000, tails: [0, 32], tailAgents: 4 };
 
 export class BenchUsageError extends Error {
   override readonly name = "BenchUsageError";
@@ -41,9 +46,9 @@ function positiveInt(flag: string, text: string | undefined): number {
   return value;
 }
 
-function intList(flag: string, text: string | undefined): number[] {
+function intList(flag: string, text: string | undefined, zeroAllowed = false): number[] {
   if (text === undefined) throw new BenchUsageError(`${flag} needs a comma-separated list\n${benchUsage}`);
-  return text.split(",").map((part) => positiveInt(flag, part.trim()));
+  return text.split(",").map((part) => (zeroAllowed && part.trim() === "0" ? 0 : positiveInt(flag, part.trim())));
 }
 
 function valueOf(flag: string, text: string | undefined): string {
@@ -55,7 +60,7 @@ function valueOf(flag: string, text: string | undefined): string {
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const quick = argv.includes("--quick");
   const defaults = quick ? quickDefaults : fullDefaults;
-  let { agents, trunks, generate, usualBillBudget } = defaults;
+  let { agents, trunks, generate, usualBillBudget, tails, tailAgents } = defaults;
   let jsonPath: string | undefined;
   let threads = 2;
   const modelPaths: string[] = [];
@@ -83,6 +88,14 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       case "--generate":
         generate = positiveInt(flag, next());
         break;
+      case "--tails": {
+        const text = next();
+        tails = text === "none" ? [] : intList(flag, text, true);
+        break;
+      }
+      case "--tail-agents":
+        tailAgents = positiveInt(flag, next());
+        break;
       case "--usual-bill-budget":
         usualBillBudget = positiveInt(flag, next());
         break;
@@ -91,5 +104,5 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     }
   }
   if (generate < 2) throw new BenchUsageError(`--generate must be at least 2: the step time is measured after the first token`);
-  return { quick, jsonPath, modelPaths, threads, agents, trunks, generate, usualBillBudget };
+  return { quick, jsonPath, modelPaths, threads, agents, trunks, generate, usualBillBudget, tails, tailAgents };
 }

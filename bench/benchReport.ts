@@ -25,8 +25,10 @@ function figuresRow(mode: BenchMode, agents: number, f: BenchFigures, usual: Ben
     num(f.kvBytesEnd / 2 ** 20, 1),
     num(f.dispatchesPerStep, 2),
     num(f.meanStepMs, 1),
+    num(f.cpuMsPerStep, 1),
     num(f.aggregateTokensPerSecond, 1),
     num(f.allFirstTokenMs),
+    num(f.allFirstTokenCpuMs),
     // Against the usual bill: work and space as fractions, speed as multiples (above 1x is better).
     mode === "usual-bill" ? "1x" : ratio(f.prefillTokens, usual?.prefillTokens),
     mode === "usual-bill" ? "1x" : ratio(f.kvCellsEnd, usual?.kvCellsEnd),
@@ -37,8 +39,8 @@ function figuresRow(mode: BenchMode, agents: number, f: BenchFigures, usual: Ben
 }
 
 const header =
-  "| N | mode | fork ms/agent | prefill tokens | KV cells | KV MiB | dispatches/step | step ms | agg tok/s | all first token ms | prefill vs usual | cells vs usual | first-token speedup | tok/s vs usual |\n" +
-  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+  "| N | mode | fork ms/agent | prefill tokens | KV cells | KV MiB | dispatches/step | step ms | step CPU ms | agg tok/s | all first token ms | all first token CPU ms | prefill vs usual | cells vs usual | first-token speedup | tok/s vs usual |\n" +
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
 
 /** One markdown table per (model, trunk length). */
 export function formatBenchTables(rows: readonly BenchRow[]): string {
@@ -57,7 +59,7 @@ export function formatBenchTables(rows: readonly BenchRow[]): string {
       for (const mode of modeOrder) {
         const row = byMode.get(mode);
         if (row === undefined) continue;
-        out.push(row.figures ? figuresRow(mode, agents, row.figures, usual) : `| ${agents} | ${mode} | skipped: ${row.skipped ?? "?"} |||||||||||||`);
+        out.push(row.figures ? figuresRow(mode, agents, row.figures, usual) : `| ${agents} | ${mode} | skipped: ${row.skipped ?? "?"} |||||||||||||||`);
       }
     }
     out.push("");
@@ -95,7 +97,8 @@ export function formatHighlights(rows: readonly BenchRow[]): string {
     const one = shared(1);
     if (mid && one) {
       out.push(`  aggregate tok/s: N = ${midAgents} ${num(mid.aggregateTokensPerSecond, 1)} vs N = 1 ${num(one.aggregateTokensPerSecond, 1)} ` +
-        `(${ratio(mid.aggregateTokensPerSecond, one.aggregateTokensPerSecond)}); step ${num(mid.meanStepMs, 1)} vs ${num(one.meanStepMs, 1)} ms`);
+        `(${ratio(mid.aggregateTokensPerSecond, one.aggregateTokensPerSecond)}); step ${num(mid.meanStepMs, 1)} vs ${num(one.meanStepMs, 1)} ms; ` +
+        `per CPU second ${num((midAgents * 1000) / mid.cpuMsPerStep, 1)} vs ${num(1000 / one.cpuMsPerStep, 1)} tok (${ratio(midAgents * one.cpuMsPerStep, mid.cpuMsPerStep)})`);
     }
   }
   return out.join("\n");

@@ -10,12 +10,13 @@ import { BenchUsageError, parseBenchOptions, type BenchOptions } from "./benchOp
 import { formatBenchTables, formatHighlights } from "./benchReport";
 import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runForkedAgents } from "./forkedAgents";
+import { formatTailTable, runTailSweep, type TailRow } from "./privateTails";
 import { runUsualBill } from "./usualBill";
 
 const modes: readonly BenchMode[] = ["shared-cells", "copy-mode", "usual-bill"];
 const batchSize = 512;
 
-function machine(options: BenchOptions, build: string): Record<string, string | number> {
+function machine(options: BenchOptions, build: string, loadAtStart: number): Record<string, string | number> {
   const cpus = os.cpus();
   return {
     cpu: cpus[0]?.model ?? "unknown",
@@ -26,7 +27,9 @@ function machine(options: BenchOptions, build: string): Record<string, string | 
     threads: options.threads,
     batchSize,
     llamaBuild: build,
-    loadAverageAtStart: os.loadavg()[0].toFixed(2),
+    // Other work on the machine inflates wall times; the CPU-time columns are immune to it.
+    loadAverage1mAtStart: loadAtStart.toFixed(2),
+    loadAverage1mAtEnd: os.loadavg()[0].toFixed(2),
   };
 }
 
@@ -52,7 +55,7 @@ function progressLine(row: BenchRow, done: number, total: number): string {
     `${f.dispatchesPerStep.toFixed(2)} dispatches/step, ${f.kvCellsEnd} cells, all first tokens ${f.allFirstTokenMs.toFixed(0)} ms`;
 }
 
-async function benchModel(bench: BenchModel, options: BenchOptions, rows: BenchRow[]): Promise<string> {
+async function benchModel(bench: BenchModel, options: BenchOptions, rows: BenchRow[], tailRows: TailRow[]): Promise<string> {
   const model = await loadSwarmModel({ modelPath: bench.path, threads: options.threads });
   try {
     if (model.notice) console.log(`note: ${model.notice}`);
@@ -72,6 +75,14 @@ async function benchModel(bench: BenchModel, options: BenchOptions, rows: BenchR
         }
       }
     }
+    if (options.tails.length > 0) {
+      const sweep = await runTailSweep({
+        model, label: bench.label, threads: options.threads, agents: options.tailAgents,
+        trunkTokens: Math.min(...options.trunks), tails: options.tails, generatedTokens: options.generate,
+      });
+      for (const row of sweep) console.log(`tail sweep ${row.model} L=${row.tailTokens} ${row.mode}: step ${row.meanStepMs.toFixed(1)} ms, ${row.cpuMsPerStep.toFixed(1)} CPU ms`);
+      tailRows.push(...sweep);
+    }
     return model.build;
   } finally {
     await model.dispose();
@@ -81,18 +92,21 @@ async function benchModel(bench: BenchModel, options: BenchOptions, rows: BenchR
 async function main(): Promise<void> {
   const options = parseBenchOptions(process.argv.slice(2));
   const started = performance.now();
+  const loadAtStart = os.loadavg()[0];
   const models = await benchModels(options.modelPaths, options.quick);
   for (const m of models) console.log(`model ${m.label}: ${m.path} (${m.origin})`);
   const rows: BenchRow[] = [];
+  const tailRows: TailRow[] = [];
   let build = "unknown";
-  for (const m of models) build = await benchModel(m, options, rows);
-  const facts = machine(options, build);
+  for (const m of models) build = await benchModel(m, options, rows, tailRows);
+  const facts = machine(options, build, loadAtStart);
   const minutes = (performance.now() - started) / 60000;
   console.log(`\n## Machine\n\n${Object.entries(facts).map(([k, v]) => `- ${k}: ${v}`).join("\n")}\n- wall: ${minutes.toFixed(1)} min\n`);
   console.log(formatBenchTables(rows));
+  if (tailRows.length > 0) console.log(`### Step time against private tail length\n\n${formatTailTable(tailRows)}\n`);
   console.log(`## Highlights\n\n${formatHighlights(rows)}`);
   if (options.jsonPath) {
-    writeFileSync(options.jsonPath, JSON.stringify({ machine: facts, options, models, wallMinutes: minutes, rows }, null, 2));
+    writeFileSync(options.jsonPath, JSON.stringify({ machine: facts, options, models, wallMinutes: minutes, rows, tailRows }, null, 2));
     console.log(`\nfigures written to ${options.jsonPath}`);
   }
 }

@@ -1,6 +1,7 @@
 // The baseline: the usual bill for N agents on one context. N sequences each decode the whole trunk
 // themselves (node-llama-cpp's default split cache, as a server with N slots and no prompt sharing would),
 // then generate. node-llama-cpp batches their evaluations together, so this is the best case of the usual way.
+// Its phases mirror the forked modes' exactly; only the prefill differs (N x P tokens instead of P + N - 1).
 import type { LlamaModel } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { sequencePositions } from "../src/runtime/sequenceInternals";
 import { type BenchConfig, type BenchFigures, RunClock } from "./benchFigures";
@@ -31,13 +32,15 @@ export async function runUsualBill(input: UsualBillInput): Promise<BenchFigures>
     const dispatches = (): number => context.decodeDispatchStats.dispatches;
     const clock = new RunClock(config.agents, dispatches);
     const sequences = Array.from({ length: config.agents }, () => context.getSequence());
-    let firstTokens = 0;
+    // Phase 1: every sequence decodes the whole trunk but its last token (node-llama-cpp batches them together).
+    await Promise.all(sequences.map((sequence) => sequence.evaluateWithoutGeneratingNewTokens(trunk.slice(0, -1) as Token[])));
+    clock.prefillDone();
+    // Phase 2: as in the forked modes, the first step decodes each sequence's last trunk token and yields its
+    // first token; then T - 1 steps. No step barrier here: plain node-llama-cpp batching, as a user would get.
     await Promise.all(
       sequences.map(async (sequence, agent) => {
-        const generator = sequence.evaluate(trunk as Token[], { temperature: 0 });
+        const generator = sequence.evaluate(trunk.slice(-1) as Token[], { temperature: 0 });
         await generator.next();
-        // The prefill is interleaved across sequences: it is over when the last one has its first token.
-        if (++firstTokens === config.agents) clock.prefillDone();
         clock.firstToken();
         for (let i = 1; i < config.generatedTokens; i++) await generator.next(forced[agent][i - 1] as Token);
         clock.agentDone();
@@ -50,8 +53,7 @@ export async function runUsualBill(input: UsualBillInput): Promise<BenchFigures>
     }, 0);
     return {
       forkMsPerAgent: null,
-      // Each sequence decodes the whole trunk. (The dispatch counter cannot tell: sequences that finish their
-      // prefill early already decode their next tokens while the last ones still prefill.)
+      // Each sequence decodes the whole trunk: P - 1 tokens in phase 1 and the last one in the first step.
       prefillTokens: config.agents * trunk.length,
       prefillMs: clock.prefillMs(),
       kvCellsEnd,
