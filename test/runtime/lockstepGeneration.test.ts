@@ -16,7 +16,7 @@ describe("lockstep generation (stories260K)", () => {
     await swarm.dispose();
   });
 
-  for (const agentCount of [1, 4, 8]) {
+  for (const agentCount of [1, 4, 8, 16]) {
     it(`${agentCount} agent(s) generating 10 tokens together take one dispatch per step`, async () => {
       swarm = await createSwarmContext(model, { maxAgents: agentCount, kvCells: 1024, threads: 1 });
       await swarm.appendToTrunk(storyTrunk);
