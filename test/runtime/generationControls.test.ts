@@ -43,6 +43,13 @@ describe("generation controls (stories260K)", () => {
     assert.ok(parsed.success, `not valid: ${result.text}`);
   });
 
+  it("produces only what a GBNF grammar allows when given one", async () => {
+    const agent = await swarm.fork();
+    const result = await agent.generate({ maxTokens: 20, gbnf: 'root ::= ("Lily" | "Tom") " ran"', prompt: " Who ran? " });
+    assert.ok(["Lily ran", "Tom ran"].includes(result.text), `not allowed: ${JSON.stringify(result.text)}`);
+    assert.equal(result.stopReason, "eos", "the grammar ends the generation when it is complete");
+  });
+
   it("stops with 'aborted' when its signal fires, and the others go on", async () => {
     const [stopped, going] = [await swarm.fork(), await swarm.fork()];
     const controller = new AbortController();
