@@ -1,18 +1,9 @@
 // Approval of commands the policy asks about. Requests go out as events through an interface: the host shows
 // them to the user; the CLI denies unless told otherwise. A request nobody answers in time is denied.
 import { toDisposable, type Disposable } from "../core/disposable";
+import type { ApprovalRequest } from "../protocol/tools";
 
-export interface ApprovalRequest {
-  readonly id: string;
-  readonly agent: string;
-  readonly command: string;
-  /** The worktree the command would run in. */
-  readonly cwd: string;
-  /** Why the policy asks, one line each. */
-  readonly reasons: readonly string[];
-  /** Whether the command would run inside bubblewrap. */
-  readonly sandboxed: boolean;
-}
+export type { ApprovalRequest };
 
 export interface CommandApprover {
   /** Resolves true when the user approved the command, false otherwise (including timeouts and aborts). */

@@ -7,18 +7,12 @@
 //   uses (its worktrees' admin dirs and its own refs), never the user's index or refs.
 import { readdir, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import type { CleanupReport } from "../protocol/tools";
 import { runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
 import { changedPaths, currentBranch, isAncestor, isMerging, listWorktrees, refSha } from "./repoFacts";
 import type { SwarmRepository } from "./swarmRepository";
 import { agentBranch, swarmRefPrefix } from "./branchNames";
-
-export interface CleanupReport {
-  readonly removedWorktrees: string[];
-  readonly keptWorktrees: Array<{ path: string; reason: string }>;
-  readonly deletedBranches: string[];
-  readonly keptBranches: Array<{ branch: string; reason: string }>;
-}
 
 export async function cleanupSwarm(repo: SwarmRepository): Promise<CleanupReport> {
   return repo.queue.run(async () => {

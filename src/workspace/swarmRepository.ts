@@ -6,6 +6,7 @@ import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
+import type { UserTreeState } from "../protocol/tools";
 import { agentBranch, checkId, integrationBranch, swarmRefPrefix } from "./branchNames";
 import { gitText, runGit, type GitIdentity } from "./gitExec";
 import { gitQueueFor, withLockRetry, type GitQueue } from "./gitQueue";
@@ -18,15 +19,6 @@ export interface SwarmRepositoryOptions {
   /** Where worktrees live: the extension's storage, or the CLI's --state-dir. Must be outside the user's tree. */
   readonly stateDir: string;
   readonly swarm: string;
-}
-
-export interface UserTreeState {
-  readonly head: string;
-  readonly dirty: boolean;
-  /** Uncommitted paths (staged, unstaged, untracked), at most 50. */
-  readonly changed: readonly string[];
-  /** What to tell the user. */
-  readonly message: string;
 }
 
 export interface AgentWorktree {

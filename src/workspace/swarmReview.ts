@@ -1,28 +1,13 @@
 // The user's review of a swarm: its branches with diff stats and merged-ness, a branch's diff against its base,
 // and a merge into the user's current branch that refuses, before touching anything, when the user's
 // uncommitted changes touch the same files or the merge would conflict (checked with `git merge-tree`).
+import type { BranchDiff, BranchReview, MergeIntoCurrentResult } from "../protocol/tools";
 import { agentOfBranch } from "./branchNames";
 import { gitText, runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
 import { changedPaths, currentBranch, headCommit, isAncestor, isMerging, refSha } from "./repoFacts";
 import type { SwarmRepository } from "./swarmRepository";
 import { capText } from "./outputCap";
-
-export interface BranchReview {
-  readonly branch: string;
-  /** The agent id, or null for the integration branch. */
-  readonly agent: string | null;
-  readonly sha: string;
-  /** What the branch is compared with: the integration branch for agents, the user's HEAD for integration. */
-  readonly base: string;
-  readonly ahead: number;
-  readonly behind: number;
-  readonly files: number;
-  readonly insertions: number;
-  readonly deletions: number;
-  /** True when the base already contains every commit of the branch. */
-  readonly merged: boolean;
-}
 
 function baseOf(repo: SwarmRepository, branch: string): string {
   return agentOfBranch(repo.swarm, branch) === null ? "HEAD" : repo.integrationBranch;
@@ -59,18 +44,13 @@ export async function listSwarmBranches(repo: SwarmRepository): Promise<BranchRe
 }
 
 /** The diff of a swarm branch against its merge base with its base (what merging it would bring). */
-export async function diffSwarmBranch(repo: SwarmRepository, branch: string, maxChars = 200_000): Promise<{ diff: string; truncated: boolean; base: string }> {
+export async function diffSwarmBranch(repo: SwarmRepository, branch: string, maxChars = 200_000): Promise<BranchDiff> {
   if (agentOfBranch(repo.swarm, branch) === undefined) throw new Error(`${branch} is not a branch of swarm ${repo.swarm}.`);
   const base = baseOf(repo, branch);
   const out = await gitText(repo.topLevel, ["diff", "--no-ext-diff", "--no-textconv", "--no-color", `${base}...refs/heads/${branch}`]);
   const capped = capText(out, maxChars);
   return { diff: capped.text, truncated: capped.truncated, base };
 }
-
-export type MergeIntoCurrentResult =
-  | { readonly status: "merged"; readonly sha: string; readonly message: string }
-  | { readonly status: "up-to-date"; readonly message: string }
-  | { readonly status: "refused"; readonly files: readonly string[]; readonly message: string };
 
 /** Merges a swarm branch into the user's current branch, only when that cannot disturb their uncommitted work. */
 export async function mergeIntoCurrent(repo: SwarmRepository, branch: string): Promise<MergeIntoCurrentResult> {

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { approvalRequestSchema } from "../../../src/protocol/tools";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { approveAllApprover, EventApprover, type ApprovalRequest } from "../../../src/workspace/approvals";
 import type { BubblewrapProbe } from "../../../src/workspace/bubblewrap";
@@ -58,6 +59,7 @@ describe("workspace: running commands", function () {
     assert.ok(no.ok && !no.result.ran);
     sub.dispose();
     assert.equal(seen.length, 2);
+    for (const req of seen) approvalRequestSchema.parse(req);
     assert.equal(seen[0].agent, "a2");
     assert.equal(seen[0].cwd, ws.worktree.path);
     assert.ok(seen[0].reasons.some((r) => /no sandbox/.test(r)));

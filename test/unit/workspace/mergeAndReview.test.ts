@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { branchDiffSchema, branchReviewSchema, cleanupReportSchema, mergeIntoCurrentResultSchema } from "../../../src/protocol/tools";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { cleanupSwarm, discardAgent, discardSwarm } from "../../../src/workspace/swarmCleanup";
@@ -70,14 +71,14 @@ describe("workspace: merging progress and reviewing branches", function () {
   });
 
   it("lists branches with diff stats and merged-ness, and diffs a branch against its base", async () => {
-    const branches = await listSwarmBranches(repo);
+    const branches = branchReviewSchema.array().parse(await listSwarmBranches(repo));
     const byName = new Map(branches.map((b) => [b.branch, b]));
     assert.deepEqual([...byName.keys()], ["swarmboard/mr/main", "swarmboard/mr/a1", "swarmboard/mr/a2"]);
     const main = byName.get("swarmboard/mr/main");
     assert.ok(main && main.agent === null && main.base === "HEAD" && !main.merged && main.ahead > 0 && main.files === 1);
     const b1 = byName.get("swarmboard/mr/a1");
     assert.ok(b1 && b1.agent === "a1" && b1.merged && b1.ahead === 0 && b1.behind > 0);
-    const diff = await diffSwarmBranch(repo, "swarmboard/mr/main");
+    const diff = branchDiffSchema.parse(await diffSwarmBranch(repo, "swarmboard/mr/main"));
     assert.match(diff.diff, /-export const answer = 42;\n\+export const answer = 87;/);
     await assert.rejects(diffSwarmBranch(repo, "main"), /not a branch of swarm mr/);
   });
@@ -113,7 +114,7 @@ describe("workspace: merging progress and reviewing branches", function () {
     const refused = await mergeIntoCurrent(repo, repo.integrationBranch);
     assert.ok(refused.status === "refused" && /staged changes/.test(refused.message), JSON.stringify(refused));
     git(repoDir, "rm", "-q", "--cached", "staged.txt");
-    const res = await mergeIntoCurrent(repo, repo.integrationBranch);
+    const res = mergeIntoCurrentResultSchema.parse(await mergeIntoCurrent(repo, repo.integrationBranch));
     assert.equal(res.status, "merged", JSON.stringify(res));
     assert.equal(readFileSync(path.join(repoDir, "src/app.ts"), "utf8"), "export const answer = 87;\n");
     assert.equal(readFileSync(path.join(repoDir, "notes.txt"), "utf8"), "user's untracked notes\n");
@@ -136,7 +137,7 @@ describe("workspace: merging progress and reviewing branches", function () {
   });
 
   it("cleans up without losing work, and discards only when asked", async () => {
-    const report = await cleanupSwarm(repo);
+    const report = cleanupReportSchema.parse(await cleanupSwarm(repo));
     assert.deepEqual(report.keptWorktrees.map((k) => path.basename(k.path)), ["a1"], "a1 has uncommitted wip.txt");
     assert.deepEqual(report.removedWorktrees.map((p) => path.basename(p)), ["a2"]);
     assert.deepEqual(report.keptBranches.map((b) => b.branch).sort(), ["swarmboard/mr/a1", "swarmboard/mr/a2"]);
