@@ -1,18 +1,19 @@
 // Crash test of the board log: a child process posts findings and is killed with SIGKILL at 200 random
-// moments (some during start-up and the repair of the previous run's tail, most while posting). After each
+// moments (some while it opens and repairs the previous run's tail, most while posting). After each
 // kill the log reopens, every entry the child acknowledged (printed after fsync) is there, and the file parses.
 import { strict as assert } from "assert";
-import { spawn } from "child_process";
+import { spawn, type ChildProcessByStdio } from "child_process";
 import { existsSync, promises as fs } from "fs";
 import * as os from "os";
 import * as path from "path";
+import type { Readable, Writable } from "stream";
 import { decodeLog } from "../../src/core/boardLogCodec";
 import { BoardLogFile } from "../../src/workspace/boardLog";
 
 const child = path.resolve(__dirname, "../fixtures/board/crashChild.js");
 const kills = 200;
 /** A fresh log every so many runs keeps reopen cost flat while still testing repair on top of repair. */
-const runsPerLog = 20;
+const runsPerLog = 5;
 
 /** mulberry32: a seeded generator, so a failing run can be repeated with its seed. */
 function random(seed: number): () => number {
@@ -33,15 +34,27 @@ interface RunResult {
   readonly code: number | null;
 }
 
-/** Runs the child and kills it `delayMs` after it is ready, or at a random point during start-up. */
-function runAndKill(file: string, run: number, delayMs: number, beforeReady: boolean): Promise<RunResult> {
+type Child = ChildProcessByStdio<Writable, Readable, Readable>;
+
+function startChild(): Child {
+  return spawn(process.execPath, [child], { stdio: ["pipe", "pipe", "pipe"] });
+}
+
+/**
+ * Tells a started child which log to post to, and kills it `delayMs` after its "ready" (while posting),
+ * or `delayMs` after the go line (while it opens and repairs the log).
+ */
+function runAndKill(proc: Child, file: string, run: number, delayMs: number, beforeReady: boolean): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, file, String(run)], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let stderr = "";
     let timer: NodeJS.Timeout | undefined;
     const kill = () => proc.kill("SIGKILL");
-    if (beforeReady) timer = setTimeout(kill, delayMs);
+    // A child that never says "ready" (broken build, stuck start-up) must fail the test, not hang it.
+    const guard = setTimeout(() => {
+      kill();
+      reject(new Error(`crash child of run ${run} neither got ready nor died within 20 s; stdout: ${out.slice(-200)} stderr: ${stderr.slice(-500)}`));
+    }, 20_000);
     proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       if (!beforeReady && timer === undefined && (out + chunk).includes("ready\n")) timer = setTimeout(kill, delayMs);
       out += chunk;
@@ -50,10 +63,13 @@ function runAndKill(file: string, run: number, delayMs: number, beforeReady: boo
     proc.on("error", reject);
     proc.on("close", (code, signal) => {
       if (timer !== undefined) clearTimeout(timer);
+      clearTimeout(guard);
       // Only whole lines are acknowledgements: the kill may cut the last one.
       const lines = out.split("\n").slice(0, -1);
       resolve({ acked: lines.filter((l) => l !== "ready"), stderr, signal, code });
     });
+    proc.stdin.write(`${file} ${run}\n`);
+    if (beforeReady) timer = setTimeout(kill, delayMs);
   });
 }
 
@@ -69,6 +85,7 @@ describe("board log under SIGKILL", function () {
     let acked = new Set<string>();
     let repairs = 0;
     let killedPosting = 0;
+    let next = startChild();
     try {
       for (let run = 0; run < kills; run++) {
         if (run % runsPerLog === 0) {
@@ -76,9 +93,12 @@ describe("board log under SIGKILL", function () {
           acked = new Set();
         }
         const beforeReady = rand() < 0.15;
-        const delay = Math.floor(rand() * (beforeReady ? 120 : 40));
-        const result = await runAndKill(file, run, delay, beforeReady);
-        const context = `run ${run}, seed ${seed}, delay ${delay} ms${beforeReady ? " from spawn" : " after ready"}`;
+        const delay = Math.floor(rand() * (beforeReady ? 15 : 40));
+        const current = next;
+        // The next child loads its modules while this one runs; it touches the log only after its go line.
+        next = startChild();
+        const result = await runAndKill(current, file, run, delay, beforeReady);
+        const context = `run ${run}, seed ${seed}, delay ${delay} ms${beforeReady ? " after the go line" : " after ready"}`;
         assert.equal(result.signal, "SIGKILL", `the child must die by the kill, not exit on its own (${context}): code ${result.code}, ${result.stderr}`);
         if (result.acked.length > 0) killedPosting++;
         for (const id of result.acked) acked.add(id);
@@ -96,6 +116,7 @@ describe("board log under SIGKILL", function () {
         assert.equal(decoded.entries.length, present.size);
       }
     } finally {
+      next.kill("SIGKILL");
       await fs.rm(dir, { recursive: true, force: true });
     }
     // Not assertions on chance; printed so that a reader sees what the run exercised.
