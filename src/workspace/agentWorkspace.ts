@@ -12,7 +12,7 @@ import { editFileTool, listDir, readFileTool, searchTool, ToolFailure, writeFile
 import { GitCommandError, runGit } from "./gitExec";
 import { commitTool, gitDiffTool, gitStatusTool } from "./gitTools";
 import { mergeProgress } from "./mergeProgress";
-import { DEFAULT_PROTECTED, PathRefusedError, type ContainmentRules } from "./pathContainment";
+import { DEFAULT_PROTECTED, PathRefusedError, protectedBy, type ContainmentRules } from "./pathContainment";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
 
 export interface AgentWorkspaceOptions {
@@ -94,7 +94,7 @@ export class AgentWorkspace {
       case "git_status": return gitStatusTool(this.rules);
       case "git_diff": return gitDiffTool(this.rules, args as ToolArgs<"git_diff">);
       case "commit": return commitTool(this.rules, this.worktree.gitDir, this.repo.queue, agentIdentity(this.worktree.agent), args as ToolArgs<"commit">);
-      case "merge_progress": return mergeProgress(this.repo, this.worktree, args as ToolArgs<"merge_progress">);
+      case "merge_progress": return mergeProgress(this.repo, this.worktree, { ...(args as ToolArgs<"merge_progress">), protectedBy: (p) => protectedBy(p, this.rules) });
     }
   }
 

@@ -36,7 +36,13 @@ async function conflictResult(wt: string, message: string): Promise<MergeProgres
 const RESOLVE_HINT =
   "Edit each file to keep the right text and remove the <<<<<<< ======= >>>>>>> markers, then call commit (it concludes the merge) and merge_progress again; or call merge_progress with abort: true to abandon this merge.";
 
-export async function mergeProgress(repo: SwarmRepository, worktree: AgentWorktree, options: { abort: boolean }): Promise<MergeProgressResult> {
+export interface MergeProgressOptions {
+  readonly abort: boolean;
+  /** Names the protected entry a path falls under, if any: such changes are never published to the swarm. */
+  readonly protectedBy?: (relPath: string) => string | undefined;
+}
+
+export async function mergeProgress(repo: SwarmRepository, worktree: AgentWorktree, options: MergeProgressOptions): Promise<MergeProgressResult> {
   // The checks and an abort touch only this agent's worktree: shared. An agent's tool calls run one at a time,
   // so its worktree cannot change between these checks and the exclusive merge below.
   const early = await repo.queue.runShared(() => checkWorktree(repo, worktree, options));
@@ -44,7 +50,7 @@ export async function mergeProgress(repo: SwarmRepository, worktree: AgentWorktr
 }
 
 /** A result when the worktree is not ready for a merge (or an abort was asked for), undefined when it is. */
-async function checkWorktree(repo: SwarmRepository, worktree: AgentWorktree, options: { abort: boolean }): Promise<MergeProgressResult | undefined> {
+async function checkWorktree(repo: SwarmRepository, worktree: AgentWorktree, options: MergeProgressOptions): Promise<MergeProgressResult | undefined> {
   const wt = worktree.path;
   if (await mergeHeadExists(worktree.gitDir)) {
     if (options.abort) {
@@ -57,6 +63,15 @@ async function checkWorktree(repo: SwarmRepository, worktree: AgentWorktree, opt
   if (options.abort) return { status: "refused", message: "There is no merge in progress to abort." };
   if ((await changedPaths(wt)).length > 0) {
     return { status: "refused", message: "Your worktree has uncommitted changes: call commit (or revert them) before merging your progress." };
+  }
+  // The commit tool refuses protected paths, but an approved shell command could have committed one.
+  const check = options.protectedBy;
+  if (check) {
+    const changed = (await gitText(wt, ["diff", "--name-only", "-z", `refs/heads/${repo.integrationBranch}...HEAD`])).split("\0").filter(Boolean);
+    const blocked = changed.filter((f) => check(f) !== undefined);
+    if (blocked.length > 0) {
+      return { status: "refused", message: `Your branch changes protected paths (${blocked.slice(0, 10).join(", ")}); they are never merged. Revert them in a new commit, then merge again.` };
+    }
   }
   return undefined;
 }
