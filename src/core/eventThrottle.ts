@@ -1,6 +1,6 @@
 // Throttles the swarm's event stream so that 16 agents producing tokens do not flood the host:
 // events are queued and flushed at most once per interval; the noisy kinds are coalesced on the way
-// (text deltas of one agent are joined, only the newest KV stats survive). Order of everything else is kept.
+// (text deltas of one agent are joined). Order is kept and nothing else is dropped: the stream is the run's trace.
 import type { SwarmEvent } from "../protocol/swarmEvents";
 
 /** Timer functions, passed in so this stays pure and testable. */
@@ -43,11 +43,6 @@ export class SwarmEventThrottle {
     if (event.type === "agent-text" && last?.type === "agent-text" && last.agentId === event.agentId) {
       this.queue[this.queue.length - 1] = { ...last, text: last.text + event.text, tokens: last.tokens + event.tokens, time: event.time };
       return;
-    }
-    if (event.type === "kv-stats") {
-      // Only the newest budget matters; drop an older one still waiting.
-      const older = this.queue.findIndex((e) => e.type === "kv-stats");
-      if (older >= 0) this.queue.splice(older, 1);
     }
     this.queue.push(event);
   }

@@ -56,6 +56,14 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     summary: z.string(),
   }),
   z.object({ ...base, type: z.literal("board-entry"), entry: boardEntrySchema }),
+  /** A message reached an agent's context, at one of its two delivery points. */
+  z.object({
+    ...base,
+    type: z.literal("message-delivered"),
+    agentId: z.string(),
+    messageId: z.string(),
+    point: z.enum(["iteration-start", "tool-call-returned"]),
+  }),
   z.object({ ...base, type: z.literal("kv-stats"), stats: swarmStatsSchema }),
   z.object({
     ...base,

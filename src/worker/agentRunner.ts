@@ -111,7 +111,7 @@ export class AgentRunner {
   private async end(report: AgentEnd["report"]): Promise<AgentEnd> {
     const { deps } = this;
     if (!isTerminal(this.loop.state)) this.apply(["fail"], "ended unexpectedly");
-    await deps.board.releaseAgent(deps.id, this.loop.current.endReason ?? "ended", deps.now());
+    for (const entry of await deps.board.releaseAgent(deps.id, this.loop.current.endReason ?? "ended", deps.now())) deps.emit({ type: "board-entry", entry });
     const end = this.loop.current;
     return { outcome: end.state === "failed" ? "failed" : "done", reason: end.endReason ?? "ended", steps: this.steps, tokens: this.tokens, ...(report ? { report } : {}) };
   }
@@ -188,10 +188,12 @@ export class AgentRunner {
   private resultText(outcome: CallOutcome): string {
     const { deps } = this;
     const atIterationStart = this.loop.state === "gather";
-    const messages = [
-      ...deps.board.deliver(deps.id, "tool-call-returned"),
-      ...(atIterationStart ? deps.board.deliver(deps.id, "iteration-start") : []),
-    ].map((m) => ({ from: m.from, to: typeof m.to === "string" ? m.to : m.to.agent, text: m.text }));
+    const delivered = [
+      ...deps.board.deliver(deps.id, "tool-call-returned").map((m) => ({ m, point: "tool-call-returned" as const })),
+      ...(atIterationStart ? deps.board.deliver(deps.id, "iteration-start") : []).map((m) => ({ m, point: "iteration-start" as const })),
+    ];
+    for (const { m, point } of delivered) deps.emit({ type: "message-delivered", agentId: deps.id, messageId: m.id, point });
+    const messages = delivered.map(({ m }) => ({ from: m.from, to: typeof m.to === "string" ? m.to : m.to.agent, text: m.text }));
     const findings = deps.board.newEntriesFor(deps.id)
       .filter((e) => e.author !== deps.id && e.kind !== "MESSAGE")
       .map((e) => ({ id: e.id, kind: e.kind, author: e.author, text: e.text }));

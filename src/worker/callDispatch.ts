@@ -125,7 +125,8 @@ async function boardCall(ctx: CallDispatchContext, name: string, args: unknown):
       case "send_message": {
         const a = args as { to: string; text: string };
         const message = await board.send(agent, a.to, a.text, now);
-        return success({ sent: message.id }, `message to ${a.to}: ${a.text}`, { args });
+        const entry = board.board.entries().find((e) => e.id === message.id);
+        return success({ sent: message.id }, `message to ${a.to}: ${a.text}`, { args, posted: entry ? [entry] : [] });
       }
     }
   } catch (e) {

@@ -97,12 +97,12 @@ export class SwarmSession {
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
     const repo = await SwarmRepository.open({ repoPath: options.workspace, stateDir: options.stateDir, swarm: options.swarmId });
     await repo.start({ includeUncommitted: false });
+    // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
     const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
     try {
       return await this.runWith(board, repo, model);
     } finally {
       await this.context?.dispose();
-      await model.dispose();
       await store.close();
     }
   }
@@ -126,7 +126,13 @@ export class SwarmSession {
     const widestStage = Math.max(1, ...stages.map((s) => s.length));
     this.tailBudget = Math.max(64, Math.floor((context.poolCells - context.trunkTokens.length) / widestStage) - 64);
     this.emit({ type: "swarm-started", goal: options.goal, recipe: recipe.name, mode: context.mode, model: model.facts, integrationBranch: repo.integrationBranch, trunkTokens: context.trunkTokens.length });
-    const statsTimer = setInterval(() => this.emit({ type: "kv-stats", stats: context.stats() }), 250);
+    let lastStats = "";
+    const statsTimer = setInterval(() => {
+      const stats = context.stats();
+      const key = JSON.stringify(stats);
+      if (key !== lastStats) this.emit({ type: "kv-stats", stats });
+      lastStats = key;
+    }, 250);
     try {
       const ends: SwarmSummary["agents"][number][] = [];
       for (const stage of stages) {
@@ -161,6 +167,8 @@ export class SwarmSession {
     const context = this.context!;
     const agent = await context.fork({ expectedTail: 64 });
     if (agent.id !== seat.id) throw new Error(`The runtime named the fork ${agent.id}, expected ${seat.id}.`);
+    // The budget right after the fork: the new agent owns the trunk's cells and no cell of its own yet.
+    this.emit({ type: "kv-stats", stats: context.stats() });
     board.join(seat.id);
     const writes = tools.some((t) => t.name === "commit" || t.name === "write_file" || t.name === "edit_file");
     const workspace = writes ? await AgentWorkspace.open(repo, seat.id, { policy: new CommandPolicy(this.options.policy), approver: this.options.approver }) : undefined;

@@ -1,0 +1,42 @@
+// Shared set-up of the swarm tests: a real git repository made from examples/sample-workspace in a temp
+// folder, a state folder beside it, and an event collector.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { SwarmEvent } from "../../src/protocol/swarmEvents";
+
+export function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, "CONTRIBUTING.md"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("cannot find the repository root above " + __dirname);
+    dir = parent;
+  }
+  return dir;
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd, encoding: "utf8" }).trim();
+}
+
+export interface SampleRepo {
+  readonly root: string;
+  readonly workspace: string;
+  readonly stateDir: string;
+}
+
+/** A fresh repository with the sample project committed on `main`. */
+export function makeSampleRepo(): SampleRepo {
+  const root = mkdtempSync(path.join(os.tmpdir(), "swarmboard-swarm-"));
+  const workspace = path.join(root, "ws");
+  cpSync(path.join(repoRoot(), "examples", "sample-workspace"), workspace, { recursive: true });
+  git(workspace, "init", "-q", "-b", "main");
+  git(workspace, "add", "-A");
+  git(workspace, "-c", "user.name=User", "-c", "user.email=user@example.invalid", "commit", "-qm", "sample project");
+  return { root, workspace, stateDir: path.join(root, "state") };
+}
+
+export function ofType<T extends SwarmEvent["type"]>(events: readonly SwarmEvent[], type: T): Array<Extract<SwarmEvent, { type: T }>> {
+  return events.filter((e): e is Extract<SwarmEvent, { type: T }> => e.type === type);
+}
