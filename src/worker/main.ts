@@ -1,11 +1,12 @@
-// The worker process: forked by the extension host (or the CLI), it will own the model and the swarm.
-// For now it serves `ping` and announces itself; it exits as soon as its parent goes away, so a crashed
-// or closed VS Code never leaves a model-sized process behind.
+// The worker process: forked by the extension host, it owns the model and the swarm (src/worker/workerService.ts)
+// and serves them over the envelope; it exits as soon as its parent goes away, so a crashed or closed VS Code
+// never leaves a model-sized process behind.
 import { pingMethod, workerLogNotification, workerReadyNotification } from "../protocol/workerRpc";
 import { extensionVersion } from "../protocol/buildInfo";
 import { DisposableStore } from "../core/disposable";
 import { RpcPeer } from "../core/rpc/rpcPeer";
 import { IpcTransport } from "./ipcTransport";
+import { WorkerService } from "./workerService";
 
 function main(): void {
   const store = new DisposableStore();
@@ -16,6 +17,7 @@ function main(): void {
     }),
   );
 
+  store.add(new WorkerService(peer));
   store.add(peer.handle(pingMethod, ({ nonce }) => ({ nonce, version: extensionVersion, pid: process.pid, node: process.version })));
 
   store.add(

@@ -81,9 +81,18 @@ export class SwarmSession {
     private readonly emitEvent: (event: SwarmEvent) => void,
   ) {}
 
-  /** Stops every agent at its next step; the synthesist still fans in with what exists. */
+  private readonly agentControllers = new Map<string, AbortController>();
+
+  /** Stops every agent at its next step; what exists is compiled into the report. */
   stop(): void {
     this.controller.abort();
+  }
+
+  /** Stops one agent at its next step; false when it is not running. */
+  stopAgent(agentId: string): boolean {
+    const controller = this.agentControllers.get(agentId);
+    controller?.abort();
+    return controller !== undefined;
   }
 
   private emit(draft: AgentEventDraft | Extract<SwarmEvent, { type: "swarm-started" | "swarm-ended" }>): void {
@@ -183,15 +192,18 @@ export class SwarmSession {
   private runner(id: string, isSynthesist: boolean, agent: Awaited<ReturnType<SwarmContext["fork"]>>, format: AgentChatFormat, tools: CatalogTool[], board: SwarmBoard, workspace?: AgentWorkspace): AgentRunner {
     const { options } = this;
     const context = this.context!;
+    const agentController = new AbortController();
+    this.agentControllers.set(id, agentController);
+    const signal = AbortSignal.any([this.controller.signal, agentController.signal]);
     const script = options.script?.agents[id] ?? (isSynthesist ? options.script?.agents["synthesist"] : undefined) ?? (options.script ? [] : undefined);
-    const calls = new AgentCalls(agent, format, tools, { maxArgTokens: 256, temperature: options.temperature ?? 0.7, seed: (options.seed ?? 1) + Number(id.replace(/\D/g, "") || 0), ...(script ? { script } : {}), signal: this.controller.signal });
+    const calls = new AgentCalls(agent, format, tools, { maxArgTokens: 256, temperature: options.temperature ?? 0.7, seed: (options.seed ?? 1) + Number(id.replace(/\D/g, "") || 0), ...(script ? { script } : {}), signal });
     return new AgentRunner({
       id, isSynthesist, calls, board, tools, budgets: options.recipe.budgets,
       ...(workspace ? { workspace } : {}),
       watchdog: new Watchdog({ noProgressSteps: 8, repeatLimit: 3 }),
       emit: (e) => this.emit(e),
       now: () => Date.now(),
-      signal: this.controller.signal,
+      signal,
       budgetAction: () => this.budgetAction(),
       waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
       privateCells: () => agent.tokens.length - context.trunkTokens.length,

@@ -1,0 +1,107 @@
+// Host <-> worker methods of a swarm: start, stop, answer an approval; the event stream; the review of a
+// swarm's branches; models. The worker serves them (src/worker/main.ts); the host calls them.
+import { z } from "zod";
+import { defineMethod, defineNotification } from "./envelope";
+import { modelFactsSchema } from "./runtime";
+import { swarmEventSchema } from "./swarmEvents";
+import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } from "./tools";
+import { turnScriptSchema } from "./turnScript";
+import { commandPolicySchema } from "./settings";
+
+export const startSwarmParams = z.object({
+  goal: z.string().min(1).max(20_000),
+  /** A built-in or workspace recipe name, or a recipe file path. */
+  recipe: z.string().min(1),
+  agents: z.number().int().min(1).max(64).optional(),
+  modelPath: z.string().min(1),
+  /** The user's git repository (any folder inside it). */
+  workspace: z.string().min(1),
+  /** Outside the user's tree: the extension's storage. */
+  stateDir: z.string().min(1),
+  threads: z.number().int().min(1).max(256),
+  kvCells: z.number().int().min(256).optional(),
+  budgetMs: z.number().int().positive().optional(),
+  policy: commandPolicySchema,
+  /** Scripted turns (tests and demos): forced tokens through the real decode path. */
+  script: turnScriptSchema.optional(),
+});
+export type StartSwarmParams = z.infer<typeof startSwarmParams>;
+
+export const startSwarmMethod = defineMethod("swarm/start", startSwarmParams, z.object({ swarmId: z.string() }));
+
+export const stopSwarmMethod = defineMethod("swarm/stop", z.object({ swarmId: z.string() }), z.object({ stopping: z.boolean() }));
+
+export const stopAgentMethod = defineMethod(
+  "swarm/stopAgent",
+  z.object({ swarmId: z.string(), agentId: z.string() }),
+  z.object({ stopping: z.boolean() }),
+);
+
+export const answerApprovalMethod = defineMethod(
+  "swarm/answerApproval",
+  z.object({
+    swarmId: z.string(),
+    requestId: z.string(),
+    /** "once" runs this command now; "swarm" also allows the same command for the rest of this swarm. */
+    decision: z.enum(["once", "swarm", "deny"]),
+  }),
+  z.object({ known: z.boolean() }),
+);
+
+/** A batch of events of one swarm, in order (the worker throttles them). */
+export const swarmEventsNotification = defineNotification(
+  "swarm/events",
+  z.object({ swarmId: z.string(), events: z.array(swarmEventSchema) }),
+);
+
+const reviewTarget = z.object({ workspace: z.string().min(1), stateDir: z.string().min(1), swarmId: z.string().min(1) });
+
+export const listBranchesMethod = defineMethod("review/branches", reviewTarget, z.object({ branches: z.array(branchReviewSchema) }));
+
+export const changedFilesSchema = z.object({
+  base: z.string(),
+  files: z.array(z.object({ path: z.string(), status: z.enum(["added", "modified", "deleted", "renamed", "other"]), oldPath: z.string().optional() })),
+});
+export type ChangedFiles = z.infer<typeof changedFilesSchema>;
+
+export const changedFilesMethod = defineMethod("review/changedFiles", reviewTarget.extend({ branch: z.string() }), changedFilesSchema);
+
+export const fileAtRefMethod = defineMethod(
+  "review/fileAtRef",
+  reviewTarget.extend({ ref: z.string().min(1), path: z.string().min(1) }),
+  z.object({ exists: z.boolean(), content: z.string(), truncated: z.boolean() }),
+);
+
+export const branchDiffMethod = defineMethod("review/diff", reviewTarget.extend({ branch: z.string() }), branchDiffSchema);
+
+export const mergeBranchMethod = defineMethod("review/merge", reviewTarget.extend({ branch: z.string() }), mergeIntoCurrentResultSchema);
+
+export const discardBranchMethod = defineMethod(
+  "review/discard",
+  reviewTarget.extend({ agentId: z.string().optional() }),
+  z.object({ removedWorktrees: z.array(z.string()), deletedBranches: z.array(z.string()) }),
+);
+
+export const modelFactsMethod = defineMethod(
+  "model/facts",
+  z.object({ modelPath: z.string().min(1), threads: z.number().int().min(1), kvCells: z.number().int().min(256) }),
+  z.object({
+    facts: modelFactsSchema,
+    mode: z.enum(["shared-cells", "copy-mode"]),
+    fileBytes: z.number().int().nonnegative(),
+    /** How many agents fit in `kvCells` with a 2,048-token trunk and 1,024-token tails. */
+    agentsThatFit: z.number().int().nonnegative(),
+    poolBytes: z.number().nonnegative(),
+  }),
+);
+
+export const pullModelMethod = defineMethod(
+  "model/pull",
+  z.object({ uri: z.string().min(1), dir: z.string().optional() }),
+  z.object({ path: z.string() }),
+);
+
+export const pullProgressNotification = defineNotification(
+  "model/pullProgress",
+  z.object({ uri: z.string(), downloadedBytes: z.number().nonnegative(), totalBytes: z.number().nonnegative() }),
+);
