@@ -1,7 +1,9 @@
 // Runs the organisation's tools (post_finding, grep_board, claim, release, send_message) for an agent
 // against its swarm's board. Arguments are parsed with the tools' zod schemas; every outcome, refusals and
 // bad arguments included, comes back as text for the agent's context (errors as data, never a throw).
-import { boardToolArgSchemas, type BoardToolName } from "../protocol/boardTools";
+import { z } from "zod";
+import { boardToolArgSchemas, boardToolDescriptions, type BoardToolName } from "../protocol/boardTools";
+import type { ToolDescription } from "./trunkPrompt";
 import { describeScope } from "./scopes";
 import { renderBoardHits } from "./grepBoard";
 import type { SwarmBoard } from "./swarmBoard";
@@ -16,6 +18,15 @@ export interface BoardToolResult {
 
 export function isBoardTool(name: string): name is BoardToolName {
   return Object.prototype.hasOwnProperty.call(boardToolArgSchemas, name);
+}
+
+/** The organisation's tools as the trunk lists them (name, description, JSON schema of the arguments). */
+export function boardToolList(): ToolDescription[] {
+  return (Object.keys(boardToolArgSchemas) as BoardToolName[]).map((name) => ({
+    name,
+    description: boardToolDescriptions[name],
+    parameters: z.toJSONSchema(boardToolArgSchemas[name], { io: "input" }),
+  }));
 }
 
 const fail = (text: string): BoardToolResult => ({ ok: false, text, newFinding: false });

@@ -1,19 +1,14 @@
 import { strict as assert } from "assert";
 import { promises as fs } from "fs";
 import * as path from "path";
-import { z } from "zod";
-import { boardToolArgSchemas, boardToolDescriptions, type BoardToolName } from "../../../src/protocol/boardTools";
+import { boardToolList } from "../../../src/core/boardToolCalls";
 import { builtinRecipes } from "../../../src/core/recipeCatalog";
 import { renderTrunk, type ToolDescription, type TrunkInput } from "../../../src/core/trunkPrompt";
 
 const golden = path.resolve(__dirname, "../../../../test/fixtures/board/trunk-organization.golden.txt");
 
 function tools(): ToolDescription[] {
-  return (Object.keys(boardToolArgSchemas) as BoardToolName[]).map((name) => ({
-    name,
-    description: boardToolDescriptions[name],
-    parameters: z.toJSONSchema(boardToolArgSchemas[name], { io: "input" }),
-  }));
+  return boardToolList();
 }
 
 function input(): TrunkInput {
