@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import * as vscode from "vscode";
 import type { z } from "zod";
-import type { MethodSpec } from "../protocol/envelope";
+import type { MethodSpec, NotificationSpec } from "../protocol/envelope";
 import type { WorkerStatus } from "../protocol/webviewMessages";
 import { pingMethod, workerLogNotification, workerReadyNotification } from "../protocol/workerRpc";
 import { RpcPeer } from "../core/rpc/rpcPeer";
@@ -25,6 +25,8 @@ export class WorkerProcess implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<WorkerStatus>();
   readonly onDidChangeState = this.stateEmitter.event;
   private disposed = false;
+  /** Notification listeners, attached to every worker this supervisor starts (they survive restarts). */
+  private readonly notificationListeners: Array<(peer: RpcPeer) => void> = [];
 
   constructor(
     /** Absolute path of the bundled worker (dist/worker/main.js). */
@@ -56,6 +58,7 @@ export class WorkerProcess implements vscode.Disposable {
       this.setState({ state: "ready", pid, version });
     });
     peer.onNotification(workerLogNotification, ({ level, message }) => this.log.log(level, `worker: ${message}`));
+    for (const attach of this.notificationListeners) attach(peer);
     child.stdout?.setEncoding("utf8").on("data", (text: string) => this.logLines("info", text));
     child.stderr?.setEncoding("utf8").on("data", (text: string) => this.logLines("warn", text));
     child.on("error", (err) => this.log.error(`worker process error: ${err.message}`));
@@ -70,6 +73,23 @@ export class WorkerProcess implements vscode.Disposable {
     this.ensureStarted();
     if (!this.running) throw new Error("The Swarmboard worker did not start.");
     return this.running.peer.request(spec, params);
+  }
+
+  /** Listens for a notification from this and every later worker; the payload is parsed by its schema. */
+  onNotification<P extends z.ZodType>(spec: NotificationSpec<P>, listener: (params: z.output<P>) => void): vscode.Disposable {
+    let active = true;
+    const attach = (peer: RpcPeer) => {
+      peer.onNotification(spec, (params) => {
+        if (active) listener(params);
+      });
+    };
+    this.notificationListeners.push(attach);
+    if (this.running) attach(this.running.peer);
+    return new vscode.Disposable(() => {
+      active = false;
+      const at = this.notificationListeners.indexOf(attach);
+      if (at >= 0) this.notificationListeners.splice(at, 1);
+    });
   }
 
   ping(): Promise<PingResult> {

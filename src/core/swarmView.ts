@@ -1,0 +1,120 @@
+// The one view of a swarm that every surface projects (tree, panel, status bar, editor findings): folded
+// from the worker's event stream by a pure reducer. No surface keeps its own truth; each reads this.
+import type { BoardEntry } from "../protocol/board";
+import type { ModelFacts, RuntimeMode, SwarmStats } from "../protocol/runtime";
+import type { AgentState, SwarmEvent } from "../protocol/swarmEvents";
+
+export interface LaneItem {
+  readonly time: number;
+  readonly kind: "state" | "call" | "result" | "finding" | "message";
+  readonly text: string;
+  readonly ok?: boolean;
+}
+
+export interface AgentView {
+  readonly id: string;
+  readonly role: string;
+  readonly branch?: string;
+  readonly state: AgentState;
+  readonly claim?: string;
+  readonly reason?: string;
+  readonly tokens: number;
+  /** The newest text the agent produced (its current call), for the lane. */
+  readonly current: string;
+  /** The lane's timeline, newest last, capped. */
+  readonly lane: readonly LaneItem[];
+}
+
+export interface ApprovalView {
+  readonly requestId: string;
+  readonly agentId: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly reason: string;
+  readonly time: number;
+}
+
+export interface SwarmViewState {
+  readonly id: string;
+  readonly goal: string;
+  readonly recipe: string;
+  readonly status: "starting" | "running" | "completed" | "budget" | "stopped" | "failed";
+  readonly startedAt: number;
+  readonly endedAt?: number;
+  readonly endReason?: string;
+  readonly reportPath?: string;
+  readonly mode?: RuntimeMode;
+  readonly model?: ModelFacts;
+  readonly integrationBranch?: string;
+  readonly trunkTokens: number;
+  readonly agents: readonly AgentView[];
+  readonly entries: readonly BoardEntry[];
+  readonly stats?: SwarmStats;
+  readonly approvals: readonly ApprovalView[];
+}
+
+const laneCap = 200;
+
+export function emptySwarm(id: string, time: number): SwarmViewState {
+  return { id, goal: "", recipe: "", status: "starting", startedAt: time, trunkTokens: 0, agents: [], entries: [], approvals: [] };
+}
+
+function withAgent(s: SwarmViewState, id: string, change: (a: AgentView) => AgentView): SwarmViewState {
+  const agents = s.agents.some((a) => a.id === id) ? s.agents : [...s.agents, { id, role: "agent", state: "starting" as AgentState, tokens: 0, current: "", lane: [] }];
+  return { ...s, agents: agents.map((a) => (a.id === id ? change(a) : a)) };
+}
+
+function pushLane(a: AgentView, item: LaneItem): AgentView {
+  const lane = a.lane.length >= laneCap ? [...a.lane.slice(a.lane.length - laneCap + 1), item] : [...a.lane, item];
+  return { ...a, lane };
+}
+
+/** Folds one event into the view. Pure: same view and event, same result. */
+export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
+  switch (e.type) {
+    case "swarm-started":
+      return { ...s, goal: e.goal, recipe: e.recipe, status: "running", startedAt: e.time, mode: e.mode, model: e.model, trunkTokens: e.trunkTokens, ...(e.integrationBranch ? { integrationBranch: e.integrationBranch } : {}) };
+    case "agent-added":
+      return withAgent(s, e.agent.id, (a) => ({ ...a, role: e.agent.role, ...(e.agent.branch ? { branch: e.agent.branch } : {}) }));
+    case "agent-state":
+      return withAgent(s, e.agentId, (a) => pushLane({ ...a, state: e.state, ...(e.reason ? { reason: e.reason } : {}) }, { time: e.time, kind: "state", text: e.reason ? `${e.state}: ${e.reason}` : e.state }));
+    case "agent-text":
+      return withAgent(s, e.agentId, (a) => ({ ...a, tokens: a.tokens + e.tokens, current: e.text.slice(-400) }));
+    case "tool-call":
+      return withAgent(s, e.agentId, (a) => pushLane(a, { time: e.time, kind: "call", text: `${e.tool} ${typeof e.args === "string" ? e.args : JSON.stringify(e.args)}`.slice(0, 300) }));
+    case "tool-result":
+      return withAgent(s, e.agentId, (a) => {
+        const claimed = e.ok && e.summary.startsWith("claimed ") ? { claim: e.summary.slice("claimed ".length) } : {};
+        return pushLane({ ...a, ...claimed }, { time: e.time, kind: "result", text: e.summary, ok: e.ok });
+      });
+    case "board-entry": {
+      if (s.entries.some((x) => x.id === e.entry.id)) return s;
+      const next = { ...s, entries: [...s.entries, e.entry] };
+      const author = next.agents.find((a) => a.id === e.entry.author);
+      if (author === undefined) return next;
+      const released = e.entry.kind === "RELEASE" ? { claim: undefined } : {};
+      return withAgent(next, author.id, (a) => pushLane({ ...a, ...released }, { time: e.time, kind: e.entry.kind === "MESSAGE" ? "message" : "finding", text: `${e.entry.kind}: ${e.entry.text}`.slice(0, 300) }));
+    }
+    case "message-delivered":
+      return s;
+    case "kv-stats":
+      return { ...s, stats: e.stats };
+    case "approval-request":
+      return { ...s, approvals: [...s.approvals, { requestId: e.requestId, agentId: e.agentId, command: e.command, cwd: e.cwd, reason: e.reason, time: e.time }] };
+    case "swarm-ended":
+      return { ...s, status: e.outcome, endedAt: e.time, endReason: e.reason, ...(e.reportPath ? { reportPath: e.reportPath } : {}), approvals: [] };
+  }
+}
+
+/** Drops an answered approval from the view. */
+export function withoutApproval(s: SwarmViewState, requestId: string): SwarmViewState {
+  return { ...s, approvals: s.approvals.filter((a) => a.requestId !== requestId) };
+}
+
+/** Agents the current average tail says would still fit in the pool. */
+export function agentsThatStillFit(stats: SwarmStats): number {
+  const tails = stats.agents.map((a) => a.privateCells);
+  const averageTail = tails.length === 0 ? 0 : tails.reduce((x, y) => x + y, 0) / tails.length;
+  if (stats.mode === "copy-mode") return Math.floor(stats.freeCells / Math.max(1, stats.trunkCells + averageTail));
+  return averageTail <= 0 ? Number.POSITIVE_INFINITY : Math.floor(stats.freeCells / averageTail);
+}

@@ -1,0 +1,82 @@
+// The host's one evented model of the swarms: the worker's event stream folded by the pure reducer of
+// src/core/swarmView.ts. The tree, the panel, the status bar and the editor's findings all read it and
+// listen to `onDidChange`; none of them keeps a copy of its own.
+import * as vscode from "vscode";
+import { emptySwarm, reduceSwarm, withoutApproval, type SwarmViewState } from "../../core/swarmView";
+import type { SwarmEvent } from "../../protocol/swarmEvents";
+import { swarmEventsNotification, type StartSwarmParams } from "../../protocol/swarmRpc";
+import type { WorkerProcess } from "../workerProcess";
+
+export interface SwarmChange {
+  readonly swarmId: string;
+  /** Event types folded in this change (views use it to skip work). */
+  readonly types: ReadonlySet<SwarmEvent["type"]>;
+}
+
+/** Where a swarm works, remembered from its launch (review needs it). */
+export interface SwarmPlace {
+  readonly workspace: string;
+  readonly stateDir: string;
+  readonly params: StartSwarmParams;
+}
+
+export class SwarmStore implements vscode.Disposable {
+  private readonly views = new Map<string, SwarmViewState>();
+  private readonly places = new Map<string, SwarmPlace>();
+  private readonly emitter = new vscode.EventEmitter<SwarmChange>();
+  readonly onDidChange = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(worker: WorkerProcess) {
+    this.subscription = worker.onNotification(swarmEventsNotification, ({ swarmId, events }) => this.apply(swarmId, events));
+  }
+
+  /** Records a launched swarm before its first event arrives. */
+  launched(swarmId: string, place: SwarmPlace): void {
+    this.places.set(swarmId, place);
+    if (!this.views.has(swarmId)) this.views.set(swarmId, { ...emptySwarm(swarmId, Date.now()), goal: place.params.goal, recipe: place.params.recipe });
+    this.emitter.fire({ swarmId, types: new Set() });
+  }
+
+  apply(swarmId: string, events: readonly SwarmEvent[]): void {
+    let view = this.views.get(swarmId) ?? emptySwarm(swarmId, events[0]?.time ?? Date.now());
+    const types = new Set<SwarmEvent["type"]>();
+    for (const e of events) {
+      view = reduceSwarm(view, e);
+      types.add(e.type);
+    }
+    this.views.set(swarmId, view);
+    this.emitter.fire({ swarmId, types });
+  }
+
+  approvalAnswered(swarmId: string, requestId: string): void {
+    const view = this.views.get(swarmId);
+    if (!view) return;
+    this.views.set(swarmId, withoutApproval(view, requestId));
+    this.emitter.fire({ swarmId, types: new Set(["approval-request"]) });
+  }
+
+  swarm(id: string): SwarmViewState | undefined {
+    return this.views.get(id);
+  }
+
+  place(id: string): SwarmPlace | undefined {
+    return this.places.get(id);
+  }
+
+  /** Every swarm of this window, newest first. */
+  swarms(): SwarmViewState[] {
+    return [...this.views.values()].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  /** The swarm shown by default: the running one, else the newest. */
+  current(): SwarmViewState | undefined {
+    const all = this.swarms();
+    return all.find((s) => s.status === "running" || s.status === "starting") ?? all[0];
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
