@@ -69,10 +69,10 @@ export class WorkerProcess implements vscode.Disposable {
   }
 
   /** Sends a request to the worker, starting it first if needed. */
-  request<P extends z.ZodType, R extends z.ZodType>(spec: MethodSpec<P, R>, params: z.input<P>): Promise<z.output<R>> {
+  request<P extends z.ZodType, R extends z.ZodType>(spec: MethodSpec<P, R>, params: z.input<P>, signal?: AbortSignal): Promise<z.output<R>> {
     this.ensureStarted();
     if (!this.running) throw new Error("The Swarmboard worker did not start.");
-    return this.running.peer.request(spec, params);
+    return this.running.peer.request(spec, params, signal);
   }
 
   /** Listens for a notification from this and every later worker; the payload is parsed by its schema. */

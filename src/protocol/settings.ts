@@ -25,11 +25,13 @@ export const settingsSchema = z.object({
     ask: [],
     deny: ["rm -rf", "curl", "wget"],
   }),
+  /** Show the swarms' findings at the lines they point at, in open editors. */
+  showFindingsInEditor: z.boolean().default(true),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
 /** The settings' keys, without the `swarmboard.` section prefix. */
-export const settingKeys = ["modelPath", "maxAgents", "kvCellsBudget", "threads", "commandPolicy"] as const;
+export const settingKeys = ["modelPath", "maxAgents", "kvCellsBudget", "threads", "commandPolicy", "showFindingsInEditor"] as const;
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };
 

@@ -51,6 +51,8 @@ export class RpcPeer extends DisposableBase {
   private readonly handlers = new Map<string, { params: z.ZodType; handler: Handler }>();
   private readonly notificationListeners = new Map<string, Set<(params: unknown) => void>>();
   private readonly running = new Map<number, AbortController>();
+  /** Requests this side cancelled: their late answers are expected, not violations. */
+  private readonly cancelled = new Set<number>();
 
   constructor(private readonly transport: Transport, private readonly options: RpcPeerOptions = {}) {
     super();
@@ -58,7 +60,8 @@ export class RpcPeer extends DisposableBase {
     this.register(toDisposable(() => this.failPending({ code: "disposed", message: "The connection was closed." })));
   }
 
-  request<P extends z.ZodType, R extends z.ZodType>(spec: MethodSpec<P, R>, params: z.input<P>): Promise<z.output<R>> {
+  /** `signal` cancels the request: the other side's handler sees its own signal abort, and this rejects with `cancelled`. */
+  request<P extends z.ZodType, R extends z.ZodType>(spec: MethodSpec<P, R>, params: z.input<P>, signal?: AbortSignal): Promise<z.output<R>> {
     if (this.isDisposed) return Promise.reject(new RpcError({ code: "disposed", message: "The connection was closed." }));
     // Our own bad params are refused like the other side would refuse them: as a rejected promise with
     // `invalid-params`, so callers handle one failure shape (not a synchronous ZodError).
@@ -68,8 +71,20 @@ export class RpcPeer extends DisposableBase {
     }
     const checked = parsed.data;
     const id = this.nextId++;
+    if (signal?.aborted) return Promise.reject(new RpcError({ code: "cancelled", message: `${spec.method} was cancelled.` }));
     return new Promise<z.output<R>>((resolve, reject) => {
-      this.pending.set(id, { resolve: (v) => resolve(v as z.output<R>), reject, result: spec.result });
+      const onAbort = () => {
+        if (!this.pending.delete(id)) return;
+        this.cancelled.add(id);
+        if (!this.isDisposed) this.transport.send({ kind: "cancel", id });
+        reject(new RpcError({ code: "cancelled", message: `${spec.method} was cancelled.` }));
+      };
+      const settle = <T>(fn: (value: T) => void) => (value: T) => {
+        signal?.removeEventListener("abort", onAbort);
+        fn(value);
+      };
+      signal?.addEventListener("abort", onAbort);
+      this.pending.set(id, { resolve: settle((v: unknown) => resolve(v as z.output<R>)), reject: settle(reject), result: spec.result });
       this.transport.send({ kind: "request", id, method: spec.method, params: checked });
     });
   }
@@ -124,6 +139,7 @@ export class RpcPeer extends DisposableBase {
       case "response": {
         const p = this.pending.get(msg.id);
         if (!p) {
+          if (this.cancelled.delete(msg.id)) return;
           this.violation(`response to unknown request ${msg.id}`, raw);
           return;
         }
