@@ -1,0 +1,52 @@
+// Whether a model and its KV pool fit in the memory the machine has free, and the facts line the user
+// sees after picking a model. Pure: the caller reads os.freemem() and the worker's facts.
+import type { ModelFacts } from "../../protocol/runtime";
+
+export interface MemoryVerdict {
+  readonly fits: boolean;
+  readonly needBytes: number;
+  readonly freeBytes: number;
+  readonly text: string;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 100 || unit === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The weights are mapped whole and the pool is allocated up front, so both must fit in free memory. */
+export function memoryVerdict(fileBytes: number, poolBytes: number, freeBytes: number): MemoryVerdict {
+  const needBytes = fileBytes + poolBytes;
+  const fits = needBytes <= freeBytes;
+  const text = fits
+    ? `needs about ${formatBytes(needBytes)} (model ${formatBytes(fileBytes)} + KV pool ${formatBytes(poolBytes)}); ${formatBytes(freeBytes)} free`
+    : `needs about ${formatBytes(needBytes)} (model ${formatBytes(fileBytes)} + KV pool ${formatBytes(poolBytes)}) but only ${formatBytes(freeBytes)} is free: loading it may swap heavily or fail. Choose a smaller model or lower swarmboard.kvCellsBudget`;
+  return { fits, needBytes, freeBytes, text };
+}
+
+export interface FactsSummary {
+  readonly facts: ModelFacts;
+  readonly mode: "shared-cells" | "copy-mode";
+  readonly fileBytes: number;
+  readonly agentsThatFit: number;
+  readonly poolBytes: number;
+}
+
+/** One line per fact, for the notification and the log. */
+export function factsLines(name: string, s: FactsSummary, kvCells: number): string[] {
+  const f = s.facts;
+  return [
+    `${name}: ${f.architecture}, ${formatBytes(s.fileBytes)} on disk`,
+    // GGUF metadata carries no parameter count; the shapes that decide the KV cost are shown instead.
+    `parameters: not in the file's metadata (${f.layers} layers, ${f.heads} heads, ${f.kvHeads} KV heads, vocabulary ${f.vocabularySize})`,
+    `context length: ${f.trainContextSize} tokens`,
+    `KV bytes per cell: ${formatBytes(f.kvBytesPerCell)} (${f.kvType})`,
+    `${s.agentsThatFit} agent(s) fit in ${kvCells} cells (${formatBytes(s.poolBytes)}, ${s.mode})`,
+  ];
+}

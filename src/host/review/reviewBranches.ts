@@ -1,0 +1,94 @@
+// "Swarmboard: Review Agent Branches": the integration branch and each agent's branch with its diff stat
+// and whether its base already has it; picking one offers its changes, merge, discard and its worktree.
+import * as vscode from "vscode";
+import { listBranchesMethod } from "../../protocol/swarmRpc";
+import type { BranchReview } from "../../protocol/tools";
+import { chooseSwarm } from "../findings/findingsList";
+import { discardBranch, mergeBranch, openWorktree, type ReviewDeps } from "./branchActions";
+import { openBranchDiff, reviewTarget, type BranchTarget } from "./branchDiff";
+
+interface BranchItem extends vscode.QuickPickItem {
+  readonly review: BranchReview;
+}
+
+export function branchItem(b: BranchReview): BranchItem {
+  const who = b.agent === null ? "integration branch" : b.agent;
+  const against = b.agent === null ? "your HEAD" : "the integration branch";
+  return {
+    review: b,
+    label: `${b.agent === null ? "$(git-merge)" : "$(git-branch)"} ${b.branch}`,
+    description: `${who} · ${b.files} file(s) +${b.insertions} −${b.deletions} · ${b.ahead} ahead, ${b.behind} behind`,
+    detail: b.merged ? `merged into ${against}` : `not merged into ${against}`,
+  };
+}
+
+const actions = [
+  { id: "diff", label: "$(diff) Open changes", detail: "Base vs branch, one diff editor per file (read-only)" },
+  { id: "merge", label: "$(git-merge) Merge into your current branch…", detail: "Asks first; refused if your uncommitted changes touch the same files" },
+  { id: "discard", label: "$(trash) Discard branch and worktree…", detail: "Asks first; only this swarm's branches" },
+  { id: "worktree", label: "$(folder-opened) Open the agent's worktree in a new window" },
+] as const;
+
+export class BranchReviewCommand {
+  /** The branch list while it is open (test hook: tests read its items and hide it). */
+  picker: vscode.QuickPick<BranchItem> | undefined;
+
+  constructor(private readonly deps: ReviewDeps) {}
+
+  async run(args?: { swarmId?: string }): Promise<BranchReview[] | undefined> {
+    const swarmId = await chooseSwarm(this.deps.store, args?.swarmId, "to review");
+    if (swarmId === undefined) return undefined;
+    const { branches } = await this.deps.worker.request(listBranchesMethod, reviewTarget(this.deps.store, swarmId));
+    if (branches.length === 0) {
+      void vscode.window.showInformationMessage(`Swarmboard: swarm ${swarmId} has no branches left (discarded, or it never started).`);
+      return branches;
+    }
+    const picked = await this.pick(swarmId, branches);
+    if (picked !== undefined) await this.act({ swarmId, branch: picked.branch }, picked.agent !== null);
+    return branches;
+  }
+
+  private pick(swarmId: string, branches: BranchReview[]): Promise<BranchReview | undefined> {
+    const picker = vscode.window.createQuickPick<BranchItem>();
+    picker.title = `Review the branches of ${swarmId}`;
+    picker.placeholder = "Pick a branch to see its changes, merge it or discard it";
+    picker.matchOnDescription = true;
+    picker.items = branches.map(branchItem);
+    this.picker = picker;
+    return new Promise((resolve) => {
+      picker.onDidAccept(() => {
+        resolve(picker.selectedItems[0]?.review);
+        picker.hide();
+      });
+      picker.onDidHide(() => {
+        resolve(undefined);
+        picker.dispose();
+        if (this.picker === picker) this.picker = undefined;
+      });
+      picker.show();
+    });
+  }
+
+  private async act(target: BranchTarget, isAgent: boolean): Promise<void> {
+    const choice = await vscode.window.showQuickPick(
+      actions.filter((a) => isAgent || a.id !== "worktree"),
+      { title: target.branch },
+    );
+    switch (choice?.id) {
+      case "diff":
+        await openBranchDiff(this.deps.worker, this.deps.store, this.deps.log, target);
+        return;
+      case "merge":
+        await mergeBranch(this.deps, target);
+        return;
+      case "discard":
+        await discardBranch(this.deps, target);
+        return;
+      case "worktree":
+        await openWorktree(this.deps, target);
+        return;
+      default:
+        return;
+    }
+  }
+}
