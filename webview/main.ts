@@ -1,6 +1,7 @@
 // The panel's script. It reads its initial state from inert JSON in the page (no inline script), renders,
 // says `ready`, and then handles host messages, each parsed with its schema; one that fails is refused and
-// reported back to the host instead of being acted on.
+// reported back to the host instead of being acted on. States are applied once per animation frame (the
+// newest wins), so a burst of updates costs one DOM pass.
 import {
   hostToWebviewSchema,
   initialStateElementId,
@@ -8,6 +9,7 @@ import {
   type HostToWebview,
   type PanelState,
 } from "../src/protocol/webviewMessages";
+import { readBudget } from "./kvBudget";
 import { mountPanel, updatePanel, type PanelDom } from "./render";
 import { send, sendUnchecked } from "./vscodeApi";
 
@@ -23,12 +25,46 @@ function readInitialState(): PanelState | undefined {
   return undefined;
 }
 
+let pending: PanelState | undefined;
+let frame: number | undefined;
+
+function flush(dom: PanelDom): void {
+  if (frame !== undefined) cancelAnimationFrame(frame);
+  frame = undefined;
+  const state = pending;
+  pending = undefined;
+  if (state) updatePanel(dom, state);
+}
+
+function schedule(dom: PanelDom, state: PanelState): void {
+  pending = state;
+  if (frame === undefined) frame = requestAnimationFrame(() => flush(dom));
+}
+
+function domFacts(dom: PanelDom) {
+  const budget = document.getElementById("kv-budget");
+  return {
+    laneIds: dom.lanes.ids(),
+    findingTexts: dom.feed.texts(),
+    budget: budget ? readBudget(budget) : {},
+    imgElements: document.querySelectorAll("img").length,
+    scriptElements: document.querySelectorAll("script").length,
+    injectedRan: (window as unknown as Record<string, unknown>).swarmboardInjected !== undefined,
+  };
+}
+
 function handle(dom: PanelDom, msg: HostToWebview): void {
   switch (msg.type) {
     case "state":
-      updatePanel(dom, msg.state);
+      schedule(dom, msg.state);
+      return;
+    case "focusLane":
+      flush(dom);
+      dom.lanes.focus(msg.agentId);
       return;
     case "probe":
+      // A probe reads what the page shows: apply a waiting state first (a hidden page gets no frames).
+      flush(dom);
       if (msg.reply === "malformed") {
         // Deliberately fails webviewToHostSchema (rendered must be an object): the host must reject it.
         sendUnchecked({ type: "probeReply", nonce: msg.nonce, rendered: "not-an-object" });
@@ -38,6 +74,7 @@ function handle(dom: PanelDom, msg: HostToWebview): void {
         type: "probeReply",
         nonce: msg.nonce,
         rendered: { title: dom.title.textContent ?? "", worker: dom.worker.textContent ?? "" },
+        dom: domFacts(dom),
       });
       return;
   }
@@ -46,7 +83,11 @@ function handle(dom: PanelDom, msg: HostToWebview): void {
 function main(): void {
   const root = document.getElementById("app");
   if (!root) throw new Error("Swarmboard panel: the #app element is missing from the page.");
-  const dom = mountPanel(root, (action) => send({ type: "action", action }));
+  const dom = mountPanel(root, {
+    action: (action) => send({ type: "action", action }),
+    openFinding: (path, line) => send({ type: "openFinding", path, ...(line ? { line } : {}) }),
+    stopAgent: (agentId) => send({ type: "stopAgent", agentId }),
+  });
   const initial = readInitialState();
   if (initial) updatePanel(dom, initial);
 

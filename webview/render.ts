@@ -1,19 +1,27 @@
 // Renders the panel from its state. Built with DOM calls and textContent only (never innerHTML), so no
-// text from the host can become markup.
+// text from the host can become markup. The page is built once; `updatePanel` changes only what differs.
 import type { PanelState, WorkerStatus } from "../src/protocol/webviewMessages";
+import { el, setText } from "./dom";
+import { mountFeed, type FeedDom } from "./findingsFeed";
+import { mountBudget, type BudgetDom } from "./kvBudget";
+import { mountLanes, type LanesDom } from "./lanes";
+
+export type PageAction = "pingWorker" | "launchSwarm" | "stopSwarm";
+
+export interface PanelHandlers {
+  action(action: PageAction): void;
+  openFinding(path: string, line: number | undefined): void;
+  stopAgent(agentId: string): void;
+}
 
 export interface PanelDom {
   title: HTMLElement;
   worker: HTMLElement;
-}
-
-type Child = Node | string;
-
-function el(tag: string, className: string, ...children: Child[]): HTMLElement {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  node.append(...children);
-  return node;
+  summary: HTMLElement;
+  stop: HTMLButtonElement;
+  lanes: LanesDom;
+  feed: FeedDom;
+  budget: BudgetDom;
 }
 
 export function workerText(status: WorkerStatus): string {
@@ -27,39 +35,64 @@ export function workerText(status: WorkerStatus): string {
   }
 }
 
-function placeholder(title: string, text: string): HTMLElement {
-  return el("section", "card placeholder", el("h2", "", title), el("p", "muted", text));
+function button(text: string, className: string, onClick: () => void): HTMLButtonElement {
+  const node = el("button", className, text) as HTMLButtonElement;
+  node.addEventListener("click", onClick);
+  return node;
 }
 
-/** Builds the page once; `update` refreshes the parts that change. */
-export function mountPanel(root: HTMLElement, onAction: (action: "pingWorker" | "launchSwarm") => void): PanelDom {
+/** Builds the page once; `updatePanel` refreshes the parts that change. */
+export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
   const title = el("h1", "", "Swarmboard");
   const version = el("span", "badge", "");
   version.id = "version";
   const worker = el("span", "worker-status", "");
   worker.id = "worker-status";
-  const check = el("button", "secondary", "Check worker");
-  check.addEventListener("click", () => onAction("pingWorker"));
-  const launch = el("button", "", "Launch swarm");
-  launch.addEventListener("click", () => onAction("launchSwarm"));
-
+  const summary = el("span", "swarm-summary", "No swarm yet");
+  summary.id = "swarm-summary";
+  const stop = button("Stop swarm", "secondary", () => on.action("stopSwarm"));
+  const lanes = mountLanes((id) => on.stopAgent(id));
+  const feed = mountFeed((path, line) => on.openFinding(path, line));
+  const budget = mountBudget();
   root.replaceChildren(
-    el("header", "", el("div", "title-row", title, version), el("div", "actions", launch, check)),
-    el("section", "card status", el("span", "dot"), worker),
     el(
-      "div",
-      "grid",
-      placeholder("Agent lanes", "Each agent's live timeline appears here once a swarm runs."),
-      placeholder("Findings", "Facts, failures and claims the agents share land here."),
-      placeholder("KV memory budget", "Trunk cells shared by all agents, each agent's private tail, and room for more."),
+      "header",
+      "",
+      el("div", "title-row", title, version),
+      el("div", "actions", button("Launch swarm", "", () => on.action("launchSwarm")), stop, button("Check worker", "secondary", () => on.action("pingWorker"))),
     ),
+    el("section", "card status", el("span", "dot"), worker, el("span", "sep", "·"), summary),
+    el("div", "layout", el("main", "main-col", lanes.root), el("aside", "side-col", budget.root, feed.root)),
   );
-  return { title, worker };
+  return { title, worker, summary, stop, lanes, feed, budget };
+}
+
+function elapsed(from: number, to: number): string {
+  const s = Math.max(0, Math.round((to - from) / 1000));
+  return s >= 60 ? `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
 export function updatePanel(dom: PanelDom, state: PanelState): void {
-  dom.worker.textContent = workerText(state.worker);
+  setText(dom.worker, workerText(state.worker));
   dom.worker.dataset.state = state.worker.state;
   const version = document.getElementById("version");
-  if (version) version.textContent = `v${state.extensionVersion}`;
+  if (version) setText(version, `v${state.extensionVersion}`);
+  const swarm = state.swarm;
+  dom.stop.disabled = !swarm || !(swarm.status === "running" || swarm.status === "starting");
+  if (!swarm) {
+    setText(dom.summary, "No swarm yet");
+    return;
+  }
+  const mode = swarm.mode === "copy-mode" ? "copy mode" : swarm.mode === "shared-cells" ? "shared cells" : "";
+  const parts = [
+    `${swarm.recipe} · ${swarm.status}`,
+    `${swarm.agents.length} agents`,
+    elapsed(swarm.startedAt, swarm.endedAt ?? Date.now()),
+    swarm.model ? `${swarm.model}${mode ? ` (${mode})` : ""}` : "",
+    `goal: ${swarm.goal}`,
+  ];
+  setText(dom.summary, parts.filter((p) => p !== "").join(" · "));
+  dom.lanes.update(swarm.agents);
+  dom.feed.update(swarm.findings, new Map(swarm.agents.map((a) => [a.id, a.colour])));
+  dom.budget.update(swarm.budget, swarm.agents);
 }

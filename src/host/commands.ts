@@ -18,9 +18,8 @@ export const commandIds = {
 /** What a not-yet-built command returns, so callers (and tests) can tell it did nothing. */
 export const notBuiltResult = "not-built";
 
+// Launch and Stop Swarm live in swarm/swarmCommands.ts.
 const notBuilt: ReadonlyArray<{ id: string; title: string }> = [
-  { id: commandIds.launchSwarm, title: "Launch Swarm" },
-  { id: commandIds.stopSwarm, title: "Stop Swarm" },
   { id: commandIds.reviewBranches, title: "Review Agent Branches" },
   { id: commandIds.selectModel, title: "Select Model" },
 ];

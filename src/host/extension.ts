@@ -6,6 +6,11 @@ import { registerCommands } from "./commands";
 import { onDidChangeSettings, readSettings } from "./configuration";
 import { HostLog } from "./hostLog";
 import { PanelController } from "./panel/panelController";
+import { SwarmStatusBar } from "./statusBar";
+import { registerSwarmCommands } from "./swarm/swarmCommands";
+import { SwarmStore } from "./swarm/swarmStore";
+import { superviseSwarms } from "./supervision/swarmSupervision";
+import { StuckWatch } from "./supervision/stuckWatch";
 import { SwarmsTreeProvider } from "./swarmsTree";
 import { createTestHooks, type SwarmboardApi } from "./testHooks";
 import { WorkerProcess } from "./workerProcess";
@@ -29,16 +34,22 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "worker", "main.js").fsPath;
   const worker = own(new WorkerProcess(workerScript, log));
 
-  const tree = own(new SwarmsTreeProvider(worker));
+  const store = own(new SwarmStore(worker));
+  const stuck = own(new StuckWatch(store));
+  const tree = own(new SwarmsTreeProvider(worker, store, (id) => stuck.isStuck(id)));
   const view = own(vscode.window.createTreeView("swarmboard.swarms", { treeDataProvider: tree, showCollapseAll: false }));
 
-  const panels = own(new PanelController(context.extensionUri, log, worker));
+  const panels = own(new PanelController(context.extensionUri, log, worker, store));
   for (const registration of registerCommands({ log, worker, openPanel: () => panels.show() })) own(registration);
+  const statusBar = own(new SwarmStatusBar(store, worker));
+  const swarmDeps = { worker, store, log, storageDir: context.globalStorageUri, openPanel: () => void panels.show(), showLane: (id: string) => panels.showLane(id) };
+  for (const registration of registerSwarmCommands(swarmDeps)) own(registration);
+  own(superviseSwarms(worker, store, stuck, log));
 
   worker.ensureStarted();
 
   if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return { testing: createTestHooks(log, worker, view, tree, panels) };
+    return { testing: createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck }) };
   }
   return {};
 }

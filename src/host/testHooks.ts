@@ -2,10 +2,13 @@
 // then: handles for the in-host tests of test/host to reach the worker, the panel, the tree and the log.
 // Outside tests `activate` returns an empty object, so no other extension can drive Swarmboard through this.
 import type * as vscode from "vscode";
-import type { WorkerStatus } from "../protocol/webviewMessages";
+import type { PanelState, WorkerStatus } from "../protocol/webviewMessages";
 import type { HostLog } from "./hostLog";
 import type { PanelController } from "./panel/panelController";
 import type { SwarmPanel } from "./panel/swarmPanel";
+import type { SwarmStatusBar } from "./statusBar";
+import type { SwarmStore } from "./swarm/swarmStore";
+import type { StuckWatch } from "./supervision/stuckWatch";
 import type { SwarmsNode, SwarmsTreeProvider } from "./swarmsTree";
 import type { PingResult, WorkerProcess } from "./workerProcess";
 
@@ -19,6 +22,21 @@ export interface SwarmboardTestHooks {
   readonly swarmsView: { readonly visible: boolean; roots(): SwarmsNode[] };
   /** The open panel, if any. */
   panel(): SwarmPanel | undefined;
+  /** The swarm store, the status bar, the stuck watch and the panel's projected state (issue 7). */
+  readonly swarms: SwarmTestHooks;
+}
+
+export interface SwarmTestHooks {
+  readonly store: SwarmStore;
+  readonly statusBar: { readonly text: string; readonly tooltip: string };
+  readonly stuck: StuckWatch;
+  /** The children of a Swarms tree node (swarm -> agents -> findings). */
+  children(node: SwarmsNode): SwarmsNode[];
+  /** The state the panel is sent now (a projection of the store). */
+  panelState(): PanelState;
+  /** The worker's pid, for supervision tests. */
+  workerPid(): number | undefined;
+  readonly onWorkerGaveUp: vscode.Event<string>;
 }
 
 export interface SwarmboardApi {
@@ -32,6 +50,7 @@ export function createTestHooks(
   view: vscode.TreeView<SwarmsNode>,
   tree: SwarmsTreeProvider,
   panels: PanelController,
+  swarm: { store: SwarmStore; statusBar: SwarmStatusBar; stuck: StuckWatch },
 ): SwarmboardTestHooks {
   return {
     log: { recentLines: () => log.recentLines(), onLine: log.onLine },
@@ -49,5 +68,16 @@ export function createTestHooks(
       roots: () => tree.getChildren(),
     },
     panel: () => panels.current,
+    swarms: {
+      store: swarm.store,
+      get statusBar() {
+        return { text: swarm.statusBar.item.text, tooltip: String(swarm.statusBar.item.tooltip ?? "") };
+      },
+      stuck: swarm.stuck,
+      children: (node) => tree.getChildren(node),
+      panelState: () => panels.state(),
+      workerPid: () => worker.pid,
+      onWorkerGaveUp: worker.onDidGiveUp,
+    },
   };
 }

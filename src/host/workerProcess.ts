@@ -1,7 +1,8 @@
 // Forks and supervises the worker process. The host never loads the model itself: a crash or a huge
 // allocation in the worker must not take VS Code down, so the worker lives in its own process and the host
-// only watches it. Supervision here is the basics: the state is observable, an exit is logged with its
-// code, and requests still waiting when the worker dies fail with a clear error instead of hanging.
+// only watches it. The state is observable, an exit is logged with its code, requests still waiting when the
+// worker dies fail with a clear error instead of hanging, and a worker that exits unasked is restarted at most
+// 4 times in 3 minutes (RestartBudget); past that it stays stopped until the user restarts it.
 import { fork, type ChildProcess } from "node:child_process";
 import * as vscode from "vscode";
 import type { z } from "zod";
@@ -11,6 +12,7 @@ import { pingMethod, workerLogNotification, workerReadyNotification } from "../p
 import { RpcPeer } from "../core/rpc/rpcPeer";
 import { ChildProcessTransport } from "./childProcessTransport";
 import type { HostLog } from "./hostLog";
+import { RestartBudget } from "./supervision/restartBudget";
 
 export type PingResult = z.output<typeof pingMethod.result>;
 
@@ -27,6 +29,16 @@ export class WorkerProcess implements vscode.Disposable {
   private disposed = false;
   /** Notification listeners, attached to every worker this supervisor starts (they survive restarts). */
   private readonly notificationListeners: Array<(peer: RpcPeer) => void> = [];
+  private readonly restarts = new RestartBudget();
+  /** Children the host itself asked to stop: their exit is not a crash. */
+  private readonly stopping = new WeakSet<ChildProcess>();
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly gaveUpEmitter = new vscode.EventEmitter<string>();
+  /** Fires with the reason when the worker crashed too often and is left stopped. */
+  readonly onDidGiveUp = this.gaveUpEmitter.event;
+  private readonly exitEmitter = new vscode.EventEmitter<string>();
+  /** Fires whenever a worker process ends (asked or not), with how it ended. */
+  readonly onDidExit = this.exitEmitter.event;
 
   constructor(
     /** Absolute path of the bundled worker (dist/worker/main.js). */
@@ -96,10 +108,28 @@ export class WorkerProcess implements vscode.Disposable {
     return this.request(pingMethod, { nonce: `ping-${Date.now()}` });
   }
 
+  /** The user's restart: a new worker, and the crash count starts again. */
+  restart(reason: string): void {
+    this.restarts.reset();
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    if (this.running) {
+      const old = this.running.child;
+      old.once("exit", () => this.ensureStarted());
+      this.stop(reason);
+    } else this.ensureStarted();
+  }
+
+  /** The pid of the running worker (tests kill it to exercise supervision). */
+  get pid(): number | undefined {
+    return this.running?.child.pid;
+  }
+
   /** Stops the worker (it also exits by itself when the IPC channel closes). */
   stop(reason: string): void {
     const running = this.running;
     if (!running) return;
+    this.stopping.add(running.child);
     this.log.info(`stopping worker: ${reason}`);
     running.child.disconnect?.();
     running.child.kill();
@@ -115,7 +145,25 @@ export class WorkerProcess implements vscode.Disposable {
     });
     peer.dispose();
     if (this.running?.child === child) this.running = undefined;
-    this.setState({ state: "exited", reason: `exited with ${how}` });
+    if (!this.disposed) this.exitEmitter.fire(`exited with ${how}`);
+    const crashed = !this.disposed && !this.stopping.has(child);
+    if (!crashed) {
+      this.setState({ state: "exited", reason: `exited with ${how}` });
+      return;
+    }
+    if (this.restarts.take(Date.now())) {
+      this.log.warn(`restarting the worker (${this.restarts.used(Date.now())} of ${this.restarts.limit} restarts allowed in 3 minutes)`);
+      this.setState({ state: "exited", reason: `crashed (${how}); restarting` });
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
+        if (!this.disposed && !this.running) this.ensureStarted();
+      }, 500);
+      return;
+    }
+    const reason = `crashed ${this.restarts.limit + 1} times in 3 minutes (last: ${how}); left stopped`;
+    this.log.error(`worker ${reason}`);
+    this.setState({ state: "exited", reason });
+    this.gaveUpEmitter.fire(reason);
   }
 
   private logLines(level: "info" | "warn", text: string): void {
@@ -131,6 +179,9 @@ export class WorkerProcess implements vscode.Disposable {
     if (this.disposed) return;
     this.stop("the extension is deactivating");
     this.disposed = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     this.stateEmitter.dispose();
+    this.gaveUpEmitter.dispose();
+    this.exitEmitter.dispose();
   }
 }

@@ -12,10 +12,85 @@ export const workerStatusSchema = z.discriminatedUnion("state", [
 ]);
 export type WorkerStatus = z.infer<typeof workerStatusSchema>;
 
-/** Everything the panel renders; the host sends it whole whenever something changes. */
+/** One line of an agent's lane timeline. */
+export const laneItemViewSchema = z.object({
+  time: z.number(),
+  kind: z.enum(["state", "call", "result", "finding", "message"]),
+  text: z.string(),
+  ok: z.boolean().optional(),
+});
+
+/** An agent as its lane shows it; `private` is its private KV cells from the last kv-stats. */
+export const agentLaneViewSchema = z.object({
+  id: z.string(),
+  role: z.string(),
+  state: z.string(),
+  claim: z.string().optional(),
+  branch: z.string().optional(),
+  tokens: z.number(),
+  privateCells: z.number(),
+  /** Colour slot (0-15) shared by the lane, its budget segment and its findings. */
+  colour: z.number().int().min(0).max(15),
+  current: z.string(),
+  /** How many lane items the agent has had in all, so the page appends only the new ones. */
+  laneTotal: z.number().int().nonnegative(),
+  lane: z.array(laneItemViewSchema),
+});
+export type AgentLaneView = z.infer<typeof agentLaneViewSchema>;
+
+export const findingViewSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  author: z.string(),
+  time: z.number(),
+  text: z.string(),
+  /** The first file:line reference, if any (clicking the finding opens it). */
+  path: z.string().optional(),
+  line: z.number().int().positive().optional(),
+});
+export type FindingView = z.infer<typeof findingViewSchema>;
+
+/** The KV budget exactly as the worker's last kv-stats said, plus what the host derives from it. */
+export const budgetViewSchema = z.object({
+  mode: z.enum(["shared-cells", "copy-mode"]),
+  poolCells: z.number(),
+  trunkCells: z.number(),
+  trunkOwners: z.number(),
+  usedCells: z.number(),
+  freeCells: z.number(),
+  reservedCells: z.number(),
+  usedBytes: z.number(),
+  poolBytes: z.number(),
+  /** `agentsThatStillFit`; null when unbounded (no agent has a tail yet). */
+  moreAgentsFit: z.number().nullable(),
+  meanStepMs: z.number(),
+  rowsPerDispatch: z.number(),
+  dispatches: z.number(),
+  tokensPerSecond: z.number(),
+});
+export type BudgetView = z.infer<typeof budgetViewSchema>;
+
+export const swarmPanelViewSchema = z.object({
+  id: z.string(),
+  goal: z.string(),
+  recipe: z.string(),
+  status: z.string(),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  endReason: z.string().optional(),
+  model: z.string().optional(),
+  mode: z.string().optional(),
+  agents: z.array(agentLaneViewSchema),
+  findings: z.array(findingViewSchema),
+  budget: budgetViewSchema.optional(),
+});
+export type SwarmPanelView = z.infer<typeof swarmPanelViewSchema>;
+
+/** Everything the panel renders; the host sends it whole (coalesced) whenever something changes. */
 export const panelStateSchema = z.object({
   extensionVersion: z.string(),
   worker: workerStatusSchema,
+  swarm: swarmPanelViewSchema.optional(),
 });
 export type PanelState = z.infer<typeof panelStateSchema>;
 
@@ -28,6 +103,8 @@ export const hostToWebviewSchema = z.discriminatedUnion("type", [
    * host's rejection path can be exercised through the real webview (used by test/host).
    */
   z.object({ type: z.literal("probe"), nonce: z.string().min(1).max(100), reply: z.enum(["valid", "malformed"]) }),
+  /** Scrolls to an agent's lane and focuses it (the tree's "Show Lane"). */
+  z.object({ type: z.literal("focusLane"), agentId: z.string().min(1).max(200) }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 
@@ -40,11 +117,28 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
     nonce: z.string().min(1).max(100),
     /** The header and worker-status text as rendered in the DOM. */
     rendered: z.object({ title: z.string(), worker: z.string() }),
+    /** What the swarm part of the page shows, read back from its DOM (tests compare it with the store). */
+    dom: z
+      .object({
+        laneIds: z.array(z.string()),
+        findingTexts: z.array(z.string()),
+        /** The budget's numbers as rendered, by field (data-field attributes), parsed back to numbers. */
+        budget: z.record(z.string(), z.number()),
+        imgElements: z.number().int(),
+        scriptElements: z.number().int(),
+        /** Whether any injected handler ran (it would set a marker on window). */
+        injectedRan: z.boolean(),
+      })
+      .optional(),
   }),
   /** The panel refused a host message that failed its schema; the host logs it. */
   z.object({ type: z.literal("rejected"), reason: z.string().max(2000) }),
   /** A user action from the panel; a closed set, never a free command id (no `executeCommand(msg.x)`). */
-  z.object({ type: z.literal("action"), action: z.enum(["pingWorker", "launchSwarm"]) }),
+  z.object({ type: z.literal("action"), action: z.enum(["pingWorker", "launchSwarm", "stopSwarm"]) }),
+  /** Open a finding's file at its line; the host checks the path stays inside the swarm's workspace. */
+  z.object({ type: z.literal("openFinding"), path: z.string().min(1).max(4096), line: z.number().int().positive().optional() }),
+  /** Stop one agent (its lane's button). */
+  z.object({ type: z.literal("stopAgent"), agentId: z.string().min(1).max(200) }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 

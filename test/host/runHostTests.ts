@@ -2,7 +2,8 @@
 // workbench, Debian's Chromium (driven by playwright-core) opens it with a `payload` naming this repository as
 // the extension under development and the compiled suite as its tests. The suite's mocha output is streamed
 // here; the process exits with mocha's result. Screenshots the suite asks for land in .test-artifacts/host/.
-import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { format } from "node:util";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -103,6 +104,16 @@ async function takeScreenshot(page: Page, name: string): Promise<void> {
   process.stdout.write(`host tests: screenshot saved to ${path.relative(repoRoot, file)}\n`);
 }
 
+/** The workbench opens a git repository of the sample project: swarms need one (agents work on branches). */
+function prepareSampleRepo(workspace: string): void {
+  cpSync(path.join(repoRoot, "examples/sample-workspace"), workspace, { recursive: true });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=Swarmboard Tests", "-c", "user.email=tests@swarmboard.invalid", ...args], { cwd: workspace, stdio: "pipe" });
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "sample project");
+}
+
 async function main(): Promise<number> {
   preflight();
   const started = Date.now();
@@ -112,7 +123,7 @@ async function main(): Promise<number> {
   const scratch = makeScratch();
   const workspace = path.join(scratch, "workspace");
   mkdirSync(workspace, { recursive: true });
-  writeFileSync(path.join(workspace, "README.md"), "# A workspace for Swarmboard's host tests\n");
+  prepareSampleRepo(workspace);
 
   let server: CodeServer | undefined;
   let browser: Browser | undefined;

@@ -1,27 +1,37 @@
-// Keeps at most one Swarmboard panel, feeds it the current state and runs the actions it asks for.
+// Keeps at most one Swarmboard panel, feeds it a projection of the swarm store and runs the actions it asks
+// for. Store changes arrive per event batch; the panel gets at most one state per `postIntervalMs`, so a
+// 16-agent swarm does not flood the page (the page batches again into animation frames).
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { extensionVersion } from "../../protocol/buildInfo";
 import type { PanelState } from "../../protocol/webviewMessages";
 import type { HostLog } from "../hostLog";
+import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
-import { SwarmPanel, type PanelAction } from "./swarmPanel";
+import { projectSwarm } from "./panelProjection";
+import { SwarmPanel, type PanelAction, type PanelRequest } from "./swarmPanel";
 
 /** The fixed mapping from a panel action to a command: the page never names a command itself. */
 const actionCommands: Record<PanelAction, string> = {
   pingWorker: "swarmboard.pingWorker",
   launchSwarm: "swarmboard.launchSwarm",
+  stopSwarm: "swarmboard.stopSwarm",
 };
+
+const postIntervalMs = 150;
 
 export class PanelController implements vscode.Disposable {
   private panel: SwarmPanel | undefined;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: HostLog,
     private readonly worker: WorkerProcess,
+    private readonly store: SwarmStore,
   ) {
-    this.subscription = worker.onDidChangeState(() => this.panel?.setState(this.state()));
+    this.subscriptions.push(worker.onDidChangeState(() => this.schedule()), store.onDidChange(() => this.schedule()));
   }
 
   /** Opens the panel, or brings the open one to the front. */
@@ -30,9 +40,13 @@ export class PanelController implements vscode.Disposable {
       this.panel.reveal();
       return this.panel;
     }
-    const panel = new SwarmPanel(this.extensionUri, this.log, this.state(), (action) => {
-      void vscode.commands.executeCommand(actionCommands[action]);
-    });
+    const panel = new SwarmPanel(
+      this.extensionUri,
+      this.log,
+      this.state(),
+      (action) => void vscode.commands.executeCommand(actionCommands[action]),
+      (request) => void this.handle(request),
+    );
     panel.onDidDispose(() => {
       if (this.panel === panel) this.panel = undefined;
     });
@@ -40,16 +54,62 @@ export class PanelController implements vscode.Disposable {
     return panel;
   }
 
+  /** Opens the panel and scrolls to one agent's lane. */
+  showLane(agentId: string): void {
+    const panel = this.show();
+    if (panel.isReady) panel.focusLane(agentId);
+    else {
+      const once = panel.onDidBecomeReady(() => {
+        once.dispose();
+        panel.focusLane(agentId);
+      });
+    }
+  }
+
   get current(): SwarmPanel | undefined {
     return this.panel;
   }
 
-  private state(): PanelState {
-    return { extensionVersion, worker: this.worker.state };
+  /** The state the panel shows now (tests compare the page's DOM with it). */
+  state(): PanelState {
+    const swarm = this.store.current();
+    return { extensionVersion, worker: this.worker.state, ...(swarm ? { swarm: projectSwarm(swarm) } : {}) };
+  }
+
+  private schedule(): void {
+    if (!this.panel || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.panel?.setState(this.state());
+    }, postIntervalMs);
+  }
+
+  private async handle(request: PanelRequest): Promise<void> {
+    const swarm = this.store.current();
+    if (!swarm) return;
+    if (request.type === "stopAgent") {
+      await vscode.commands.executeCommand("swarmboard.stopAgent", { swarmId: swarm.id, agentId: request.agentId });
+      return;
+    }
+    const root = this.store.place(swarm.id)?.workspace ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!root) return;
+    const file = path.resolve(root, request.path);
+    // The path comes from an agent's finding: never open anything outside the swarm's workspace.
+    if (path.relative(root, file).startsWith("..") || path.isAbsolute(path.relative(root, file))) {
+      this.log.warn(`panel: refused to open ${request.path}: it is outside the workspace ${root}`);
+      return;
+    }
+    const line = Math.max(0, (request.line ?? 1) - 1);
+    try {
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
+    } catch (err) {
+      void vscode.window.showWarningMessage(`Swarmboard: could not open ${request.path}: ${(err as Error).message}`);
+    }
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subscriptions) s.dispose();
     this.panel?.dispose();
   }
 }

@@ -50,7 +50,7 @@ export function renderPanelHtml(input: PanelHtmlInput): string {
 <title>Swarmboard</title>
 </head>
 <body>
-<div id="app" aria-live="polite"></div>
+<div id="app"></div>
 <script type="application/json" id="${initialStateElementId}">${jsonForScriptElement(input.initialState)}</script>
 <script nonce="${escapeAttribute(input.nonce)}" src="${escapeAttribute(input.scriptUri)}"></script>
 </body>

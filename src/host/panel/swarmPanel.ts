@@ -13,6 +13,8 @@ import { createNonce, renderPanelHtml } from "./panelHtml";
 
 export type PanelAction = Extract<WebviewToHost, { type: "action" }>["action"];
 export type ProbeReply = Extract<WebviewToHost, { type: "probeReply" }>;
+/** Requests from the page that carry data (checked again by the controller before acting). */
+export type PanelRequest = Extract<WebviewToHost, { type: "openFinding" | "stopAgent" }>;
 
 const viewType = "swarmboard.panel";
 const probeTimeoutMs = 15_000;
@@ -34,6 +36,7 @@ export class SwarmPanel implements vscode.Disposable {
     private readonly log: HostLog,
     initialState: PanelState,
     private readonly onAction: (action: PanelAction) => void,
+    private readonly onRequest: (request: PanelRequest) => void = () => undefined,
   ) {
     this.latestState = initialState;
     const webviewRoot = vscode.Uri.joinPath(extensionUri, "dist", "webview");
@@ -92,6 +95,11 @@ export class SwarmPanel implements vscode.Disposable {
     });
   }
 
+  /** Scrolls the page to an agent's lane and focuses it. */
+  focusLane(agentId: string): void {
+    this.post({ type: "focusLane", agentId });
+  }
+
   /** Asks the page to answer with a reply that fails its schema, to exercise the rejection path. */
   requestMalformedReply(nonce: string): void {
     this.post({ type: "probe", nonce, reply: "malformed" });
@@ -134,6 +142,10 @@ export class SwarmPanel implements vscode.Disposable {
         return;
       case "action":
         this.onAction(msg.action);
+        return;
+      case "openFinding":
+      case "stopAgent":
+        this.onRequest(msg);
         return;
     }
   }

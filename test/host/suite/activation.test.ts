@@ -28,10 +28,10 @@ describe("activation", () => {
 
   it("says plainly that the commands not built yet are not built, and does nothing", async () => {
     const { hooks } = await swarmboard();
-    for (const id of ["swarmboard.launchSwarm", "swarmboard.stopSwarm", "swarmboard.reviewBranches", "swarmboard.selectModel"]) {
+    for (const id of ["swarmboard.reviewBranches", "swarmboard.selectModel"]) {
       const result: unknown = await vscode.commands.executeCommand(id);
       assert.equal(result, "not-built", `${id} should report that it is not built yet`);
     }
-    assert.ok(hooks.log.recentLines().some((l) => l.includes('"Launch Swarm" is not built yet')));
+    assert.ok(hooks.log.recentLines().some((l) => l.includes('"Review Agent Branches" is not built yet')));
   });
 });

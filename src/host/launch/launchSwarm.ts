@@ -1,0 +1,159 @@
+// Launches a swarm: refuses in an untrusted workspace, collects the answers (from the command's argument or
+// the prompts), loads the model in the worker under a cancellable progress notification, starts the swarm,
+// records it in the store and opens the panel. Every refusal and failure says what happened and what to do.
+import { cpus } from "node:os";
+import * as vscode from "vscode";
+import { toErrorData } from "../../core/rpc/rpcPeer";
+import { modelFactsMethod, pullModelMethod, pullProgressNotification, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
+import type { Settings } from "../../protocol/settings";
+import { readSettings } from "../configuration";
+import type { HostLog } from "../hostLog";
+import type { SwarmStore } from "../swarm/swarmStore";
+import type { WorkerProcess } from "../workerProcess";
+import { parseLaunchArgs, type LaunchArgs, type LaunchResult } from "./launchArgs";
+import { askAgents, askGoal, askModel, askRecipe, recipeChoices } from "./launchPrompts";
+
+export interface LaunchDeps {
+  readonly worker: WorkerProcess;
+  readonly store: SwarmStore;
+  readonly log: HostLog;
+  /** Where swarm state lives: outside the user's repository (the extension's storage). */
+  readonly storageDir: vscode.Uri;
+  openPanel(): void;
+}
+
+export const untrustedReason =
+  "Swarmboard does not launch swarms in an untrusted workspace: its agents edit files and run commands. Trust this folder (Workspaces: Manage Workspace Trust) and launch again.";
+
+function defaultThreads(settings: Settings): number {
+  return settings.threads > 0 ? settings.threads : Math.max(1, Math.min(4, cpus().length - 1));
+}
+
+export async function launchSwarm(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
+  const result = await launch(deps, raw);
+  if (result.outcome === "refused" || result.outcome === "failed") {
+    deps.log.warn(`launch ${result.outcome}: ${result.reason}`);
+    void vscode.window.showErrorMessage(`Swarmboard: ${result.reason}`);
+  }
+  return result;
+}
+
+async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
+  if (!vscode.workspace.isTrusted) return { outcome: "refused", reason: untrustedReason };
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const settingsResult = readSettings();
+  if (!settingsResult.ok) return { outcome: "refused", reason: `Fix your settings first: ${settingsResult.problems.join(" ")}` };
+  const settings = settingsResult.settings;
+  let args: LaunchArgs;
+  let fit: number | undefined;
+  if (raw !== undefined && !(raw instanceof vscode.Uri)) {
+    const parsed = parseLaunchArgs(raw);
+    if (!parsed.ok) return { outcome: "refused", reason: parsed.reason };
+    args = parsed.args;
+  } else {
+    if (!folder) return { outcome: "refused", reason: "Open a folder (a git repository) first: a swarm works in a repository." };
+    const asked = await ask(deps, folder.uri, settings);
+    if (asked.outcome !== "answered") return asked;
+    args = asked.args;
+    fit = asked.fit;
+  }
+  const workspace = args.workspace ?? folder?.uri.fsPath;
+  if (!workspace) return { outcome: "refused", reason: "Open a folder (a git repository) first: a swarm works in a repository." };
+  const modelPath = args.modelPath ?? settings.modelPath;
+  if (modelPath === "") return { outcome: "refused", reason: "No model is set: set swarmboard.modelPath, or launch from the command palette and pick or pull one." };
+  const threads = args.threads ?? defaultThreads(settings);
+  const kvCells = args.kvCells ?? settings.kvCellsBudget;
+  if (fit === undefined) {
+    const loaded = await loadModel(deps, modelPath, threads, kvCells);
+    if (loaded.outcome !== "loaded") return loaded;
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const stateDir = vscode.Uri.joinPath(deps.storageDir, "swarms", `${stamp}-${Math.random().toString(36).slice(2, 8)}`).fsPath;
+  const params: StartSwarmParams = {
+    goal: args.goal, recipe: args.recipe, modelPath, workspace, stateDir, threads, kvCells, policy: settings.commandPolicy,
+    ...(args.agents ? { agents: args.agents } : {}),
+    ...(args.budgetMs ? { budgetMs: args.budgetMs } : {}),
+    ...(args.script ? { script: args.script } : {}),
+  };
+  try {
+    const { swarmId } = await deps.worker.request(startSwarmMethod, params);
+    deps.store.launched(swarmId, { workspace, stateDir, params });
+    deps.log.info(`swarm ${swarmId} launched (${args.recipe}, ${args.agents ?? "recipe's"} agents, ${modelPath})`);
+    deps.openPanel();
+    return { outcome: "launched", swarmId };
+  } catch (err) {
+    const { code, message } = toErrorData(err);
+    return { outcome: "failed", reason: `The swarm did not start (${code}): ${message}` };
+  }
+}
+
+/** Loads the model in the worker (model/facts loads it once; the swarm reuses it) under a cancellable notification. */
+async function loadModel(deps: LaunchDeps, modelPath: string, threads: number, kvCells: number): Promise<{ outcome: "loaded"; fit: number } | LaunchResult> {
+  const name = modelPath.split(/[\\/]/).pop() ?? modelPath;
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Swarmboard: loading ${name}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        progress.report({ message: "the worker maps the model once for all agents…" });
+        const facts = await deps.worker.request(modelFactsMethod, { modelPath, threads, kvCells }, controller.signal);
+        deps.log.info(`model ${name}: ${facts.mode}, ${facts.facts.kvBytesPerCell} bytes per cell, about ${facts.agentsThatFit} agents fit in ${kvCells} cells`);
+        return { outcome: "loaded" as const, fit: facts.agentsThatFit };
+      } catch (err) {
+        if (token.isCancellationRequested) return { outcome: "cancelled" as const, reason: `Loading ${name} was cancelled; nothing was launched.` };
+        const { message } = toErrorData(err);
+        return { outcome: "failed" as const, reason: `Could not load the model ${modelPath}: ${message}. Check swarmboard.modelPath points at a GGUF file.` };
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}
+
+async function pullModel(deps: LaunchDeps, uri: string): Promise<string | undefined> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Swarmboard: pulling ${uri}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const subs = [
+        token.onCancellationRequested(() => controller.abort()),
+        deps.worker.onNotification(pullProgressNotification, (p) => {
+          if (p.uri !== uri || p.totalBytes <= 0) return;
+          progress.report({ message: `${(p.downloadedBytes / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MiB` });
+        }),
+      ];
+      try {
+        return (await deps.worker.request(pullModelMethod, { uri }, controller.signal)).path;
+      } catch (err) {
+        if (!token.isCancellationRequested) void vscode.window.showErrorMessage(`Swarmboard: could not pull ${uri}: ${toErrorData(err).message}`);
+        return undefined;
+      } finally {
+        for (const s of subs) s.dispose();
+      }
+    },
+  );
+}
+
+type Asked = { outcome: "answered"; args: LaunchArgs; fit: number } | LaunchResult;
+
+async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Promise<Asked> {
+  const cancelled = { outcome: "cancelled" as const, reason: "The launch was cancelled; nothing was started." };
+  const goal = await askGoal();
+  if (goal === undefined) return cancelled;
+  const { choices, problems } = await recipeChoices(folder);
+  if (problems.length > 0) void vscode.window.showWarningMessage(`Swarmboard: some recipe files were left out: ${problems.join("; ")}`);
+  const recipe = await askRecipe(choices);
+  if (recipe === undefined) return cancelled;
+  const model = await askModel(settings.modelPath);
+  if (model === undefined) return cancelled;
+  const modelPath = model.kind === "path" ? model.path : await pullModel(deps, model.uri);
+  if (modelPath === undefined) return cancelled;
+  const threads = defaultThreads(settings);
+  const loaded = await loadModel(deps, modelPath, threads, settings.kvCellsBudget);
+  if (loaded.outcome !== "loaded") return loaded;
+  const fit = loaded.fit;
+  const agents = await askAgents(choices.find((c) => c.name === recipe)?.agents ?? 1, fit, settings.maxAgents);
+  if (agents === undefined) return cancelled;
+  return { outcome: "answered", args: { goal: goal.trim(), recipe, agents, modelPath, threads }, fit };
+}

@@ -1,0 +1,94 @@
+// The panel's view of a swarm, projected from the store's SwarmViewState (pure: no vscode). The page gets
+// only what it draws: lanes cut to their newest items and the findings feed cut to its newest entries, so a
+// 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
+import { agentsThatStillFit, type SwarmViewState } from "../../core/swarmView";
+import type { SwarmStats } from "../../protocol/runtime";
+import type { BudgetView, SwarmPanelView } from "../../protocol/webviewMessages";
+
+/** Lane items sent per agent (the store keeps more). */
+export const laneItemsShown = 60;
+/** Findings sent to the feed, newest kept. */
+export const findingsShown = 400;
+/** The current text shown in a lane, newest characters kept. */
+const currentChars = 240;
+
+/** A stable colour slot per agent: its position among the swarm's agents. */
+export function colourOf(agentIds: readonly string[], agentId: string): number {
+  const at = agentIds.indexOf(agentId);
+  return (at < 0 ? 0 : at) % 16;
+}
+
+export function budgetView(stats: SwarmStats): BudgetView {
+  const fit = agentsThatStillFit(stats);
+  return {
+    mode: stats.mode,
+    poolCells: stats.poolCells,
+    trunkCells: stats.trunkCells,
+    trunkOwners: stats.trunkOwners,
+    usedCells: stats.usedCells,
+    freeCells: stats.freeCells,
+    reservedCells: stats.reservedCells,
+    usedBytes: stats.usedBytes,
+    poolBytes: stats.poolBytes,
+    moreAgentsFit: Number.isFinite(fit) ? fit : null,
+    meanStepMs: stats.meanStepMs,
+    rowsPerDispatch: stats.rowsPerDispatch,
+    dispatches: stats.dispatches,
+    tokensPerSecond: stats.tokensPerSecond,
+  };
+}
+
+export function projectSwarm(view: SwarmViewState): SwarmPanelView {
+  const ids = view.agents.map((a) => a.id);
+  const cells = new Map((view.stats?.agents ?? []).map((a) => [a.agentId, a.privateCells]));
+  const agents = view.agents.map((a) => ({
+    id: a.id,
+    role: a.role,
+    state: a.state,
+    ...(a.claim ? { claim: a.claim } : {}),
+    ...(a.branch ? { branch: a.branch } : {}),
+    tokens: a.tokens,
+    privateCells: cells.get(a.id) ?? 0,
+    colour: colourOf(ids, a.id),
+    current: a.current.slice(-currentChars),
+    laneTotal: a.lane.length,
+    lane: a.lane.slice(-laneItemsShown).map((item) => ({ time: item.time, kind: item.kind, text: item.text, ...(item.ok === undefined ? {} : { ok: item.ok }) })),
+  }));
+  const findings = view.entries.slice(-findingsShown).map((e) => {
+    const ref = e.refs[0] ?? (e.scope.paths[0] ? { path: e.scope.paths[0] } : undefined);
+    return {
+      id: e.id,
+      kind: e.kind,
+      author: e.author,
+      time: e.time,
+      text: e.text,
+      ...(ref ? { path: ref.path } : {}),
+      ...(ref && "line" in ref && ref.line ? { line: ref.line } : {}),
+    };
+  });
+  return {
+    id: view.id,
+    goal: view.goal,
+    recipe: view.recipe,
+    status: view.status,
+    startedAt: view.startedAt,
+    ...(view.endedAt ? { endedAt: view.endedAt } : {}),
+    ...(view.endReason ? { endReason: view.endReason } : {}),
+    ...(view.model ? { model: modelName(view.model.path) } : {}),
+    ...(view.mode ? { mode: view.mode } : {}),
+    agents,
+    findings,
+    ...(view.stats ? { budget: budgetView(view.stats) } : {}),
+  };
+}
+
+/** The model's file name without folders or extension, for labels. */
+export function modelName(modelPath: string): string {
+  const base = modelPath.split(/[\\/]/).pop() ?? modelPath;
+  return base.replace(/\.gguf$/i, "");
+}
+
+/** "shared cells" or "copy mode", as the sidebar and status bar say it. */
+export function modeLabel(mode: string | undefined): string {
+  return mode === "copy-mode" ? "copy mode" : mode === "shared-cells" ? "shared cells" : "mode unknown";
+}

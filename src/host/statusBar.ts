@@ -1,0 +1,63 @@
+// The status bar item: the model, live agents and KV use of the current swarm, projected from the store
+// (and the worker's state when no swarm has run). Clicking it opens the panel.
+import * as vscode from "vscode";
+import type { SwarmViewState } from "../core/swarmView";
+import type { WorkerStatus } from "../protocol/webviewMessages";
+import { modeLabel, modelName } from "./panel/panelProjection";
+import type { SwarmStore } from "./swarm/swarmStore";
+import { liveAgents } from "./supervision/stuckWatch";
+import type { WorkerProcess } from "./workerProcess";
+
+export interface StatusBarText {
+  readonly text: string;
+  readonly tooltip: string;
+}
+
+/** What the item says; pure so the words are the same everywhere. */
+export function statusBarText(swarm: SwarmViewState | undefined, worker: WorkerStatus): StatusBarText {
+  if (worker.state === "exited" && !worker.reason.includes("restarting")) {
+    return { text: "$(error) Swarmboard: worker stopped", tooltip: `The worker ${worker.reason}. Click to open the panel.` };
+  }
+  if (!swarm) return { text: "$(rocket) Swarmboard", tooltip: "No swarm yet. Click to open the panel." };
+  const model = swarm.model ? modelName(swarm.model.path) : "model loading";
+  const live = liveAgents(swarm);
+  const stats = swarm.stats;
+  const kv = stats ? `KV ${Math.round((100 * stats.usedCells) / Math.max(1, stats.poolCells))}%` : "KV –";
+  const tooltip = [
+    `Swarm ${swarm.id} (${swarm.recipe}): ${swarm.status}`,
+    `Model: ${model} (${modeLabel(swarm.mode)})`,
+    `Live agents: ${live} of ${swarm.agents.length}`,
+    stats ? `KV: ${stats.usedCells.toLocaleString("en-US")} of ${stats.poolCells.toLocaleString("en-US")} cells used` : "KV: no stats yet",
+    "Click to open the panel.",
+  ].join("\n");
+  return { text: `$(hubot) ${model} · ${live} live · ${kv}`, tooltip };
+}
+
+export class SwarmStatusBar implements vscode.Disposable {
+  readonly item: vscode.StatusBarItem;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly store: SwarmStore,
+    private readonly worker: WorkerProcess,
+  ) {
+    this.item = vscode.window.createStatusBarItem("swarmboard.status", vscode.StatusBarAlignment.Left, 50);
+    this.item.name = "Swarmboard";
+    this.item.command = "swarmboard.openPanel";
+    this.subscriptions = [store.onDidChange(() => this.refresh()), worker.onDidChangeState(() => this.refresh())];
+    this.refresh();
+    this.item.show();
+  }
+
+  refresh(): void {
+    const { text, tooltip } = statusBarText(this.store.current(), this.worker.state);
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: text.replace(/\$\([a-z-~]+\)\s*/g, ""), role: "button" };
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,79 @@
+// The swarm commands: launch, stop the swarm, stop one agent, show an agent's lane, open a finding's file,
+// restart the worker. Each acts on the store's swarms (never on a copy) and says plainly when it cannot.
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { toErrorData } from "../../core/rpc/rpcPeer";
+import { stopAgentMethod, stopSwarmMethod } from "../../protocol/swarmRpc";
+import type { HostLog } from "../hostLog";
+import { launchSwarm, type LaunchDeps } from "../launch/launchSwarm";
+import type { LaunchResult } from "../launch/launchArgs";
+import type { SwarmStore } from "./swarmStore";
+import type { WorkerProcess } from "../workerProcess";
+
+export interface SwarmCommandDeps extends LaunchDeps {
+  readonly worker: WorkerProcess;
+  readonly store: SwarmStore;
+  readonly log: HostLog;
+  showLane(agentId: string): void;
+}
+
+interface AgentRef {
+  readonly swarmId?: string;
+  readonly agentId?: string;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
+}
+
+export function registerSwarmCommands(deps: SwarmCommandDeps): vscode.Disposable[] {
+  const { worker, store, log } = deps;
+  const running = () => store.swarms().find((s) => s.status === "running" || s.status === "starting");
+  const agentRef = (arg: unknown): AgentRef => (isRecord(arg) ? { swarmId: String(arg.swarmId ?? ""), agentId: String(arg.agentId ?? "") } : {});
+  return [
+    vscode.commands.registerCommand("swarmboard.launchSwarm", (arg?: unknown): Promise<LaunchResult> => launchSwarm(deps, arg)),
+    vscode.commands.registerCommand("swarmboard.stopSwarm", async (arg?: unknown): Promise<boolean> => {
+      const swarmId = isRecord(arg) && typeof arg.swarmId === "string" ? arg.swarmId : running()?.id;
+      if (!swarmId) {
+        void vscode.window.showInformationMessage("Swarmboard: no swarm is running, so there is nothing to stop.");
+        return false;
+      }
+      try {
+        const { stopping } = await worker.request(stopSwarmMethod, { swarmId });
+        log.info(`stop swarm ${swarmId}: ${stopping ? "stopping" : "not running in the worker"}`);
+        return stopping;
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Swarmboard: could not stop ${swarmId}: ${toErrorData(err).message}`);
+        return false;
+      }
+    }),
+    vscode.commands.registerCommand("swarmboard.stopAgent", async (arg?: unknown): Promise<boolean> => {
+      const { swarmId, agentId } = agentRef(arg);
+      if (!swarmId || !agentId) return false;
+      try {
+        const { stopping } = await worker.request(stopAgentMethod, { swarmId, agentId });
+        if (!stopping) void vscode.window.showInformationMessage(`Swarmboard: ${agentId} is not running any more.`);
+        return stopping;
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Swarmboard: could not stop ${agentId}: ${toErrorData(err).message}`);
+        return false;
+      }
+    }),
+    vscode.commands.registerCommand("swarmboard.showLane", (arg?: unknown) => {
+      const { agentId } = agentRef(arg);
+      if (agentId) deps.showLane(agentId);
+      else deps.openPanel();
+    }),
+    vscode.commands.registerCommand("swarmboard.openFindingRef", async (arg?: unknown) => {
+      if (!isRecord(arg) || typeof arg.path !== "string") return;
+      const root = (typeof arg.swarmId === "string" ? store.place(arg.swarmId)?.workspace : undefined) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      if (!root) return;
+      const file = path.resolve(root, arg.path);
+      const rel = path.relative(root, file);
+      if (rel.startsWith("..") || path.isAbsolute(rel)) return;
+      const line = Math.max(0, (typeof arg.line === "number" ? arg.line : 1) - 1);
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
+    }),
+    vscode.commands.registerCommand("swarmboard.restartWorker", () => worker.restart("restarted by the user")),
+  ];
+}

@@ -1,0 +1,95 @@
+// The KV budget card: one bar of the pool (the trunk's cells and how many agents own them, each agent's
+// private cells in its lane colour, free cells), the bytes, how many more agents fit at the current average
+// tail, and the decode figures (step time, rows per dispatch, tokens/s). Every number carries a `data-field`
+// naming the kv-stats field it shows, so tests can read the page back and compare it with the worker's stats.
+import type { AgentLaneView, BudgetView } from "../src/protocol/webviewMessages";
+import { el, formatBytes, formatCount, setAttr, setText } from "./dom";
+
+export interface BudgetDom {
+  readonly root: HTMLElement;
+  update(budget: BudgetView | undefined, agents: readonly AgentLaneView[]): void;
+}
+
+function figure(label: string, field: string): { node: HTMLElement; value: HTMLElement } {
+  const value = el("span", "figure-value", "–");
+  value.dataset.field = field;
+  return { node: el("div", "figure", el("span", "figure-label", label), value), value };
+}
+
+function show(value: HTMLElement, n: number, text: string): void {
+  setAttr(value, "data-value", String(n));
+  setText(value, text);
+}
+
+export function mountBudget(): BudgetDom {
+  const bar = el("div", "kv-bar");
+  setAttr(bar, "role", "img");
+  const trunk = el("div", "kv-seg kv-trunk");
+  const free = el("div", "kv-seg kv-free");
+  bar.append(trunk, free);
+  const segments = new Map<string, HTMLElement>();
+  const names = ["trunkCells", "trunkOwners", "usedCells", "freeCells", "poolCells", "usedBytes", "poolBytes", "moreAgentsFit", "meanStepMs", "rowsPerDispatch", "tokensPerSecond"] as const;
+  const labels: Record<(typeof names)[number], string> = {
+    trunkCells: "Trunk cells", trunkOwners: "Agents owning the trunk", usedCells: "Used cells", freeCells: "Free cells",
+    poolCells: "Pool cells", usedBytes: "Used", poolBytes: "Pool", moreAgentsFit: "More agents that fit",
+    meanStepMs: "Step time", rowsPerDispatch: "Rows per dispatch", tokensPerSecond: "Tokens/s",
+  };
+  const figures = Object.fromEntries(names.map((n) => [n, figure(labels[n], n)])) as Record<(typeof names)[number], ReturnType<typeof figure>>;
+  const mode = el("span", "badge", "");
+  const empty = el("p", "muted", "No kv-stats yet: the budget appears when the worker reports the cache.");
+  const grid = el("div", "figures", ...names.map((n) => figures[n].node));
+  const root = el("section", "card budget", el("div", "card-title", el("h2", "", "KV memory budget"), mode), empty, bar, grid);
+  root.id = "kv-budget";
+  setAttr(root, "aria-label", "KV memory budget");
+
+  const update = (b: BudgetView | undefined, agents: readonly AgentLaneView[]) => {
+    empty.hidden = b !== undefined;
+    bar.hidden = b === undefined;
+    grid.hidden = b === undefined;
+    if (!b) return;
+    setText(mode, b.mode === "copy-mode" ? "copy mode" : "shared cells");
+    const pool = Math.max(1, b.poolCells);
+    const pct = (cells: number) => `${((100 * cells) / pool).toFixed(3)}%`;
+    trunk.style.width = pct(b.trunkCells);
+    setText(trunk, b.trunkCells / pool > 0.08 ? `trunk ×${b.trunkOwners}` : "");
+    setAttr(trunk, "title", `trunk: ${formatCount(b.trunkCells)} cells, owned by ${b.trunkOwners} agent(s)`);
+    const live = new Set<string>();
+    let before: Node = free;
+    for (const a of [...agents].reverse()) {
+      if (a.privateCells <= 0) continue;
+      live.add(a.id);
+      let seg = segments.get(a.id);
+      if (!seg) {
+        seg = el("div", `kv-seg kv-agent c${a.colour}`);
+        segments.set(a.id, seg);
+      }
+      if (seg.nextSibling !== before) bar.insertBefore(seg, before);
+      before = seg;
+      seg.style.width = pct(a.privateCells);
+      setAttr(seg, "title", `${a.id}: ${formatCount(a.privateCells)} private cells`);
+    }
+    for (const [id, seg] of segments) if (!live.has(id)) { seg.remove(); segments.delete(id); }
+    free.style.width = pct(b.freeCells);
+    setAttr(bar, "aria-label", `KV pool of ${formatCount(b.poolCells)} cells: trunk ${formatCount(b.trunkCells)} owned by ${b.trunkOwners} agents, ${formatCount(b.usedCells)} used, ${formatCount(b.freeCells)} free`);
+    for (const n of ["trunkCells", "trunkOwners", "usedCells", "freeCells", "poolCells"] as const) show(figures[n].value, b[n], formatCount(b[n]));
+    show(figures.usedBytes.value, b.usedBytes, formatBytes(b.usedBytes));
+    show(figures.poolBytes.value, b.poolBytes, formatBytes(b.poolBytes));
+    if (b.moreAgentsFit === null) {
+      figures.moreAgentsFit.value.removeAttribute("data-value");
+      setText(figures.moreAgentsFit.value, "no tails yet");
+    } else show(figures.moreAgentsFit.value, b.moreAgentsFit, formatCount(b.moreAgentsFit));
+    show(figures.meanStepMs.value, b.meanStepMs, `${b.meanStepMs.toFixed(1)} ms`);
+    show(figures.rowsPerDispatch.value, b.rowsPerDispatch, b.rowsPerDispatch.toFixed(2));
+    show(figures.tokensPerSecond.value, b.tokensPerSecond, b.tokensPerSecond.toFixed(1));
+  };
+  return { root, update };
+}
+
+/** Reads the budget's numbers back from the DOM (for the probe). */
+export function readBudget(root: HTMLElement): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const node of Array.from(root.querySelectorAll<HTMLElement>("[data-field][data-value]"))) {
+    out[node.dataset.field ?? ""] = Number(node.dataset.value);
+  }
+  return out;
+}
