@@ -20,8 +20,6 @@ export const notBuiltResult = "not-built";
 
 // Launch and Stop Swarm live in swarm/swarmCommands.ts.
 const notBuilt: ReadonlyArray<{ id: string; title: string }> = [
-  { id: commandIds.reviewBranches, title: "Review Agent Branches" },
-  { id: commandIds.selectModel, title: "Select Model" },
 ];
 
 export interface CommandDeps {

@@ -6,6 +6,7 @@ import { registerCommands } from "./commands";
 import { onDidChangeSettings, readSettings } from "./configuration";
 import { HostLog } from "./hostLog";
 import { PanelController } from "./panel/panelController";
+import { registerReviewSurfaces } from "./review/reviewSurfaces";
 import { SwarmStatusBar } from "./statusBar";
 import { registerSwarmCommands } from "./swarm/swarmCommands";
 import { SwarmStore } from "./swarm/swarmStore";
@@ -45,11 +46,13 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const swarmDeps = { worker, store, log, storageDir: context.globalStorageUri, openPanel: () => void panels.show(), showLane: (id: string) => panels.showLane(id) };
   for (const registration of registerSwarmCommands(swarmDeps)) own(registration);
   own(superviseSwarms(worker, store, stuck, log));
+  const review = registerReviewSurfaces({ worker, store, log, globalStorage: context.globalStorageUri });
+  for (const disposable of review.disposables) own(disposable);
 
   worker.ensureStarted();
 
   if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return { testing: createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck }) };
+    return { testing: { ...createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck }), reviewSurfaces: review.hooks } };
   }
   return {};
 }

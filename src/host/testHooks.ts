@@ -5,6 +5,7 @@ import type * as vscode from "vscode";
 import type { PanelState, WorkerStatus } from "../protocol/webviewMessages";
 import type { HostLog } from "./hostLog";
 import type { PanelController } from "./panel/panelController";
+import type { ReviewSurfacesTestHooks } from "./review/reviewSurfaces";
 import type { SwarmPanel } from "./panel/swarmPanel";
 import type { SwarmStatusBar } from "./statusBar";
 import type { SwarmStore } from "./swarm/swarmStore";
@@ -24,6 +25,8 @@ export interface SwarmboardTestHooks {
   panel(): SwarmPanel | undefined;
   /** The swarm store, the status bar, the stuck watch and the panel's projected state (issue 7). */
   readonly swarms: SwarmTestHooks;
+  /** Findings in the editor, branch review, models and approvals (issue 8). */
+  readonly reviewSurfaces: ReviewSurfacesTestHooks;
 }
 
 export interface SwarmTestHooks {
@@ -51,7 +54,7 @@ export function createTestHooks(
   tree: SwarmsTreeProvider,
   panels: PanelController,
   swarm: { store: SwarmStore; statusBar: SwarmStatusBar; stuck: StuckWatch },
-): SwarmboardTestHooks {
+): Omit<SwarmboardTestHooks, "reviewSurfaces"> {
   return {
     log: { recentLines: () => log.recentLines(), onLine: log.onLine },
     worker: {

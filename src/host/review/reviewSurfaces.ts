@@ -2,6 +2,8 @@
 // the review of branches (diffs, merge, discard, worktrees), model selection and command approvals. All of
 // them read the one SwarmStore; the returned hooks reach the in-host tests only (see src/host/testHooks.ts).
 import * as vscode from "vscode";
+import type { SwarmViewState } from "../../core/swarmView";
+import { startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
 import { ApprovalPrompts, type ApprovalDecision, type OpenPrompt } from "../approvals/approvalPrompts";
 import { FindingsInEditor, type ShownFinding } from "../findings/findingsInEditor";
 import { listFindings } from "../findings/findingsList";
@@ -31,6 +33,8 @@ export interface ReviewSurfacesTestHooks {
   readonly confirmations: { answerNext(...answers: boolean[]): void; questions(): readonly string[] };
   readonly review: { picker(): vscode.QuickPick<vscode.QuickPickItem> | undefined };
   readonly models: { setFreeMemory(bytes: number | undefined): void };
+  /** Starts a swarm straight through the worker and records it in the store, as a launch does. */
+  readonly swarms: { start(params: StartSwarmParams): Promise<string>; view(id: string): SwarmViewState | undefined };
 }
 
 export interface ReviewSurfacesDeps {
@@ -82,6 +86,14 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
     confirmations: { answerNext: (...answers) => confirmations.answerNext(...answers), questions: () => confirmations.questions() },
     review: { picker: () => review.picker },
     models: { setFreeMemory: (bytes) => (freeMemoryOverride = bytes) },
+    swarms: {
+      start: async (params) => {
+        const { swarmId } = await worker.request(startSwarmMethod, params);
+        store.launched(swarmId, { workspace: params.workspace, stateDir: params.stateDir, params });
+        return swarmId;
+      },
+      view: (id) => store.swarm(id),
+    },
   };
   return { disposables, hooks };
 }
