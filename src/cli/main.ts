@@ -37,6 +37,17 @@ function summaryText(summary: SwarmSummary, events: readonly SwarmEvent[], event
   ].join("\n");
 }
 
+/** The goal of the swarm a --resume continues, from the settings its first run wrote. */
+function previousGoal(stateDir: string): string {
+  try {
+    const saved = JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { goal?: unknown };
+    if (typeof saved.goal === "string" && saved.goal !== "") return saved.goal;
+  } catch {
+    // fall through to the error below
+  }
+  throw new UsageError(`--resume found no earlier swarm in ${stateDir}; give --goal, or the --state-dir of the swarm to continue.`);
+}
+
 async function run(opts: RunOptions): Promise<number> {
   const modelPath = opts.model ?? process.env.SWARMBOARD_MODEL;
   if (!modelPath) {
@@ -48,9 +59,10 @@ async function run(opts: RunOptions): Promise<number> {
   const swarmId = recipe.name.replace(/[^a-z0-9-]/g, "-");
   const stateDir = path.resolve(opts.stateDir ?? path.join(path.dirname(path.resolve(opts.workspace)), ".swarmboard-state", `${path.basename(path.resolve(opts.workspace))}-${swarmId}`));
   mkdirSync(stateDir, { recursive: true });
+  const goal = opts.goal !== "" ? opts.goal : previousGoal(stateDir);
   const eventsFile = path.resolve(opts.events ?? path.join(stateDir, "events.jsonl"));
   writeFileSync(path.join(stateDir, "recipe.json"), JSON.stringify(recipe, null, 2));
-  writeFileSync(path.join(stateDir, "settings.json"), JSON.stringify({ ...opts, modelPath, stateDir, version: extensionVersion }, null, 2));
+  writeFileSync(path.join(stateDir, "settings.json"), JSON.stringify({ ...opts, goal, modelPath, stateDir, version: extensionVersion }, null, 2));
   const view = new TerminalView(process.stdout, process.stdout.isTTY === true && !opts.plain);
   const all: SwarmEvent[] = [];
   const throttle = new SwarmEventThrottle((batch) => {
@@ -60,7 +72,7 @@ async function run(opts: RunOptions): Promise<number> {
   }, 200, { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) });
   const session = new SwarmSession({
     swarmId,
-    goal: opts.goal,
+    goal,
     recipe,
     ...(opts.agents ? { agents: opts.agents } : {}),
     modelPath: path.resolve(modelPath),
@@ -71,6 +83,7 @@ async function run(opts: RunOptions): Promise<number> {
     ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
     ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
     approver: unattendedApprover(opts.approveAsks),
+    resume: opts.resume,
     policy: defaultPolicyRules,
   }, (event) => throttle.push(event));
   process.once("SIGINT", () => session.stop());

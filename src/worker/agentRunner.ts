@@ -3,6 +3,7 @@
 // src/core/agentLoop.ts; this file only connects them to the model, the board and the workspace.
 import { AgentLoop, allowedInputs, isTerminal } from "../core/agentLoop";
 import { agentBudgetExceeded } from "../core/budgets";
+import { finishedReleasePrefix } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
 import { nudgeText, type Watchdog } from "../core/watchdog";
 import type { LoopInput } from "../protocol/agentLoop";
@@ -56,6 +57,8 @@ export class AgentRunner {
   private steps = 0;
   private tokens = 0;
   private notes: string[] = [];
+  /** The agent's own summary, when it ended by calling finish (or write_report). */
+  private finishedBy: string | undefined;
 
   constructor(private readonly deps: AgentRunnerDeps) {
     this.loop = new AgentLoop(deps.id);
@@ -80,6 +83,7 @@ export class AgentRunner {
       const outcome = await this.outcomeOf(call);
       if (outcome === undefined) break;
       report ??= outcome.report;
+      if (outcome.finished !== undefined) this.finishedBy = outcome.finished;
       this.apply(outcome.loopInputs, outcome.finished);
       if (isTerminal(this.loop.state)) break;
       await this.watch(outcome, call.kind === "call" ? call.name : "(malformed)");
@@ -111,7 +115,10 @@ export class AgentRunner {
   private async end(report: AgentEnd["report"]): Promise<AgentEnd> {
     const { deps } = this;
     if (!isTerminal(this.loop.state)) this.apply(["fail"], "ended unexpectedly");
-    for (const entry of await deps.board.releaseAgent(deps.id, this.loop.current.endReason ?? "ended", deps.now())) deps.emit({ type: "board-entry", entry });
+    // A finished agent's claims are released as finished, so a resumed swarm does not redo those tasks.
+    const endReason = this.loop.current.endReason ?? "ended";
+    const releaseReason = this.finishedBy !== undefined ? `${finishedReleasePrefix}${this.finishedBy}` : `ended: ${endReason}`;
+    for (const entry of await deps.board.releaseAgent(deps.id, releaseReason, deps.now())) deps.emit({ type: "board-entry", entry });
     const end = this.loop.current;
     return { outcome: end.state === "failed" ? "failed" : "done", reason: end.endReason ?? "ended", steps: this.steps, tokens: this.tokens, ...(report ? { report } : {}) };
   }

@@ -21,6 +21,7 @@ import { AgentWorkspace } from "../workspace/agentWorkspace";
 import { BoardLogFile } from "../workspace/boardLog";
 import { CommandPolicy, type PolicyRules } from "../workspace/commandPolicy";
 import { SwarmRepository } from "../workspace/swarmRepository";
+import { recoverSwarm } from "../workspace/swarmCleanup";
 import { AgentCalls } from "./agentCalls";
 import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
 import { CellWaiters } from "./cellWaiters";
@@ -44,6 +45,11 @@ export interface SwarmRunOptions {
   readonly policy: PolicyRules;
   readonly temperature?: number;
   readonly seed?: number;
+  /**
+   * Continue an interrupted swarm from its state dir: its board (every acknowledged entry) and branches are
+   * kept, new agents fork from a fresh trunk that includes the board's state.
+   */
+  readonly resume?: boolean;
 }
 
 export interface SwarmSummary {
@@ -103,8 +109,21 @@ export class SwarmSession {
     const { options } = this;
     await mkdir(options.stateDir, { recursive: true });
     const store = await BoardLogFile.open(path.join(options.stateDir, "board.jsonl"));
+    if (!options.resume && store.entries().length > 0) {
+      await store.close();
+      throw new Error(`${options.stateDir} already holds a swarm (${store.entries().length} board entries). ` +
+        "Continue it with --resume, or give a new --state-dir for a new swarm.");
+    }
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
     const repo = await SwarmRepository.open({ repoPath: options.workspace, stateDir: options.stateDir, swarm: options.swarmId });
+    // After a crash, lock files the dead owner left in this swarm's worktrees and refs are cleared first.
+    if (options.resume) {
+      await recoverSwarm(repo);
+      // Claims of the interrupted run end here, so the new agents (who reuse the ids) do not inherit them.
+      for (const lease of board.claims.active(Date.now())) {
+        await board.release(lease.claimId, "interrupted: the swarm stopped before this claim ended", Date.now());
+      }
+    }
     await repo.start({ includeUncommitted: false });
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
     const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
@@ -124,7 +143,7 @@ export class SwarmSession {
     const synthRole = recipe.roles.find((r) => r.name === recipe.synthesist);
     const toolsBySeat = new Map(seats.map((s) => [s.id, toolsForRole(s.role, false)]));
     const synthTools = synthRole ? toolsForRole(synthRole, true) : [];
-    const tasks = await gatherTasks(recipe, options.goal, repo.topLevel);
+    const tasks = await gatherTasks(recipe, options.goal, repo.topLevel, board);
     const roster: RosterEntry[] = seats.map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
     const trunkText = renderTrunk({ recipe, goal: options.goal, tools: [], roster, workspaceSummary: await workspaceSummary(repo.topLevel, tasks, board) });
     const format = await AgentChatFormat.create(model, trunkText, unionOfTools([...toolsBySeat.values(), synthTools]));

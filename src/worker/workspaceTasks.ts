@@ -3,6 +3,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { dedupeTasks, taskFromGoal, tasksFromTodoComments } from "../core/taskSources";
+import { finishedTaskIds } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { Recipe } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
@@ -31,10 +32,12 @@ async function todoTasks(repoRoot: string): Promise<Task[]> {
   return tasks;
 }
 
-export async function gatherTasks(recipe: Recipe, goal: string, repoRoot: string): Promise<Task[]> {
+/** The swarm's open tasks: from its sources, deduplicated, without those the board says were finished. */
+export async function gatherTasks(recipe: Recipe, goal: string, repoRoot: string, board?: SwarmBoard): Promise<Task[]> {
   const tasks: Task[] = goal.trim() === "" ? [] : [taskFromGoal(goal)];
   if (recipe.taskSources.includes("todo-comments")) tasks.push(...(await todoTasks(repoRoot)));
-  return dedupeTasks(tasks);
+  const finished = board ? finishedTaskIds(board.board.entries()) : new Set<string>();
+  return dedupeTasks(tasks).filter((t) => !finished.has(t.id));
 }
 
 /** Files at HEAD (first 40), the open tasks, and what the board already holds (on a resumed swarm). */

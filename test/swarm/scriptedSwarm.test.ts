@@ -4,7 +4,6 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseRecipeValue } from "../../src/core/recipeParse";
 import type { BoardEntry } from "../../src/protocol/board";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../src/protocol/turnScript";
@@ -13,28 +12,7 @@ import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
 import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
 import { gatherTasks } from "../../src/worker/workspaceTasks";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
-import { git, makeSampleRepo, ofType, type SampleRepo } from "./swarmFixtures";
-
-const codeTools = ["list_dir", "read_file", "search", "grep_board", "post_finding", "send_message", "claim", "release", "write_file", "edit_file", "run_command", "git_status", "git_diff", "commit", "merge_progress"];
-
-export function testRecipe(workers: number, wallClockMs = 10 * 60_000) {
-  const parsed = parseRecipeValue("test recipe", {
-    name: "e2e",
-    description: "Workers claim tasks of the sample project; a synthesist reports.",
-    roles: [
-      { name: "worker", count: workers, tools: codeTools, instructions: "Claim one task, do it, merge, post what you learned." },
-      { name: "synthesist", count: 1, tools: ["grep_board", "read_file"], instructions: "Write the report." },
-    ],
-    topology: { kind: "dag", stages: [{ name: "work", roles: ["worker"] }, { name: "report", roles: ["synthesist"], after: ["work"] }] },
-    visibility: "shared",
-    synthesist: "synthesist",
-    budgets: { wallClockMs, tokensPerAgent: 100_000, kvCells: 32_768, steps: 40 },
-    taskSources: ["goal", "todo-comments"],
-    merge: true,
-  });
-  assert.ok(parsed.ok, "the test recipe parses");
-  return parsed.recipe;
-}
+import { git, makeSampleRepo, ofType, testRecipe, type SampleRepo } from "./swarmFixtures";
 
 const oldMedian = `  const sorted = [...values].sort();
   const mid = Math.floor(sorted.length / 2);
