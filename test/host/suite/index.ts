@@ -16,7 +16,11 @@ export function run(): Promise<void> {
     };
   }
   const mocha = new Mocha({ ui: "bdd", color: false, reporter: "spec", timeout: 60_000 });
-  const files = readdirSync(__dirname).filter((f) => f.endsWith(".test.js")).sort();
+  // SWARMBOARD_HOST_ONLY=approvals,findings runs only the files starting with those names (while working on them).
+  const only = (process.env.SWARMBOARD_HOST_ONLY ?? "").split(",").filter((p) => p !== "");
+  const files = readdirSync(__dirname)
+    .filter((f) => f.endsWith(".test.js") && (only.length === 0 || only.some((p) => f.startsWith(p))))
+    .sort();
   if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${__dirname}: run \`npm run compile:tests\``));
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
