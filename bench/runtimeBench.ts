@@ -1,7 +1,7 @@
 // `npm run bench:runtime`: shared cells, copy mode and the usual bill side by side, for each model, trunk
 // length P and agent count N. Prints a markdown table per (model, P) with ratios against the usual bill, the
 // figures RESULTS.md quotes, and, with --json FILE, every figure as JSON.
-import { statSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { loadSwarmModel, type SwarmModel } from "../src/runtime/loadModel";
 import { type BenchConfig, type BenchMode, type BenchRow } from "./benchFigures";
@@ -40,9 +40,8 @@ async function runOne(model: SwarmModel, config: BenchConfig, options: BenchOpti
   const common = { config, threads: options.threads, trunk, forced, batchSize };
   if (config.mode !== "usual-bill") return { config, figures: await runForkedAgents({ model, ...common }) };
   const prefill = config.agents * config.trunkTokens;
-  const cost = prefill * (statSync(model.facts.path).size / 1e9);
-  if (cost > options.usualBillBudget) {
-    return { config, skipped: `N x P = ${prefill} prefill tokens x model GB = ${cost.toFixed(0)} > --usual-bill-budget ${options.usualBillBudget}` };
+  if (prefill > options.usualBillMaxPrefill) {
+    return { config, skipped: `N x P = ${prefill} prefill tokens > --usual-bill-max-prefill ${options.usualBillMaxPrefill}` };
   }
   return { config, figures: await runUsualBill({ model: model.model, bytesPerCell: model.facts.kvBytesPerCell, ...common }) };
 }
