@@ -11,7 +11,8 @@ import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 
 export type ApprovalDecision = "once" | "swarm" | "deny";
-type Outcome = ApprovalDecision | "timeout" | "gone";
+/** "ended": the swarm ended first; "disposed": the extension is going away. */
+type Outcome = ApprovalDecision | "timeout" | "ended" | "disposed";
 
 /** The worker's wait before an unanswered request counts as denied (src/worker/swarmApprovals.ts). */
 export const approvalTimeoutMs = 5 * 60_000;
@@ -37,9 +38,14 @@ export class ApprovalPrompts implements vscode.Disposable {
     private readonly worker: WorkerProcess,
     private readonly store: SwarmStore,
     private readonly log: HostLog,
-    private readonly timeoutMs = approvalTimeoutMs,
+    private timeoutMs = approvalTimeoutMs,
   ) {
     this.subscription = store.onDidChange((change) => this.sync(change.swarmId));
+  }
+
+  /** Test hook: how long new prompts wait before they count as denied (the worker keeps its own 5 minutes). */
+  setTimeoutMs(ms: number | undefined): void {
+    this.timeoutMs = ms ?? approvalTimeoutMs;
   }
 
   /** Prompts on screen now (test hook). */
@@ -59,20 +65,31 @@ export class ApprovalPrompts implements vscode.Disposable {
     for (const a of asked) if (!this.open.has(a.requestId) && !this.settled.has(a.requestId)) void this.prompt(swarmId, a);
     // A request that left the view unanswered here (the swarm ended) closes its prompt.
     for (const [id, entry] of this.open) {
-      if (entry.prompt.swarmId === swarmId && !asked.some((a) => a.requestId === id)) entry.settle("gone");
+      if (entry.prompt.swarmId === swarmId && !asked.some((a) => a.requestId === id)) entry.settle("ended");
     }
   }
 
   private async prompt(swarmId: string, a: ApprovalView): Promise<void> {
-    const message = `Swarmboard: ${a.agentId} (swarm ${swarmId}) asks to run \`${a.command}\` in ${a.cwd}. Why it asks: ${a.reason}. No answer within ${Math.round(this.timeoutMs / 60_000)} min denies it.`;
-    let settle: (outcome: Outcome) => void = () => undefined;
-    const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
+    const message = `Swarmboard: ${a.agentId} (swarm ${swarmId}) asks to run \`${a.command}\` in ${a.cwd}. Why it asks: ${a.reason}. No answer within ${waitText(this.timeoutMs)} denies it.`;
+    let settledAs: Outcome | undefined;
+    let resolveOutcome: (outcome: Outcome) => void = () => undefined;
+    const outcome = new Promise<Outcome>((resolve) => (resolveOutcome = resolve));
+    const settle = (o: Outcome) => {
+      settledAs ??= o;
+      resolveOutcome(o);
+    };
     this.open.set(a.requestId, { prompt: { ...a, swarmId, message }, settle });
     this.log.info(`approval asked: ${a.agentId} wants \`${a.command}\` in ${a.cwd} (${a.requestId})`);
     const timer = setTimeout(() => settle("timeout"), Math.max(0, a.time + this.timeoutMs - Date.now()));
     void vscode.window.showWarningMessage(message, ...buttons.map((b) => b.title)).then((title) => {
+      const decision = buttons.find((b) => b.title === title)?.decision;
+      // VS Code cannot take a notification down from code: a click after the request ended is told so.
+      if (settledAs !== undefined && settledAs !== decision && decision !== undefined && decision !== "deny") {
+        void vscode.window.showInformationMessage(lateClickText(settledAs, a));
+        return;
+      }
       // Dismissing the notification is an answer too: nothing runs that the user did not allow.
-      settle(buttons.find((b) => b.title === title)?.decision ?? "deny");
+      settle(decision ?? "deny");
     });
     const result = await outcome;
     clearTimeout(timer);
@@ -82,7 +99,12 @@ export class ApprovalPrompts implements vscode.Disposable {
   }
 
   private async finish(swarmId: string, a: ApprovalView, result: Outcome): Promise<void> {
-    if (result === "gone") return;
+    if (result === "disposed") return;
+    if (result === "ended") {
+      this.log.info(`approval dropped: swarm ${swarmId} ended before \`${a.command}\` of ${a.agentId} was answered`);
+      void vscode.window.showInformationMessage(`Swarmboard: swarm ${swarmId} ended before you answered; \`${a.command}\` of ${a.agentId} did not run.`);
+      return;
+    }
     if (result === "timeout") {
       this.log.warn(`approval timed out: \`${a.command}\` of ${a.agentId} was denied (${a.requestId})`);
       void vscode.window.showInformationMessage(`Swarmboard: nobody answered in time, so \`${a.command}\` of ${a.agentId} was denied.`);
@@ -102,6 +124,18 @@ export class ApprovalPrompts implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
-    for (const entry of this.open.values()) entry.settle("gone");
+    for (const entry of this.open.values()) entry.settle("disposed");
   }
+}
+
+function waitText(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.max(1, Math.round(ms / 1000))} s`;
+}
+
+/** What a click on a prompt whose request already ended says. */
+function lateClickText(settledAs: Outcome, a: ApprovalView): string {
+  const what = `\`${a.command}\` of ${a.agentId}`;
+  if (settledAs === "timeout") return `Swarmboard: ${what} was already denied: nobody answered in time. It did not run.`;
+  if (settledAs === "ended" || settledAs === "disposed") return `Swarmboard: the swarm ended before the answer; ${what} did not run.`;
+  return `Swarmboard: ${what} was already answered (${settledAs}); this click changes nothing.`;
 }

@@ -2,6 +2,7 @@
 // points at a file opens it at the line.
 import * as vscode from "vscode";
 import type { BoardEntry } from "../../protocol/board";
+import type { QuickPicker } from "../review/quickPicker";
 import type { SwarmStore } from "../swarm/swarmStore";
 import { findingEntries, markLabel } from "./findingMarks";
 import { swarmFolder } from "./findingsInEditor";
@@ -40,7 +41,7 @@ export async function chooseSwarm(store: SwarmStore, swarmId: string | undefined
   return picked?.label;
 }
 
-export async function listFindings(store: SwarmStore, args?: { swarmId?: string }): Promise<BoardEntry | undefined> {
+export async function listFindings(store: SwarmStore, picker: QuickPicker, args?: { swarmId?: string }): Promise<BoardEntry | undefined> {
   const swarmId = await chooseSwarm(store, args?.swarmId, "to list the findings of");
   if (swarmId === undefined) return undefined;
   const entries = findingEntries(store.swarm(swarmId)?.entries ?? []);
@@ -54,7 +55,7 @@ export async function listFindings(store: SwarmStore, args?: { swarmId?: string 
     description: entry.refs.map((r) => (r.line ? `${r.path}:${r.line}` : r.path)).join(", "),
     detail: entry.text,
   }));
-  const picked = await vscode.window.showQuickPick(items, { title: `Findings of ${swarmId}`, matchOnDescription: true, matchOnDetail: true });
+  const picked = await picker.pick(items, { title: `Findings of ${swarmId}`, placeholder: "Pick a finding to open the file at its line" });
   if (picked === undefined) return undefined;
   await openFinding(store, swarmId, picked.entry);
   return picked.entry;

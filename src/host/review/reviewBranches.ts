@@ -6,6 +6,7 @@ import type { BranchReview } from "../../protocol/tools";
 import { chooseSwarm } from "../findings/findingsList";
 import { discardBranch, mergeBranch, openWorktree, type ReviewDeps } from "./branchActions";
 import { openBranchDiff, reviewTarget, type BranchTarget } from "./branchDiff";
+import type { QuickPicker } from "./quickPicker";
 
 interface BranchItem extends vscode.QuickPickItem {
   readonly review: BranchReview;
@@ -30,10 +31,7 @@ const actions = [
 ] as const;
 
 export class BranchReviewCommand {
-  /** The branch list while it is open (test hook: tests read its items and hide it). */
-  picker: vscode.QuickPick<BranchItem> | undefined;
-
-  constructor(private readonly deps: ReviewDeps) {}
+  constructor(private readonly deps: ReviewDeps, private readonly picker: QuickPicker) {}
 
   async run(args?: { swarmId?: string }): Promise<BranchReview[] | undefined> {
     const swarmId = await chooseSwarm(this.deps.store, args?.swarmId, "to review");
@@ -48,32 +46,16 @@ export class BranchReviewCommand {
     return branches;
   }
 
-  private pick(swarmId: string, branches: BranchReview[]): Promise<BranchReview | undefined> {
-    const picker = vscode.window.createQuickPick<BranchItem>();
-    picker.title = `Review the branches of ${swarmId}`;
-    picker.placeholder = "Pick a branch to see its changes, merge it or discard it";
-    picker.matchOnDescription = true;
-    picker.items = branches.map(branchItem);
-    this.picker = picker;
-    return new Promise((resolve) => {
-      picker.onDidAccept(() => {
-        resolve(picker.selectedItems[0]?.review);
-        picker.hide();
-      });
-      picker.onDidHide(() => {
-        resolve(undefined);
-        picker.dispose();
-        if (this.picker === picker) this.picker = undefined;
-      });
-      picker.show();
+  private async pick(swarmId: string, branches: BranchReview[]): Promise<BranchReview | undefined> {
+    const picked = await this.picker.pick(branches.map(branchItem), {
+      title: `Review the branches of ${swarmId}`,
+      placeholder: "Pick a branch to see its changes, merge it or discard it",
     });
+    return picked?.review;
   }
 
   private async act(target: BranchTarget, isAgent: boolean): Promise<void> {
-    const choice = await vscode.window.showQuickPick(
-      actions.filter((a) => isAgent || a.id !== "worktree"),
-      { title: target.branch },
-    );
+    const choice = await this.picker.pick(actions.filter((a) => isAgent || a.id !== "worktree"), { title: target.branch });
     switch (choice?.id) {
       case "diff":
         await openBranchDiff(this.deps.worker, this.deps.store, this.deps.log, target);

@@ -14,6 +14,7 @@ import type { WorkerProcess } from "../workerProcess";
 import { discardBranch, mergeBranch, openWorktree, type ReviewDeps } from "./branchActions";
 import { openBranchDiff, toBranchTarget } from "./branchDiff";
 import { Confirmations } from "./confirmations";
+import { QuickPicker } from "./quickPicker";
 import { registerGitContent } from "./gitContentProvider";
 import { BranchReviewCommand } from "./reviewBranches";
 
@@ -29,9 +30,14 @@ export const reviewCommandIds = {
 
 export interface ReviewSurfacesTestHooks {
   readonly findings: { shownIn(uri: vscode.Uri): readonly ShownFinding[] };
-  readonly approvals: { pending(): readonly OpenPrompt[]; answer(requestId: string, decision: ApprovalDecision): boolean };
+  readonly approvals: {
+    pending(): readonly OpenPrompt[];
+    answer(requestId: string, decision: ApprovalDecision): boolean;
+    setTimeoutMs(ms: number | undefined): void;
+  };
   readonly confirmations: { answerNext(...answers: boolean[]): void; questions(): readonly string[] };
-  readonly review: { picker(): vscode.QuickPick<vscode.QuickPickItem> | undefined };
+  /** Our quick pick on screen now (findings list, branch review). */
+  picker(): vscode.QuickPick<vscode.QuickPickItem> | undefined;
   readonly models: { setFreeMemory(bytes: number | undefined): void };
   /** Starts a swarm straight through the worker and records it in the store, as a launch does. */
   readonly swarms: { start(params: StartSwarmParams): Promise<string>; view(id: string): SwarmViewState | undefined };
@@ -50,7 +56,8 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
   const reviewDeps: ReviewDeps = { worker, store, log, confirmations };
   const findings = new FindingsInEditor(store);
   const approvals = new ApprovalPrompts(worker, store, log);
-  const review = new BranchReviewCommand(reviewDeps);
+  const picker = new QuickPicker();
+  const review = new BranchReviewCommand(reviewDeps, picker);
   let freeMemoryOverride: number | undefined;
   const modelDeps = {
     worker, log, confirmations,
@@ -72,7 +79,7 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
   const disposables: vscode.Disposable[] = [
     findings, approvals,
     registerGitContent(worker, store),
-    guarded(reviewCommandIds.listFindings, (args?: { swarmId?: string }) => listFindings(store, args)),
+    guarded(reviewCommandIds.listFindings, (args?: { swarmId?: string }) => listFindings(store, picker, args)),
     guarded(reviewCommandIds.reviewBranches, (args?: { swarmId?: string }) => review.run(args)),
     guarded(reviewCommandIds.openBranchDiff, (arg: unknown) => openBranchDiff(worker, store, log, toBranchTarget(arg))),
     guarded(reviewCommandIds.mergeBranch, (arg: unknown) => mergeBranch(reviewDeps, toBranchTarget(arg))),
@@ -82,9 +89,9 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
   ];
   const hooks: ReviewSurfacesTestHooks = {
     findings: { shownIn: (uri) => findings.shownIn(uri) },
-    approvals: { pending: () => approvals.pending(), answer: (id, decision) => approvals.answer(id, decision) },
+    approvals: { pending: () => approvals.pending(), answer: (id, decision) => approvals.answer(id, decision), setTimeoutMs: (ms) => approvals.setTimeoutMs(ms) },
     confirmations: { answerNext: (...answers) => confirmations.answerNext(...answers), questions: () => confirmations.questions() },
-    review: { picker: () => review.picker },
+    picker: () => picker.current,
     models: { setFreeMemory: (bytes) => (freeMemoryOverride = bytes) },
     swarms: {
       start: async (params) => {
