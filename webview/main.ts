@@ -48,7 +48,8 @@ function domFacts(dom: PanelDom) {
     findingTexts: dom.feed.texts(),
     budget: budget ? readBudget(budget) : {},
     imgElements: document.querySelectorAll("img").length,
-    scriptElements: document.querySelectorAll("script").length,
+    // Inside the app only: the page's own scripts (and VS Code's) live outside #app.
+    scriptElements: document.querySelectorAll("#app script").length,
     injectedRan: (window as unknown as Record<string, unknown>).swarmboardInjected !== undefined,
   };
 }

@@ -124,6 +124,7 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
         findingTexts: z.array(z.string()),
         /** The budget's numbers as rendered, by field (data-field attributes), parsed back to numbers. */
         budget: z.record(z.string(), z.number()),
+        /** <img> elements in the whole document, and <script> elements inside #app. */
         imgElements: z.number().int(),
         scriptElements: z.number().int(),
         /** Whether any injected handler ran (it would set a marker on window). */

@@ -20,8 +20,11 @@ describe("activation", () => {
       "swarmboard.openBranchDiff",
       "swarmboard.openPanel",
       "swarmboard.pingWorker",
+      "swarmboard.restartWorker",
       "swarmboard.reviewBranches",
       "swarmboard.selectModel",
+      "swarmboard.showLane",
+      "swarmboard.stopAgent",
       "swarmboard.stopSwarm",
     ]);
     const registered = new Set(await vscode.commands.getCommands(true));
