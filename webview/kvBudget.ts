@@ -28,11 +28,11 @@ export function mountBudget(): BudgetDom {
   const free = el("div", "kv-seg kv-free");
   bar.append(trunk, free);
   const segments = new Map<string, HTMLElement>();
-  const names = ["trunkCells", "trunkOwners", "usedCells", "freeCells", "reservedCells", "poolCells", "usedBytes", "poolBytes", "moreAgentsFit", "meanStepMs", "rowsPerDispatch", "tokensPerSecond"] as const;
+  const names = ["trunkCells", "trunkOwners", "usedCells", "freeCells", "reservedCells", "poolCells", "usedBytes", "poolBytes", "moreAgentsFit", "meanStepMs", "dispatches", "rowsPerDispatch", "tokensPerSecond"] as const;
   const labels: Record<(typeof names)[number], string> = {
     trunkCells: "Trunk cells", trunkOwners: "Agents owning the trunk", usedCells: "Used cells", freeCells: "Free cells", reservedCells: "Reserved cells",
     poolCells: "Pool cells", usedBytes: "Used", poolBytes: "Pool", moreAgentsFit: "More agents that fit",
-    meanStepMs: "Step time", rowsPerDispatch: "Rows per dispatch", tokensPerSecond: "Tokens/s",
+    meanStepMs: "Step time", dispatches: "Dispatches", rowsPerDispatch: "Rows per dispatch", tokensPerSecond: "Tokens/s",
   };
   const figures = Object.fromEntries(names.map((n) => [n, figure(labels[n], n)])) as Record<(typeof names)[number], ReturnType<typeof figure>>;
   const mode = el("span", "badge", "");
@@ -71,7 +71,7 @@ export function mountBudget(): BudgetDom {
     for (const [id, seg] of segments) if (!live.has(id)) { seg.remove(); segments.delete(id); }
     free.style.width = pct(b.freeCells);
     setAttr(bar, "aria-label", `KV pool of ${formatCount(b.poolCells)} cells: trunk ${formatCount(b.trunkCells)} owned by ${b.trunkOwners} agents, ${formatCount(b.usedCells)} used, ${formatCount(b.freeCells)} free`);
-    for (const n of ["trunkCells", "trunkOwners", "usedCells", "freeCells", "reservedCells", "poolCells"] as const) show(figures[n].value, b[n], formatCount(b[n]));
+    for (const n of ["trunkCells", "trunkOwners", "usedCells", "freeCells", "reservedCells", "poolCells", "dispatches"] as const) show(figures[n].value, b[n], formatCount(b[n]));
     show(figures.usedBytes.value, b.usedBytes, formatBytes(b.usedBytes));
     show(figures.poolBytes.value, b.poolBytes, formatBytes(b.poolBytes));
     if (b.moreAgentsFit === null) {
