@@ -11,7 +11,7 @@ import type { Budgets } from "../protocol/recipe";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentWorkspace } from "../workspace/agentWorkspace";
 import type { AgentCalls, ModelCall } from "./agentCalls";
-import { dispatchCall, type CallOutcome } from "./callDispatch";
+import { dispatchCall, type CallOutcome, type SubagentOutcome } from "./callDispatch";
 import type { CatalogTool } from "./toolCatalog";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -38,6 +38,13 @@ export interface AgentRunnerDeps {
   readonly privateCells: () => number;
   /** Most private cells the agent may use: its share of the pool. */
   readonly tailBudget: number;
+  /** Present for agents that may still fork a sub-agent from their own state. */
+  readonly spawnSubagent?: (task: string) => Promise<SubagentOutcome>;
+  /**
+   * How the agent's context opens: a fresh fork of the trunk reads its brief as a user turn; a sub-agent,
+   * forked in the middle of its parent's spawn call, reads its brief as that call's result.
+   */
+  readonly opening?: "brief" | "call-result";
 }
 
 function isKvFull(error: unknown): boolean {
@@ -68,7 +75,8 @@ export class AgentRunner {
   async run(brief: string): Promise<AgentEnd> {
     const { deps } = this;
     deps.emit({ type: "agent-state", agentId: deps.id, state: "starting" });
-    if (!(await this.feed(() => deps.calls.open(brief)))) return this.end(undefined);
+    const open = deps.opening === "call-result" ? () => deps.calls.answer(brief) : () => deps.calls.open(brief);
+    if (!(await this.feed(open))) return this.end(undefined);
     deps.emit({ type: "agent-state", agentId: deps.id, state: "gather" });
     let report: AgentEnd["report"];
     while (!isTerminal(this.loop.state)) {
@@ -155,7 +163,10 @@ export class AgentRunner {
       return { ok: false, result: { error }, summary: error, loopInputs: [], progress: {}, error, posted: [] };
     }
     deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: call.name, args: call.argsText });
-    const outcome = await dispatchCall({ agent: deps.id, board: deps.board, workspace: deps.workspace, tools: deps.tools, now: deps.now, signal: deps.signal }, call.name, call.argsText);
+    const outcome = await dispatchCall({
+      agent: deps.id, board: deps.board, workspace: deps.workspace, tools: deps.tools, now: deps.now, signal: deps.signal,
+      ...(deps.spawnSubagent ? { spawnSubagent: deps.spawnSubagent } : {}),
+    }, call.name, call.argsText);
     deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: outcome.ok, summary: outcome.summary });
     for (const entry of outcome.posted) deps.emit({ type: "board-entry", entry });
     if (outcome.progress.finding || outcome.progress.diff || outcome.progress.testChange) deps.board.renew(deps.id, deps.now());

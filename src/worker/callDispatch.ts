@@ -40,6 +40,14 @@ export interface CallDispatchContext {
   readonly tools: readonly CatalogTool[];
   readonly now: () => number;
   readonly signal?: AbortSignal;
+  /** Runs a sub-agent forked from this agent's current state; absent where the depth limit is reached. */
+  readonly spawnSubagent?: (task: string) => Promise<SubagentOutcome>;
+}
+
+export interface SubagentOutcome {
+  readonly agentId: string;
+  readonly summary: string;
+  readonly findings: ReadonlyArray<{ kind: string; text: string }>;
 }
 
 function failure(error: string, extra: Partial<CallOutcome> = {}): CallOutcome {
@@ -79,6 +87,18 @@ export async function dispatchCall(ctx: CallDispatchContext, name: string, argsT
       return controlCall(tool.name, args);
     case "workspace":
       return workspaceCall(ctx, tool.name, args);
+    case "delegate":
+      return delegateCall(ctx, args as { task: string });
+  }
+}
+
+async function delegateCall(ctx: CallDispatchContext, args: { task: string }): Promise<CallOutcome> {
+  if (ctx.spawnSubagent === undefined) return failure("spawn_subagent: sub-agents cannot spawn further sub-agents here (depth limit).", { args });
+  try {
+    const child = await ctx.spawnSubagent(args.task);
+    return success(child, `sub-agent ${child.agentId}: ${child.summary}`, { args, progress: { finding: child.findings.length > 0 } });
+  } catch (e) {
+    return failure(`spawn_subagent: ${(e as Error).message}`, { args });
   }
 }
 

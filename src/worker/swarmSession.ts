@@ -16,6 +16,7 @@ import type { TurnScript } from "../protocol/turnScript";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
 import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
+import type { SwarmAgent } from "../runtime/swarmAgent";
 import type { CommandApprover } from "../workspace/approvals";
 import { AgentWorkspace } from "../workspace/agentWorkspace";
 import { BoardLogFile } from "../workspace/boardLog";
@@ -24,6 +25,7 @@ import { SwarmRepository } from "../workspace/swarmRepository";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { AgentCalls } from "./agentCalls";
 import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
+import type { SubagentOutcome } from "./callDispatch";
 import { CellWaiters } from "./cellWaiters";
 import { toolsForRole, unionOfTools, type CatalogTool } from "./toolCatalog";
 import { gatherTasks, workspaceSummary } from "./workspaceTasks";
@@ -63,6 +65,24 @@ export interface SwarmSummary {
 interface Seat {
   readonly id: string;
   readonly role: Role;
+}
+
+/** How deep sub-agents may nest (a sub-agent of a sub-agent, no further). */
+const maxSubagentDepth = 2;
+/** Sequences kept for sub-agents beyond the widest stage. */
+const subagentSeats = 2;
+
+/** One running agent as the session sees it. */
+interface AgentSlot {
+  readonly id: string;
+  readonly role: Role;
+  readonly agent: SwarmAgent;
+  readonly tools: CatalogTool[];
+  readonly workspace?: AgentWorkspace;
+  /** 0 for the swarm's own agents, 1 and more for sub-agents. */
+  readonly depth: number;
+  readonly isSynthesist: boolean;
+  readonly opening: "brief" | "call-result";
 }
 
 /** The working seats of a recipe, numbered like the runtime numbers its forks (agent-1, agent-2, ...). */
@@ -148,7 +168,7 @@ export class SwarmSession {
     const trunkText = renderTrunk({ recipe, goal: options.goal, tools: [], roster, workspaceSummary: await workspaceSummary(repo.topLevel, tasks, board) });
     const format = await AgentChatFormat.create(model, trunkText, unionOfTools([...toolsBySeat.values(), synthTools]));
     const kvCells = options.kvCells ?? recipe.budgets.kvCells;
-    this.context = await createSwarmContext(model, { maxAgents: Math.max(1, ...stages.map((s) => s.length)), kvCells, threads: options.threads });
+    this.context = await createSwarmContext(model, { maxAgents: Math.max(1, ...stages.map((s) => s.length)) + subagentSeats, kvCells, threads: options.threads });
     const context = this.context;
     await context.appendToTrunk(format.trunkTokens);
     const widestStage = Math.max(1, ...stages.map((s) => s.length));
@@ -201,24 +221,54 @@ export class SwarmSession {
     const writes = tools.some((t) => t.name === "commit" || t.name === "write_file" || t.name === "edit_file");
     const workspace = writes ? await AgentWorkspace.open(repo, seat.id, { policy: new CommandPolicy(this.options.policy), approver: this.options.approver }) : undefined;
     this.emit({ type: "agent-added", agent: { id: seat.id, role: seat.role.name, ...(workspace ? { branch: workspace.worktree.branch } : {}) } });
-    const end = await this.runner(seat.id, false, agent, format, tools, board, workspace).run(agentBrief(seat.id, seat.role, tasks));
+    const slot: AgentSlot = { id: seat.id, role: seat.role, agent, tools, depth: 0, isSynthesist: false, opening: "brief", ...(workspace ? { workspace } : {}) };
+    const end = await this.runner(slot, format, board).run(agentBrief(seat.id, seat.role, tasks));
     await agent.release();
     this.cells.freed();
     board.leave(seat.id);
     return { id: seat.id, role: seat.role.name, ...(workspace ? { branch: workspace.worktree.branch } : {}), end };
   }
 
-  private runner(id: string, isSynthesist: boolean, agent: Awaited<ReturnType<SwarmContext["fork"]>>, format: AgentChatFormat, tools: CatalogTool[], board: SwarmBoard, workspace?: AgentWorkspace): AgentRunner {
+  /**
+   * A sub-agent: forked from its parent's current state (the cheapest fork: it shares everything the parent
+   * has read), it works in the parent's worktree while the parent waits, and its findings go back to the parent.
+   */
+  private async spawnChild(parent: AgentSlot, task: string, format: AgentChatFormat, board: SwarmBoard): Promise<SubagentOutcome> {
+    const context = this.context!;
+    const child = await context.fork({ from: parent.agent, expectedTail: 64 });
+    this.emit({ type: "kv-stats", stats: context.stats() });
+    board.join(child.id);
+    this.emit({ type: "agent-added", agent: { id: child.id, role: parent.role.name, parent: parent.id, ...(parent.workspace ? { branch: parent.workspace.worktree.branch } : {}) } });
+    const depth = parent.depth + 1;
+    const tools = toolsForRole(parent.role, false, depth < maxSubagentDepth);
+    const slot: AgentSlot = { ...parent, id: child.id, agent: child, tools, depth, opening: "call-result" };
+    try {
+      const brief = JSON.stringify({ result: { youAre: child.id, subAgentOf: parent.id, task, note: "You share your parent's context. Do the task, post findings, then call finish with a summary." } });
+      const end = await this.runner(slot, format, board).run(brief);
+      const findings = board.board.entries()
+        .filter((e) => e.author === child.id && ["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"].includes(e.kind))
+        .map((e) => ({ kind: e.kind, text: e.text }));
+      return { agentId: child.id, summary: end.reason, findings };
+    } finally {
+      await child.release();
+      this.cells.freed();
+      board.leave(child.id);
+    }
+  }
+
+  private runner(slot: AgentSlot, format: AgentChatFormat, board: SwarmBoard): AgentRunner {
     const { options } = this;
     const context = this.context!;
+    const { id, agent, tools, isSynthesist } = slot;
     const agentController = new AbortController();
     this.agentControllers.set(id, agentController);
     const signal = AbortSignal.any([this.controller.signal, agentController.signal]);
     const script = options.script?.agents[id] ?? (isSynthesist ? options.script?.agents["synthesist"] : undefined) ?? (options.script ? [] : undefined);
     const calls = new AgentCalls(agent, format, tools, { maxArgTokens: 256, temperature: options.temperature ?? 0.7, seed: (options.seed ?? 1) + Number(id.replace(/\D/g, "") || 0), ...(script ? { script } : {}), signal });
+    const canDelegate = tools.some((t) => t.name === "spawn_subagent");
     return new AgentRunner({
       id, isSynthesist, calls, board, tools, budgets: options.recipe.budgets,
-      ...(workspace ? { workspace } : {}),
+      ...(slot.workspace ? { workspace: slot.workspace } : {}),
       watchdog: new Watchdog({ noProgressSteps: 8, repeatLimit: 3 }),
       emit: (e) => this.emit(e),
       now: () => Date.now(),
@@ -227,6 +277,8 @@ export class SwarmSession {
       waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
       privateCells: () => agent.tokens.length - context.trunkTokens.length,
       tailBudget: this.tailBudget,
+      opening: slot.opening,
+      ...(canDelegate ? { spawnSubagent: (task: string) => this.spawnChild(slot, task, format, board) } : {}),
     });
   }
 
@@ -240,7 +292,8 @@ export class SwarmSession {
       const agent = await this.context!.fork({ role: "synthesist", expectedTail: 128 });
       board.join(agent.id, { isSynthesist: true });
       this.emit({ type: "agent-added", agent: { id: agent.id, role: role.name } });
-      const end = await this.runner(agent.id, true, agent, format, tools, board).run(synthesistBrief(agent.id, role, board.board.entries()));
+      const slot: AgentSlot = { id: agent.id, role, agent, tools, depth: 0, isSynthesist: true, opening: "brief" };
+      const end = await this.runner(slot, format, board).run(synthesistBrief(agent.id, role, board.board.entries()));
       await agent.release();
       report = end.report;
       why = `The synthesist ended without writing a report (${end.reason}): this report was compiled from the board.`;

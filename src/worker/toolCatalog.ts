@@ -10,12 +10,15 @@ import { toolArgSchemas, type ToolName } from "../protocol/tools";
 export const finishArgs = z.object({
   summary: z.string().min(1).max(2000).describe("what you did and what is left"),
 });
+export const spawnSubagentArgs = z.object({
+  task: z.string().min(1).max(1000).describe("the sub-task, in one or two sentences"),
+});
 export const writeReportArgs = z.object({
   title: z.string().min(1).max(200),
   body: z.string().min(1).max(20_000).describe("the report in Markdown: what was found, merged, failed and is left"),
 });
 
-export type ToolKind = "workspace" | "board" | "control";
+export type ToolKind = "workspace" | "board" | "control" | "delegate";
 
 export interface CatalogTool {
   readonly name: string;
@@ -55,12 +58,19 @@ function lookup(name: string): CatalogTool | undefined {
     return entry(name, "board", boardToolDescriptions[name as BoardToolName], boardToolArgSchemas[name as BoardToolName]);
   }
   if (name === "finish" || name === "write_report") return entry(name, "control", controlTools[name].description, controlTools[name].schema);
+  if (name === "spawn_subagent") {
+    return entry(name, "delegate", "Fork a sub-agent from your current state (it knows all you know) for a sub-task; you wait for its findings.", spawnSubagentArgs);
+  }
   return undefined;
 }
 
-/** The tools of a role, plus `finish` (everyone) and `write_report` (the synthesist). Unknown names are refused. */
-export function toolsForRole(role: Role, isSynthesist: boolean): CatalogTool[] {
-  const names = [...new Set([...role.tools, "finish", ...(isSynthesist ? ["write_report"] : [])])].sort();
+/**
+ * The tools of a role, plus `finish` (everyone), `write_report` (the synthesist) and `spawn_subagent` (workers
+ * that may still delegate). Unknown names are refused.
+ */
+export function toolsForRole(role: Role, isSynthesist: boolean, canDelegate = !isSynthesist): CatalogTool[] {
+  const extra = ["finish", ...(isSynthesist ? ["write_report"] : []), ...(canDelegate ? ["spawn_subagent"] : [])];
+  const names = [...new Set([...role.tools, ...extra])].sort();
   return names.map((name) => {
     const tool = lookup(name);
     if (tool === undefined) throw new Error(`Recipe role "${role.name}" lists the tool "${name}", which does not exist.`);
@@ -77,5 +87,5 @@ export function unionOfTools(lists: readonly (readonly CatalogTool[])[]): Catalo
 
 /** Every tool name a recipe role may list. */
 export function toolNamesForRecipes(): ReadonlySet<string> {
-  return new Set([...Object.keys(toolArgSchemas), ...Object.keys(boardToolArgSchemas), "finish", "write_report"]);
+  return new Set([...Object.keys(toolArgSchemas), ...Object.keys(boardToolArgSchemas), "finish", "write_report", "spawn_subagent"]);
 }

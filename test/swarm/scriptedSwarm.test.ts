@@ -39,6 +39,7 @@ function script(goalTask: string, todoTask: string, fixmeTask: string): TurnScri
         { tool: "claim", args: { scope: { taskId: todoTask }, text: "add variance" } },
         { tool: "read_file", args: { path: "src/stats.js" } },
         { tool: "post_finding", args: { kind: "OBSERVED", text: "variance is not implemented", refs: [{ path: "src/stats.js", line: 15 }] } },
+        { tool: "spawn_subagent", args: { task: "find who calls median" } },
         { tool: "post_finding", args: { kind: "FAIL", text: "variance needs a spec for the sample/population choice" } },
         { tool: "finish", args: { summary: "variance left open" } },
       ],
@@ -50,6 +51,12 @@ function script(goalTask: string, todoTask: string, fixmeTask: string): TurnScri
         { tool: "list_dir", args: { path: "." } },
         { tool: "claim", args: { scope: { paths: ["src/stats.js"] }, text: "a malformed call follows" }, rawArgs: "{\"scope\": " },
         { tool: "finish", args: { summary: "left the FIXME to agent-1" } },
+      ],
+      // agent-2's sub-agent (the next fork, so the next number).
+      "agent-4": [
+        { tool: "search", args: { pattern: "median" } },
+        { tool: "post_finding", args: { kind: "OBSERVED", text: "median is only called from the tests" } },
+        { tool: "finish", args: { summary: "median has no callers outside the tests" } },
       ],
       synthesist: [{ tool: "write_report", args: { title: "Swarm report", body: "median is fixed and merged; variance is open." } }],
     },
@@ -136,6 +143,21 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
     assert.match(nudge.text, /list_dir with the same arguments 3 times/);
   });
 
+  it("lets agent-2 fork a sub-agent from its own state, with no new cell, and get its findings back", () => {
+    const added = ofType(events, "agent-added").find((e) => e.agent.parent === "agent-2");
+    assert.ok(added, "a sub-agent of agent-2 was added");
+    assert.equal(added.agent.id, "agent-4");
+    const stats = ofType(events, "kv-stats").map((e) => e.stats).find((s) => s.agents.some((a) => a.agentId === "agent-4"))!;
+    const child = stats.agents.find((a) => a.agentId === "agent-4")!;
+    const parent = stats.agents.find((a) => a.agentId === "agent-2")!;
+    assert.equal(child.privateCells, 0, "the fork added no cell of its own");
+    assert.ok(child.sequenceCells > stats.trunkCells, "the child shares its parent's private tail, not only the trunk");
+    assert.ok(parent.privateCells < parent.sequenceCells - stats.trunkCells + 1, "what the parent read is now shared with its child");
+    const result = ofType(events, "tool-result").find((r) => r.agentId === "agent-2" && r.summary.startsWith("sub-agent agent-4"));
+    assert.ok(result?.ok, "agent-2's spawn call returned the sub-agent's outcome");
+    assert.ok(entries().some((e) => e.author === "agent-4" && e.text === "median is only called from the tests"));
+  });
+
   it("turns a malformed call into a tool error the agent reads", () => {
     const bad = ofType(events, "tool-result").find((r) => r.agentId === "agent-3" && !r.ok && r.summary.startsWith("invalid-args"));
     assert.ok(bad, "agent-3's malformed claim became a tool error");
@@ -150,7 +172,8 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
     assert.equal(atFirstFork.trunkCells, started.trunkTokens - 1);
     assert.equal(atFirstFork.dispatchedTokens, atFirstFork.trunkCells, "only the trunk was decoded before the first fork");
     assert.equal(atFirstFork.usedCells, atFirstFork.trunkCells, "the fork added no cell");
-    for (const s of stats.filter((x) => x.agents.length > 0)) {
+    // (While agent-2's sub-agent lives, agent-2's tail is shared by both and private to neither.)
+    for (const s of stats.filter((x) => x.agents.length > 0 && !x.agents.some((a) => a.agentId === "agent-4"))) {
       const tails = s.agents.reduce((n, a) => n + a.privateCells, 0);
       assert.equal(s.usedCells, s.trunkCells + tails, "cells in use = the trunk once + each agent's private tail");
     }
