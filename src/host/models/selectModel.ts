@@ -18,6 +18,14 @@ export interface ModelDeps {
   readonly modelsDir: vscode.Uri;
   /** Free memory in bytes; os.freemem() outside tests. */
   freeMemory(): number;
+  /** The download in progress, if any (the cancel button and the test hooks reach it here). */
+  readonly pulls: PullInProgress;
+}
+
+export class PullInProgress {
+  abort: AbortController | undefined;
+  /** The last progress the worker reported for the current download. */
+  progress: { downloadedBytes: number; totalBytes: number } | undefined;
 }
 
 export interface SelectedModel extends FactsSummary {
@@ -56,10 +64,13 @@ export async function pullModel(deps: ModelDeps, uriArg?: string): Promise<strin
   if (!uri) return undefined;
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${uri}`, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
+    deps.pulls.abort = abort;
+    deps.pulls.progress = undefined;
     token.onCancellationRequested(() => abort.abort());
     let reported = 0;
     const sub = deps.worker.onNotification(pullProgressNotification, (p) => {
       if (p.uri !== uri || p.totalBytes <= 0) return;
+      deps.pulls.progress = { downloadedBytes: p.downloadedBytes, totalBytes: p.totalBytes };
       const percent = (100 * p.downloadedBytes) / p.totalBytes;
       progress.report({ increment: percent - reported, message: `${formatBytes(p.downloadedBytes)} of ${formatBytes(p.totalBytes)}` });
       reported = percent;
@@ -76,6 +87,7 @@ export async function pullModel(deps: ModelDeps, uriArg?: string): Promise<strin
       return undefined;
     } finally {
       sub.dispose();
+      if (deps.pulls.abort === abort) deps.pulls.abort = undefined;
     }
   });
 }
@@ -102,8 +114,9 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
   return { ...facts, path: modelPath, memory };
 }
 
-export async function selectModel(deps: ModelDeps, args?: { path?: string }): Promise<SelectedModel | undefined> {
-  const modelPath = args?.path ?? (await askForModel(deps));
+/** Without arguments it asks; `{ path }` or `{ pullUri }` skip the questions (tests, other commands). */
+export async function selectModel(deps: ModelDeps, args?: { path?: string; pullUri?: string }): Promise<SelectedModel | undefined> {
+  const modelPath = args?.path ?? (args?.pullUri !== undefined ? await pullModel(deps, args.pullUri) : await askForModel(deps));
   if (modelPath === undefined) return undefined;
   try {
     return await useModel(deps, modelPath);

@@ -8,7 +8,7 @@ import { ApprovalPrompts, type ApprovalDecision, type OpenPrompt } from "../appr
 import { FindingsInEditor, type ShownFinding } from "../findings/findingsInEditor";
 import { listFindings } from "../findings/findingsList";
 import type { HostLog } from "../hostLog";
-import { defaultFreeMemory, selectModel } from "../models/selectModel";
+import { defaultFreeMemory, PullInProgress, selectModel } from "../models/selectModel";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 import { discardBranch, mergeBranch, openWorktree, type ReviewDeps } from "./branchActions";
@@ -38,7 +38,12 @@ export interface ReviewSurfacesTestHooks {
   readonly confirmations: { answerNext(...answers: boolean[]): void; questions(): readonly string[] };
   /** Our quick pick on screen now (findings list, branch review). */
   picker(): vscode.QuickPick<vscode.QuickPickItem> | undefined;
-  readonly models: { setFreeMemory(bytes: number | undefined): void };
+  readonly models: {
+    setFreeMemory(bytes: number | undefined): void;
+    /** Cancels the download in progress as its notification's Cancel button does; false when none runs. */
+    cancelPull(): boolean;
+    pullProgress(): { downloadedBytes: number; totalBytes: number } | undefined;
+  };
   /** Starts a swarm straight through the worker and records it in the store, as a launch does. */
   readonly swarms: { start(params: StartSwarmParams): Promise<string>; view(id: string): SwarmViewState | undefined };
 }
@@ -63,6 +68,7 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
     worker, log, confirmations,
     modelsDir: vscode.Uri.joinPath(deps.globalStorage, "models"),
     freeMemory: () => freeMemoryOverride ?? defaultFreeMemory(),
+    pulls: new PullInProgress(),
   };
   // Each command reports its own failure and resolves undefined, so a palette click never fails silently.
   const guarded = <A extends unknown[], R>(id: string, run: (...args: A) => Promise<R>) =>
@@ -81,18 +87,27 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
     registerGitContent(worker, store),
     guarded(reviewCommandIds.listFindings, (args?: { swarmId?: string }) => listFindings(store, picker, args)),
     guarded(reviewCommandIds.reviewBranches, (args?: { swarmId?: string }) => review.run(args)),
-    guarded(reviewCommandIds.openBranchDiff, (arg: unknown) => openBranchDiff(worker, store, log, toBranchTarget(arg))),
+    // From the palette (no branch given) it starts at the branch list.
+    guarded(reviewCommandIds.openBranchDiff, async (arg?: unknown) => (arg === undefined ? review.run() : openBranchDiff(worker, store, log, toBranchTarget(arg)))),
     guarded(reviewCommandIds.mergeBranch, (arg: unknown) => mergeBranch(reviewDeps, toBranchTarget(arg))),
     guarded(reviewCommandIds.discardBranch, (arg: unknown) => discardBranch(reviewDeps, toBranchTarget(arg))),
     guarded(reviewCommandIds.openAgentWorktree, (arg: unknown) => openWorktree(reviewDeps, toBranchTarget(arg))),
-    guarded(reviewCommandIds.selectModel, (args?: { path?: string }) => selectModel(modelDeps, args)),
+    guarded(reviewCommandIds.selectModel, (args?: { path?: string; pullUri?: string }) => selectModel(modelDeps, args)),
   ];
   const hooks: ReviewSurfacesTestHooks = {
     findings: { shownIn: (uri) => findings.shownIn(uri) },
     approvals: { pending: () => approvals.pending(), answer: (id, decision) => approvals.answer(id, decision), setTimeoutMs: (ms) => approvals.setTimeoutMs(ms) },
     confirmations: { answerNext: (...answers) => confirmations.answerNext(...answers), questions: () => confirmations.questions() },
     picker: () => picker.current,
-    models: { setFreeMemory: (bytes) => (freeMemoryOverride = bytes) },
+    models: {
+      setFreeMemory: (bytes) => (freeMemoryOverride = bytes),
+      cancelPull: () => {
+        const running = modelDeps.pulls.abort;
+        running?.abort();
+        return running !== undefined;
+      },
+      pullProgress: () => modelDeps.pulls.progress,
+    },
     swarms: {
       start: async (params) => {
         const { swarmId } = await worker.request(startSwarmMethod, params);

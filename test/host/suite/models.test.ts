@@ -1,9 +1,11 @@
 // Selecting a model: its facts from the worker, the setting saved, and a warning before using a model that
 // does not fit in free memory (free memory is set through the test hook; the real check reads os.freemem()).
 import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as vscode from "vscode";
 import type { SelectedModel } from "../../../src/host/models/selectModel";
-import { swarmboard } from "./hostApi";
+import { swarmboard, waitFor } from "./hostApi";
 import { modelPath } from "./reviewSwarmRun";
 
 describe("model selection", function () {
@@ -44,5 +46,31 @@ describe("model selection", function () {
     const selected = await vscode.commands.executeCommand("swarmboard.selectModel", { path: __filename });
     assert.equal(selected, undefined);
     assert.ok(hooks.log.recentLines().some((l) => l.includes("is not a .gguf file")));
+  });
+
+  it("downloads with progress and stops when the download is cancelled (a local server, never the network)", async () => {
+    const { hooks } = await swarmboard();
+    // A server on this machine that trickles a 4 MiB body, so the download is still running when cancelled.
+    const total = 4 * 1024 * 1024;
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { "content-length": total, "content-type": "application/octet-stream" });
+      if (req.method === "HEAD") return void res.end();
+      const timer = setInterval(() => res.write(Buffer.alloc(64 * 1024)), 100);
+      res.on("close", () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trickle.gguf`;
+      const selecting = vscode.commands.executeCommand("swarmboard.selectModel", { pullUri: uri });
+      const progress = await waitFor("download progress", () => hooks.reviewSurfaces.models.pullProgress());
+      assert.equal(progress.totalBytes, total);
+      assert.equal(hooks.reviewSurfaces.models.cancelPull(), true);
+      assert.equal(await selecting, undefined, "a cancelled download selects nothing");
+      assert.ok(hooks.log.recentLines().some((l) => l.includes(`the download of ${uri} was cancelled`)));
+      assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), "");
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
