@@ -54,7 +54,7 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
     setAttr(timeline, "aria-label", `${a.id} timeline`);
     const current = el("pre", "current", "");
     setAttr(current, "aria-label", `${a.id} is writing`);
-    const root = el("article", `lane c${a.colour}`, el("header", "lane-head", el("span", "swatch"), el("strong", "", a.id), el("span", "muted", a.role), state, stop), claim, meta, timeline, current);
+    const root = el("article", `lane c${a.colour}`, el("div", "lane-head", el("span", "swatch"), el("strong", "", a.id), el("span", "muted", a.role), state, stop), claim, meta, timeline, current);
     root.dataset.agent = a.id;
     setAttr(root, "role", "listitem");
     setAttr(root, "tabindex", "0");

@@ -135,6 +135,17 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     assert.deepEqual(findings, own.map((e) => e.text));
   });
 
+  it("opens a finding's file at its line from the tree", async () => {
+    const swarmNode = hooks.swarmsView.roots().find((n) => n.kind === "swarm" && n.swarmId === swarmId)!;
+    const first = hooks.swarms.children(swarmNode).find((a) => a.agentId === "agent-1")!;
+    const finding = hooks.swarms.children(first).find((f) => f.label === xssText);
+    assert.ok(finding?.command, "the finding has no open command");
+    await vscode.commands.executeCommand(finding.command.command, ...(finding.command.arguments ?? []));
+    const editor = await waitFor("the finding's file in an editor", () => vscode.window.activeTextEditor);
+    assert.equal(path.basename(editor.document.uri.fsPath), "stats.js");
+    assert.equal(editor.selection.active.line, 1, "agent-1's finding points at src/stats.js:2 (0-based line 1)");
+  });
+
   it("shows one lane per agent, the findings feed and the worker's KV numbers in the panel's DOM", async () => {
     await vscode.commands.executeCommand("swarmboard.openPanel");
     const view = hooks.swarms.store.swarm(swarmId)!;

@@ -1,7 +1,11 @@
 // Supervision in the real host: a worker that keeps crashing is restarted at most 4 times in 3 minutes, then
-// left stopped with a restart action in the Swarms tree; the action brings a fresh worker back.
+// left stopped with a restart action in the Swarms tree; the action brings a fresh worker back. A swarm whose
+// worker sends nothing while agents are live is reported stuck.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
+import { SwarmStore } from "../../../src/host/swarm/swarmStore";
+import { StuckWatch, type StuckReport } from "../../../src/host/supervision/stuckWatch";
+import type { WorkerProcess } from "../../../src/host/workerProcess";
 import { swarmboard, waitFor } from "./hostApi";
 
 describe("worker supervision", function () {
@@ -40,6 +44,37 @@ describe("worker supervision", function () {
       assert.ok(!pids.includes(fresh));
     } finally {
       sub.dispose();
+    }
+  });
+});
+
+describe("stuck worker report", () => {
+  it("reports a running swarm with live agents that sends no events, once, and clears on the next event", async () => {
+    // A store of its own fed by hand (no worker events reach it), so the window's real swarms are untouched.
+    const quietWorker = { onNotification: () => new vscode.Disposable(() => undefined) } as unknown as WorkerProcess;
+    const store = new SwarmStore(quietWorker);
+    const watch = new StuckWatch(store, 300, 50);
+    const reports: StuckReport[] = [];
+    const sub = watch.onDidReport((r) => reports.push(r));
+    try {
+      const t = Date.now();
+      store.apply("quiet", [
+        { type: "swarm-started", swarmId: "quiet", time: t, goal: "g", recipe: "research", mode: "shared-cells", trunkTokens: 10, model: { path: "/m.gguf", architecture: "llama", layers: 1, heads: 1, kvHeads: 1, keyHeadDim: 1, valueHeadDim: 1, kvType: "F16", kvBytesPerCell: 4, trainContextSize: 128, vocabularySize: 10 } },
+        { type: "agent-added", swarmId: "quiet", time: t, agent: { id: "agent-1", role: "researcher" } },
+        { type: "agent-state", swarmId: "quiet", time: t, agentId: "agent-1", state: "gather" },
+      ]);
+      await waitFor("a stuck report", () => reports.length > 0, 10_000);
+      assert.equal(reports[0]?.swarmId, "quiet");
+      assert.equal(reports[0]?.liveAgents, 1);
+      assert.equal(watch.isStuck("quiet"), true);
+      store.apply("quiet", [{ type: "agent-state", swarmId: "quiet", time: Date.now(), agentId: "agent-1", state: "done" }]);
+      assert.equal(watch.isStuck("quiet"), false, "an event clears the report");
+      await new Promise((r) => setTimeout(r, 600));
+      assert.equal(reports.length, 1, "no agent is live any more, so no second report");
+    } finally {
+      sub.dispose();
+      watch.dispose();
+      store.dispose();
     }
   });
 });
