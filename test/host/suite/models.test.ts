@@ -55,7 +55,12 @@ describe("model selection", function () {
     const server = http.createServer((req, res) => {
       res.writeHead(200, { "content-length": total, "content-type": "application/octet-stream" });
       if (req.method === "HEAD") return void res.end();
-      const timer = setInterval(() => res.write(Buffer.alloc(64 * 1024)), 100);
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent >= total) return void res.end();
+        res.write(Buffer.alloc(64 * 1024));
+        sent += 64 * 1024;
+      }, 100);
       res.on("close", () => clearInterval(timer));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
