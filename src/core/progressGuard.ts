@@ -3,6 +3,7 @@
 // frees its claims and moves its loop to `stalled`; a stop frees its claims and ends its loop as `failed`
 // with the reason recorded.
 import type { LoopEvent, WatchdogVerdict } from "../protocol/agentLoop";
+import type { BoardEntry } from "../protocol/board";
 import { isActive, type AgentLoop } from "./agentLoop";
 import type { SwarmBoard } from "./swarmBoard";
 import { nudgeText, Watchdog, type StepReport, type WatchdogOptions } from "./watchdog";
@@ -13,6 +14,8 @@ export interface GuardOutcome {
   readonly nudge?: string;
   /** The loop transition the verdict caused, if any. */
   readonly event?: LoopEvent;
+  /** RELEASE entries the verdict posted (its claims, freed). */
+  readonly released?: readonly BoardEntry[];
 }
 
 export class ProgressGuard {
@@ -43,13 +46,13 @@ export class ProgressGuard {
       case "nudge":
         return { verdict, nudge: nudgeText(verdict.reason) };
       case "releaseClaim": {
-        await swarm.releaseAgent(agent, `stalled: ${verdict.reason}`, now);
-        return isActive(loop.state) ? { verdict, event: loop.send("stall", now, verdict.reason) } : { verdict };
+        const released = await swarm.releaseAgent(agent, `stalled: ${verdict.reason}`, now);
+        return isActive(loop.state) ? { verdict, released, event: loop.send("stall", now, verdict.reason) } : { verdict, released };
       }
       case "stop": {
-        await swarm.releaseAgent(agent, `stopped: ${verdict.reason}`, now);
+        const released = await swarm.releaseAgent(agent, `stopped: ${verdict.reason}`, now);
         const canFail = loop.state !== "done" && loop.state !== "failed";
-        return canFail ? { verdict, event: loop.send("fail", now, `watchdog: ${verdict.reason}`) } : { verdict };
+        return canFail ? { verdict, released, event: loop.send("fail", now, `watchdog: ${verdict.reason}`) } : { verdict, released };
       }
     }
   }

@@ -5,7 +5,8 @@ import { AgentLoop, allowedInputs, isTerminal } from "../core/agentLoop";
 import { agentBudgetExceeded } from "../core/budgets";
 import { finishedReleasePrefix } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
-import { nudgeText, type Watchdog } from "../core/watchdog";
+import { nudgeText } from "../core/watchdog";
+import type { ProgressGuard } from "../core/progressGuard";
 import type { LoopInput } from "../protocol/agentLoop";
 import type { Budgets } from "../protocol/recipe";
 import type { SwarmEvent } from "../protocol/swarmEvents";
@@ -25,7 +26,8 @@ export interface AgentRunnerDeps {
   readonly workspace?: AgentWorkspace;
   readonly tools: readonly CatalogTool[];
   readonly budgets: Budgets;
-  readonly watchdog: Watchdog;
+  /** The watchdog of this agent, wired to its claims and loop. */
+  readonly guard: ProgressGuard;
   readonly emit: (event: AgentEventDraft) => void;
   readonly now: () => number;
   /** Aborted when the user stops the agent or the swarm. */
@@ -169,7 +171,6 @@ export class AgentRunner {
     }, call.name, call.argsText);
     deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: outcome.ok, summary: outcome.summary });
     for (const entry of outcome.posted) deps.emit({ type: "board-entry", entry });
-    if (outcome.progress.finding || outcome.progress.diff || outcome.progress.testChange) deps.board.renew(deps.id, deps.now());
     return outcome;
   }
 
@@ -181,25 +182,26 @@ export class AgentRunner {
     }
   }
 
+  /** The watchdog's escalation (src/core/progressGuard.ts), made visible on the board and in the lane. */
   private async watch(outcome: CallOutcome, tool: string): Promise<void> {
     const { deps } = this;
-    const verdict = deps.watchdog.observe({
+    const guarded = await deps.guard.afterStep(deps.board, this.loop, {
       ...(outcome.args !== undefined ? { toolCall: { name: tool, args: outcome.args } } : {}),
       progress: outcome.progress,
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-    });
+    }, deps.now());
+    for (const entry of guarded.released ?? []) deps.emit({ type: "board-entry", entry });
+    const { verdict } = guarded;
     if (verdict.action === "none") return;
     const text = nudgeText(verdict.reason);
-    await deps.board.postFinding({ author: deps.id, kind: "OBSERVED", text: `${verdict.action}: ${text}`, time: deps.now() })
-      .then((entry) => deps.emit({ type: "board-entry", entry }));
-    if (verdict.action === "nudge") this.notes.push(text);
+    const entry = await deps.board.postFinding({ author: deps.id, kind: "OBSERVED", text: `${verdict.action}: ${text}`, time: deps.now() });
+    deps.emit({ type: "board-entry", entry });
+    if (verdict.action === "nudge") this.notes.push(guarded.nudge ?? text);
     if (verdict.action === "releaseClaim") {
-      for (const entry of await deps.board.releaseAgent(deps.id, `watchdog: ${verdict.reason}`, deps.now())) deps.emit({ type: "board-entry", entry });
-      this.apply(["stall"], verdict.reason);
+      // Stalled, its claims released: it starts again from gather with the nudge in its context.
       this.apply(["resume"]);
       this.notes.push(`${text} Your claims were released.`);
     }
-    if (verdict.action === "stop") this.apply(["stop"], `watchdog: ${verdict.reason}`);
   }
 
   /** The result the agent reads, with what arrived while the call ran. */

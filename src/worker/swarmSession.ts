@@ -8,7 +8,7 @@ import { swarmBudgetAction } from "../core/budgets";
 import { planStages } from "../core/stagePlan";
 import { SwarmBoard } from "../core/swarmBoard";
 import { renderTrunk, type RosterEntry } from "../core/trunkPrompt";
-import { Watchdog } from "../core/watchdog";
+import { ProgressGuard } from "../core/progressGuard";
 import type { Recipe, Role } from "../protocol/recipe";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { Task } from "../protocol/tasks";
@@ -269,7 +269,7 @@ export class SwarmSession {
     return new AgentRunner({
       id, isSynthesist, calls, board, tools, budgets: options.recipe.budgets,
       ...(slot.workspace ? { workspace: slot.workspace } : {}),
-      watchdog: new Watchdog({ noProgressSteps: 8, repeatLimit: 3 }),
+      guard: new ProgressGuard({ noProgressSteps: 8, repeatLimit: 3 }),
       emit: (e) => this.emit(e),
       now: () => Date.now(),
       signal,

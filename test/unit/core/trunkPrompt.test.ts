@@ -1,14 +1,20 @@
 import { strict as assert } from "assert";
 import { promises as fs } from "fs";
 import * as path from "path";
-import { boardToolList } from "../../../src/core/boardToolCalls";
 import { builtinRecipes } from "../../../src/core/recipeCatalog";
 import { renderTrunk, type ToolDescription, type TrunkInput } from "../../../src/core/trunkPrompt";
+import { z } from "zod";
+import { boardToolArgSchemas, boardToolDescriptions, type BoardToolName } from "../../../src/protocol/boardTools";
 
 const golden = path.resolve(__dirname, "../../../../test/fixtures/board/trunk-organization.golden.txt");
 
+/** The organisation's tools as the trunk documents them. */
 function tools(): ToolDescription[] {
-  return boardToolList();
+  return (Object.keys(boardToolArgSchemas) as BoardToolName[]).map((name) => ({
+    name,
+    description: boardToolDescriptions[name],
+    parameters: z.toJSONSchema(boardToolArgSchemas[name], { io: "input" }),
+  }));
 }
 
 function input(): TrunkInput {
