@@ -3,6 +3,7 @@
 // worker sends nothing while agents are live is reported stuck.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
+import { RestartBudget } from "../../../src/host/supervision/restartBudget";
 import { SwarmStore } from "../../../src/host/swarm/swarmStore";
 import { StuckWatch, type StuckReport } from "../../../src/host/supervision/stuckWatch";
 import type { WorkerProcess } from "../../../src/host/workerProcess";
@@ -76,5 +77,15 @@ describe("stuck worker report", () => {
       watch.dispose();
       store.dispose();
     }
+  });
+});
+
+describe("restart budget", () => {
+  it("allows 4 restarts in any 3 minutes, and more once the oldest leaves the window", () => {
+    const budget = new RestartBudget();
+    assert.deepEqual([0, 1000, 2000, 3000, 4000].map((t) => budget.take(t)), [true, true, true, true, false]);
+    assert.equal(budget.take(180_000), true, "the restart at 0 ms has left the window");
+    budget.reset();
+    assert.equal(budget.used(180_001), 0);
   });
 });
