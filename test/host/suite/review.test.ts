@@ -59,7 +59,10 @@ describe("review of agent branches", function () {
     // The integration branch changes a file that exists on both sides: the better picture of a diff.
     const integration = await vscode.commands.executeCommand<Array<{ left: vscode.Uri; right: vscode.Uri }>>("swarmboard.openBranchDiff", branch("main"));
     assert.ok((await vscode.workspace.openTextDocument(integration[0]!.right)).getText().includes("sort((a, b) => a - b)"));
-    if (vscode.env.uiKind === vscode.UIKind.Web) await requestScreenshot("branch-diff");
+    if (vscode.env.uiKind === vscode.UIKind.Web) {
+      await vscode.commands.executeCommand("notifications.clearAll");
+      await requestScreenshot("branch-diff");
+    }
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 
