@@ -7,6 +7,7 @@ import { onDidChangeSettings, readSettings } from "./configuration";
 import { HostLog } from "./hostLog";
 import { PanelController } from "./panel/panelController";
 import { registerReviewSurfaces } from "./review/reviewSurfaces";
+import { LaunchInput } from "./launch/launchInput";
 import { SwarmStatusBar } from "./statusBar";
 import { registerSwarmCommands } from "./swarm/swarmCommands";
 import { SwarmStore } from "./swarm/swarmStore";
@@ -43,7 +44,8 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const panels = own(new PanelController(context.extensionUri, log, worker, store));
   for (const registration of registerCommands({ log, worker, openPanel: () => panels.show() })) own(registration);
   const statusBar = own(new SwarmStatusBar(store, worker));
-  const swarmDeps = { worker, store, log, storageDir: context.globalStorageUri, openPanel: () => void panels.show(), showLane: (id: string) => panels.showLane(id) };
+  const launchInput = new LaunchInput();
+  const swarmDeps = { worker, store, log, storageDir: context.globalStorageUri, input: launchInput, openPanel: () => void panels.show(), showLane: (id: string) => panels.showLane(id) };
   for (const registration of registerSwarmCommands(swarmDeps)) own(registration);
   own(superviseSwarms(worker, store, stuck, log));
   const review = registerReviewSurfaces({ worker, store, log, globalStorage: context.globalStorageUri });
@@ -52,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   worker.ensureStarted();
 
   if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return { testing: { ...createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck }), reviewSurfaces: review.hooks } };
+    return { testing: { ...createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck, launchInput }), reviewSurfaces: review.hooks } };
   }
   return {};
 }

@@ -7,6 +7,7 @@ import type { HostLog } from "./hostLog";
 import type { PanelController } from "./panel/panelController";
 import type { ReviewSurfacesTestHooks } from "./review/reviewSurfaces";
 import type { SwarmPanel } from "./panel/swarmPanel";
+import type { LaunchInput } from "./launch/launchInput";
 import type { SwarmStatusBar } from "./statusBar";
 import type { SwarmStore } from "./swarm/swarmStore";
 import type { StuckWatch } from "./supervision/stuckWatch";
@@ -40,6 +41,8 @@ export interface SwarmTestHooks {
   /** The worker's pid, for supervision tests. */
   workerPid(): number | undefined;
   readonly onWorkerGaveUp: vscode.Event<string>;
+  /** The launch step on screen now (input box or quick pick), if any. */
+  launchStep(): vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem> | undefined;
 }
 
 export interface SwarmboardApi {
@@ -53,7 +56,7 @@ export function createTestHooks(
   view: vscode.TreeView<SwarmsNode>,
   tree: SwarmsTreeProvider,
   panels: PanelController,
-  swarm: { store: SwarmStore; statusBar: SwarmStatusBar; stuck: StuckWatch },
+  swarm: { store: SwarmStore; statusBar: SwarmStatusBar; stuck: StuckWatch; launchInput: LaunchInput },
 ): Omit<SwarmboardTestHooks, "reviewSurfaces"> {
   return {
     log: { recentLines: () => log.recentLines(), onLine: log.onLine },
@@ -81,6 +84,7 @@ export function createTestHooks(
       panelState: () => panels.state(),
       workerPid: () => worker.pid,
       onWorkerGaveUp: worker.onDidGiveUp,
+      launchStep: () => swarm.launchInput.current,
     },
   };
 }

@@ -3,6 +3,7 @@
 // before the count because the estimate needs the model's facts (bytes per KV cell, shared cells or copy mode).
 import * as vscode from "vscode";
 import { buildRecipeCatalog } from "../../core/recipeCatalog";
+import type { LaunchInput } from "./launchInput";
 
 export interface RecipeChoice {
   readonly name: string;
@@ -30,55 +31,57 @@ export async function recipeChoices(folder: vscode.Uri): Promise<{ choices: Reci
 
 const title = "Launch Swarm";
 
-export async function askGoal(): Promise<string | undefined> {
-  return vscode.window.showInputBox({
+export async function askGoal(input: LaunchInput): Promise<string | undefined> {
+  return input.text({
     title: `${title} (1/4): goal`,
     prompt: "What should the swarm do?",
-    placeHolder: "e.g. Fix median for even-length lists",
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === "" ? "Write a goal: the agents plan from it." : undefined),
+    placeholder: "e.g. Fix median for even-length lists",
+    validate: (v) => (v.trim() === "" ? { message: "Write a goal: the agents plan from it.", blocking: true } : undefined),
   });
 }
 
-export async function askRecipe(choices: readonly RecipeChoice[]): Promise<string | undefined> {
-  const picked = await vscode.window.showQuickPick(
+export async function askRecipe(input: LaunchInput, choices: readonly RecipeChoice[]): Promise<string | undefined> {
+  const picked = await input.pick(
     choices.map((c) => ({ label: c.name, description: `${c.origin} · ${c.agents} agents`, detail: c.description })),
-    { title: `${title} (2/4): recipe`, placeHolder: "How the agents are organised", ignoreFocusOut: true, matchOnDetail: true },
+    `${title} (2/4): recipe`,
+    "How the agents are organised",
   );
   return picked?.label;
 }
 
 export type ModelAnswer = { kind: "path"; path: string } | { kind: "pull"; uri: string };
 
-export async function askModel(configured: string): Promise<ModelAnswer | undefined> {
+export async function askModel(input: LaunchInput, configured: string): Promise<ModelAnswer | undefined> {
   const items: Array<vscode.QuickPickItem & { id: "configured" | "file" | "pull" }> = [];
   if (configured !== "") items.push({ id: "configured", label: "$(check) Configured model", description: configured });
   items.push({ id: "file", label: "$(file-binary) Pick a GGUF file…" }, { id: "pull", label: "$(cloud-download) Pull a model…", description: "hf:<user>/<repo>/<file>.gguf or a URL" });
-  const picked = await vscode.window.showQuickPick(items, { title: `${title} (3/4): model`, ignoreFocusOut: true });
+  const picked = await input.pick(items, `${title} (3/4): model`);
   if (!picked) return undefined;
   if (picked.id === "configured") return { kind: "path", path: configured };
   if (picked.id === "file") {
     const files = await vscode.window.showOpenDialog({ title: "Pick a GGUF model", canSelectMany: false, filters: { "GGUF models": ["gguf"] } });
     return files?.[0] ? { kind: "path", path: files[0].fsPath } : undefined;
   }
-  const uri = await vscode.window.showInputBox({ title: "Pull a model", prompt: "A model URI (hf:…) or an https URL of a .gguf file", ignoreFocusOut: true });
+  const uri = await input.text({ title: "Pull a model", prompt: "A model URI (hf:…) or an https URL of a .gguf file" });
   return uri ? { kind: "pull", uri } : undefined;
 }
 
-export async function askAgents(recipeAgents: number, fit: number | undefined, maxAgents: number): Promise<number | undefined> {
+/** The agent-count step's prompt: the recipe's count, the user's limit and the budget's estimate. */
+export function agentsPrompt(recipeAgents: number, fit: number | undefined, limit: number): string {
   const estimate = fit === undefined ? "" : ` The KV budget fits about ${fit} agents (2,048-token trunk, 1,024-token tails).`;
+  return `How many agents? The recipe has ${recipeAgents}; your limit is ${limit}.${estimate}`;
+}
+
+export async function askAgents(input: LaunchInput, recipeAgents: number, fit: number | undefined, maxAgents: number): Promise<number | undefined> {
   const limit = Math.max(1, Math.min(64, maxAgents));
-  const text = await vscode.window.showInputBox({
+  const text = await input.text({
     title: `${title} (4/4): agents`,
-    prompt: `How many agents? The recipe has ${recipeAgents}; your limit is ${limit}.${estimate}`,
+    prompt: agentsPrompt(recipeAgents, fit, limit),
     value: String(Math.min(recipeAgents, limit, fit ?? limit) || 1),
-    ignoreFocusOut: true,
-    validateInput: (v) => {
+    validate: (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > limit) return `Enter a whole number from 1 to ${limit} (swarmboard.maxAgents).`;
-      return fit !== undefined && n > fit
-        ? { message: `More than the ${fit} the budget fits: agents will wait for cells.`, severity: vscode.InputBoxValidationSeverity.Warning }
-        : undefined;
+      if (!Number.isInteger(n) || n < 1 || n > limit) return { message: `Enter a whole number from 1 to ${limit} (swarmboard.maxAgents).`, blocking: true };
+      return fit !== undefined && n > fit ? { message: `More than the ${fit} the budget fits: agents will wait for cells.`, blocking: false } : undefined;
     },
   });
   return text === undefined ? undefined : Number(text);

@@ -11,6 +11,7 @@ import type { HostLog } from "../hostLog";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 import { parseLaunchArgs, type LaunchArgs, type LaunchResult } from "./launchArgs";
+import type { LaunchInput } from "./launchInput";
 import { askAgents, askGoal, askModel, askRecipe, recipeChoices } from "./launchPrompts";
 
 export interface LaunchDeps {
@@ -19,6 +20,8 @@ export interface LaunchDeps {
   readonly log: HostLog;
   /** Where swarm state lives: outside the user's repository (the extension's storage). */
   readonly storageDir: vscode.Uri;
+  /** The prompts' widgets (tests answer them through it). */
+  readonly input: LaunchInput;
   openPanel(): void;
 }
 
@@ -139,13 +142,13 @@ type Asked = { outcome: "answered"; args: LaunchArgs; fit: number } | LaunchResu
 
 async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Promise<Asked> {
   const cancelled = { outcome: "cancelled" as const, reason: "The launch was cancelled; nothing was started." };
-  const goal = await askGoal();
+  const goal = await askGoal(deps.input);
   if (goal === undefined) return cancelled;
   const { choices, problems } = await recipeChoices(folder);
   if (problems.length > 0) void vscode.window.showWarningMessage(`Swarmboard: some recipe files were left out: ${problems.join("; ")}`);
-  const recipe = await askRecipe(choices);
+  const recipe = await askRecipe(deps.input, choices);
   if (recipe === undefined) return cancelled;
-  const model = await askModel(settings.modelPath);
+  const model = await askModel(deps.input, settings.modelPath);
   if (model === undefined) return cancelled;
   const modelPath = model.kind === "path" ? model.path : await pullModel(deps, model.uri);
   if (modelPath === undefined) return cancelled;
@@ -153,7 +156,7 @@ async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Pr
   const loaded = await loadModel(deps, modelPath, threads, settings.kvCellsBudget);
   if (loaded.outcome !== "loaded") return loaded;
   const fit = loaded.fit;
-  const agents = await askAgents(choices.find((c) => c.name === recipe)?.agents ?? 1, fit, settings.maxAgents);
+  const agents = await askAgents(deps.input, choices.find((c) => c.name === recipe)?.agents ?? 1, fit, settings.maxAgents);
   if (agents === undefined) return cancelled;
   return { outcome: "answered", args: { goal: goal.trim(), recipe, agents, modelPath, threads }, fit };
 }
