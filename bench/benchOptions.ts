@@ -21,18 +21,19 @@ export interface BenchOptions {
   /** tokens each agent generates, T */
   readonly generate: number;
   /**
-   * The usual bill (the slow baseline) is skipped above this many prefill tokens (N x P). The default, 8192, cuts
-   * it at P = 2048 for N = 8 and 16, which alone take ~3 of the full run's minutes on 2 busy cores.
+   * The usual bill (the slow baseline) is skipped above this many prefill tokens (N x P). The default, 4096, keeps
+   * all of P = 256 and cuts P = 2048 at N >= 4: those rows alone took ~4 of a complete run's 16 minutes on 2
+   * busy cores (bench/RESULTS.md has them from such a run).
    */
   readonly usualBillMaxPrefill: number;
 }
 
 export const benchUsage = `usage: node dist/bench/runtimeBench.js [--quick] [--json FILE] [--model PATH]... [--threads N]
-  [--agents 1,2,4,8,16] [--trunks 256,2048] [--generate 32] [--usual-bill-max-prefill 8192]
+  [--agents 1,2,4,8,16] [--trunks 256,2048] [--generate 32] [--usual-bill-max-prefill 4096]
   [--tails 0,512|none] [--tail-agents 8]`;
 
-const fullDefaults = { agents: [1, 2, 4, 8, 16], trunks: [256, 2048], generate: 32, usualBillMaxPrefill: 8192, tails: [0, 512], tailAgents: 8 };
-const quickDefaults = { agents: [1, 4], trunks: [64], generate: 8, usualBillMaxPrefill: 8192, tails: [0, 32], tailAgents: 4 };
+const fullDefaults = { agents: [1, 2, 4, 8, 16], trunks: [256, 2048], generate: 32, usualBillMaxPrefill: 4096, tails: [0, 512], tailAgents: 8 };
+const quickDefaults = { agents: [1, 4], trunks: [64], generate: 8, usualBillMaxPrefill: 4096, tails: [0, 32], tailAgents: 4 };
 
 export class BenchUsageError extends Error {
   override readonly name = "BenchUsageError";
