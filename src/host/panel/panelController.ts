@@ -1,7 +1,6 @@
 // Keeps at most one Swarmboard panel, feeds it a projection of the swarm store and runs the actions it asks
 // for. Store changes arrive per event batch; the panel gets at most one state per `postIntervalMs`, so a
 // 16-agent swarm does not flood the page (the page batches again into animation frames).
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { extensionVersion } from "../../protocol/buildInfo";
 import type { PanelState } from "../../protocol/webviewMessages";
@@ -91,20 +90,8 @@ export class PanelController implements vscode.Disposable {
       await vscode.commands.executeCommand("swarmboard.stopAgent", { swarmId: swarm.id, agentId: request.agentId });
       return;
     }
-    const root = this.store.place(swarm.id)?.workspace ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    if (!root) return;
-    const file = path.resolve(root, request.path);
-    // The path comes from an agent's finding: never open anything outside the swarm's workspace.
-    if (path.relative(root, file).startsWith("..") || path.isAbsolute(path.relative(root, file))) {
-      this.log.warn(`panel: refused to open ${request.path}: it is outside the workspace ${root}`);
-      return;
-    }
-    const line = Math.max(0, (request.line ?? 1) - 1);
-    try {
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
-    } catch (err) {
-      void vscode.window.showWarningMessage(`Swarmboard: could not open ${request.path}: ${(err as Error).message}`);
-    }
+    // The same command as the tree's findings: it keeps the path inside the swarm's workspace.
+    await vscode.commands.executeCommand("swarmboard.openFindingRef", { swarmId: swarm.id, path: request.path, line: request.line ?? 1 });
   }
 
   dispose(): void {

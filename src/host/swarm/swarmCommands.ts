@@ -70,9 +70,17 @@ export function registerSwarmCommands(deps: SwarmCommandDeps): vscode.Disposable
       if (!root) return;
       const file = path.resolve(root, arg.path);
       const rel = path.relative(root, file);
-      if (rel.startsWith("..") || path.isAbsolute(rel)) return;
+      // The path comes from an agent's finding: never open anything outside the swarm's workspace.
+      if (rel.startsWith("..") || path.isAbsolute(rel)) {
+        log.warn(`refused to open ${arg.path}: it is outside the workspace ${root}`);
+        return;
+      }
       const line = Math.max(0, (typeof arg.line === "number" ? arg.line : 1) - 1);
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
+      try {
+        await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
+      } catch (err) {
+        void vscode.window.showWarningMessage(`Swarmboard: could not open ${arg.path}: ${(err as Error).message}`);
+      }
     }),
     vscode.commands.registerCommand("swarmboard.restartWorker", () => worker.restart("restarted by the user")),
   ];

@@ -144,6 +144,10 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     const editor = await waitFor("the finding's file in an editor", () => vscode.window.activeTextEditor);
     assert.equal(path.basename(editor.document.uri.fsPath), "stats.js");
     assert.equal(editor.selection.active.line, 1, "agent-1's finding points at src/stats.js:2 (0-based line 1)");
+    // A reference that leaves the workspace is refused (and logged), never opened.
+    await vscode.commands.executeCommand("swarmboard.openFindingRef", { swarmId, path: "../../../etc/hostname", line: 1 });
+    assert.ok(hooks.log.recentLines().some((l) => l.includes("refused to open ../../../etc/hostname")));
+    assert.notEqual(vscode.window.activeTextEditor?.document.uri.fsPath, "/etc/hostname");
   });
 
   it("shows one lane per agent, the findings feed and the worker's KV numbers in the panel's DOM", async () => {
