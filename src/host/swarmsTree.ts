@@ -131,14 +131,15 @@ export function swarmNode(view: SwarmViewState, stuck: boolean): SwarmsNode {
 
 export function agentNode(view: SwarmViewState, agent: AgentView): SwarmsNode {
   const cells = view.stats?.agents.find((a) => a.agentId === agent.id)?.privateCells ?? 0;
-  const parts = [agent.claim ? `claim: ${agent.claim}` : "", `${agent.tokens} tok`, `${cells} private cells`].filter((p) => p !== "");
+  // Short, most telling first: the sidebar is narrow and cuts the description's end.
+  const parts = [`${agent.tokens} tok`, `${cells} cells`, agent.claim ? `claim: ${agent.claim}` : ""].filter((p) => p !== "");
   const live = agent.state !== "done" && agent.state !== "failed" && view.status === "running";
   return {
     id: `agent:${view.id}:${agent.id}`,
     kind: "agent",
     label: `${agent.id} (${agent.role})`,
     description: `${agent.state} · ${parts.join(" · ")}`,
-    tooltip: `${agent.id}: ${agent.state}${agent.reason ? ` (${agent.reason})` : ""}${agent.branch ? `\nbranch ${agent.branch}` : ""}`,
+    tooltip: `${agent.id}: ${agent.state}${agent.reason ? ` (${agent.reason})` : ""}\n${agent.tokens} tokens, ${cells} private KV cells${agent.claim ? `\nclaim: ${agent.claim}` : ""}${agent.branch ? `\nbranch ${agent.branch}` : ""}`,
     icon: agentIcons[agent.state] ?? "circle-outline",
     contextValue: `agent${live ? "-live" : ""}${agent.branch ? "-branch" : ""}`,
     swarmId: view.id,

@@ -32,7 +32,7 @@ export const agentLaneViewSchema = z.object({
   /** Colour slot (0-15) shared by the lane, its budget segment and its findings. */
   colour: z.number().int().min(0).max(15),
   current: z.string(),
-  /** How many lane items the agent has had in all, so the page appends only the new ones. */
+  /** How many lane items the store holds for the agent (the page shows the newest `lane` of them). */
   laneTotal: z.number().int().nonnegative(),
   lane: z.array(laneItemViewSchema),
 });

@@ -128,7 +128,7 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     assert.deepEqual(agentNodes.map((a) => a.agentId), view.agents.map((a) => a.id));
     assert.ok(agentNodes.length >= agents);
     const first = agentNodes.find((a) => a.agentId === "agent-1")!;
-    assert.match(first.description ?? "", /\d+ tok · \d+ private cells/);
+    assert.match(first.description ?? "", /^[a-z]+ · \d+ tok · \d+ cells/);
     const findings = hooks.swarms.children(first).map((f) => f.label);
     assert.ok(findings.includes(xssText), `agent-1's findings: ${JSON.stringify(findings)}`);
     const own = view.entries.filter((e) => e.author === "agent-1" && ["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"].includes(e.kind));
