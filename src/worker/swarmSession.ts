@@ -188,7 +188,7 @@ export class SwarmSession {
         const results = await Promise.all(stage.map((seat) => this.runSeat(seat, toolsBySeat.get(seat.id)!, board, repo, format, tasks)));
         ends.push(...results);
       }
-      const report = await this.fanIn(board, format, synthRole, synthTools);
+      const report = await this.fanIn(board, repo, format, synthRole, synthTools, ends);
       this.emit({ type: "kv-stats", stats: context.stats() });
       const outcome = this.controller.signal.aborted ? "stopped" : this.fanInDue() ? "budget" : "completed";
       const reason = outcome === "stopped" ? "stopped by the user" : outcome === "budget" ? "the wall-clock budget ran out; the synthesist fanned in with what existed" : "every agent finished";
@@ -218,15 +218,19 @@ export class SwarmSession {
     // The budget right after the fork: the new agent owns the trunk's cells and no cell of its own yet.
     this.emit({ type: "kv-stats", stats: context.stats() });
     board.join(seat.id);
-    const writes = tools.some((t) => t.name === "commit" || t.name === "write_file" || t.name === "edit_file");
-    const workspace = writes ? await AgentWorkspace.open(repo, seat.id, { policy: new CommandPolicy(this.options.policy), approver: this.options.approver }) : undefined;
-    this.emit({ type: "agent-added", agent: { id: seat.id, role: seat.role.name, ...(workspace ? { branch: workspace.worktree.branch } : {}) } });
-    const slot: AgentSlot = { id: seat.id, role: seat.role, agent, tools, depth: 0, isSynthesist: false, opening: "brief", ...(workspace ? { workspace } : {}) };
+    // Every agent reads the code in a worktree of its own (readers too: it is their view of the integration branch).
+    const workspace = await this.openWorkspace(repo, seat.id);
+    this.emit({ type: "agent-added", agent: { id: seat.id, role: seat.role.name, branch: workspace.worktree.branch } });
+    const slot: AgentSlot = { id: seat.id, role: seat.role, agent, tools, depth: 0, isSynthesist: false, opening: "brief", workspace };
     const end = await this.runner(slot, format, board).run(agentBrief(seat.id, seat.role, tasks));
     await agent.release();
     this.cells.freed();
     board.leave(seat.id);
-    return { id: seat.id, role: seat.role.name, ...(workspace ? { branch: workspace.worktree.branch } : {}), end };
+    return { id: seat.id, role: seat.role.name, branch: workspace.worktree.branch, end };
+  }
+
+  private openWorkspace(repo: SwarmRepository, agentId: string): Promise<AgentWorkspace> {
+    return AgentWorkspace.open(repo, agentId, { policy: new CommandPolicy(this.options.policy), approver: this.options.approver });
   }
 
   /**
@@ -283,7 +287,7 @@ export class SwarmSession {
   }
 
   /** The synthesist reads every pad and writes the report; if it cannot, the board is compiled into one. */
-  private async fanIn(board: SwarmBoard, format: AgentChatFormat, role: Role | undefined, tools: CatalogTool[]): Promise<string> {
+  private async fanIn(board: SwarmBoard, repo: SwarmRepository, format: AgentChatFormat, role: Role | undefined, tools: CatalogTool[], ends: SwarmSummary["agents"][number][]): Promise<string> {
     const { options } = this;
     const reportPath = path.join(options.stateDir, "report.md");
     let report: { title: string; body: string } | undefined;
@@ -291,10 +295,12 @@ export class SwarmSession {
     if (role !== undefined) {
       const agent = await this.context!.fork({ role: "synthesist", expectedTail: 128 });
       board.join(agent.id, { isSynthesist: true });
-      this.emit({ type: "agent-added", agent: { id: agent.id, role: role.name } });
-      const slot: AgentSlot = { id: agent.id, role, agent, tools, depth: 0, isSynthesist: true, opening: "brief" };
+      const workspace = await this.openWorkspace(repo, agent.id);
+      this.emit({ type: "agent-added", agent: { id: agent.id, role: role.name, branch: workspace.worktree.branch } });
+      const slot: AgentSlot = { id: agent.id, role, agent, tools, depth: 0, isSynthesist: true, opening: "brief", workspace };
       const end = await this.runner(slot, format, board).run(synthesistBrief(agent.id, role, board.board.entries()));
       await agent.release();
+      ends.push({ id: agent.id, role: role.name, branch: workspace.worktree.branch, end });
       report = end.report;
       why = `The synthesist ended without writing a report (${end.reason}): this report was compiled from the board.`;
     }

@@ -96,7 +96,7 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
 
   it("ends completed with every agent done and the synthesist's report written", () => {
     assert.equal(summary.outcome, "completed", summary.reason);
-    assert.deepEqual(summary.agents.map((a) => [a.id, a.end.outcome]), [["agent-1", "done"], ["agent-2", "done"], ["agent-3", "done"]]);
+    assert.deepEqual(summary.agents.map((a) => [a.id, a.end.outcome]), [["agent-1", "done"], ["agent-2", "done"], ["agent-3", "done"], ["synthesist-5", "done"]]);
     assert.equal(readFileSync(summary.reportPath, "utf8"), "# Swarm report\n\nmedian is fixed and merged; variance is open.\n");
   });
 

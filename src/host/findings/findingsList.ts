@@ -2,7 +2,7 @@
 // points at a file opens it at the line.
 import * as vscode from "vscode";
 import type { BoardEntry } from "../../protocol/board";
-import type { QuickPicker } from "../review/quickPicker";
+import type { QuickPicker } from "../quickPicker";
 import type { SwarmStore } from "../swarm/swarmStore";
 import { findingEntries, markLabel } from "./findingMarks";
 import { swarmFolder } from "./findingsInEditor";

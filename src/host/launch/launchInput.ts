@@ -2,6 +2,7 @@
 // open, so the in-host tests can read a step's prompt and answer it the way a user would (VS Code's
 // `showInputBox`/`showQuickPick` give no handle to their widget).
 import * as vscode from "vscode";
+import { QuickPicker } from "../quickPicker";
 
 export interface InputStep {
   readonly title: string;
@@ -13,8 +14,13 @@ export interface InputStep {
 }
 
 export class LaunchInput {
+  private readonly picker = new QuickPicker();
+  private box: vscode.InputBox | undefined;
+
   /** The launch step on screen now, if any. */
-  current: vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem> | undefined;
+  get current(): vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem> | undefined {
+    return this.box ?? this.picker.current;
+  }
 
   text(step: InputStep): Promise<string | undefined> {
     const box = vscode.window.createInputBox();
@@ -29,7 +35,7 @@ export class LaunchInput {
       return verdict;
     };
     check();
-    this.current = box;
+    this.box = box;
     return new Promise((resolve) => {
       box.onDidChangeValue(check);
       box.onDidAccept(() => {
@@ -40,32 +46,15 @@ export class LaunchInput {
       box.onDidHide(() => {
         resolve(undefined);
         box.dispose();
-        if (this.current === box) this.current = undefined;
+        if (this.box === box) this.box = undefined;
       });
       box.show();
     });
   }
 
   pick<T extends vscode.QuickPickItem>(items: readonly T[], title: string, placeholder?: string): Promise<T | undefined> {
-    const picker = vscode.window.createQuickPick<T>();
-    picker.title = title;
-    if (placeholder !== undefined) picker.placeholder = placeholder;
-    picker.matchOnDescription = true;
-    picker.matchOnDetail = true;
-    picker.ignoreFocusOut = true;
-    picker.items = items;
-    this.current = picker as unknown as vscode.QuickPick<vscode.QuickPickItem>;
-    return new Promise((resolve) => {
-      picker.onDidAccept(() => {
-        resolve(picker.selectedItems[0] ?? picker.activeItems[0]);
-        picker.hide();
-      });
-      picker.onDidHide(() => {
-        resolve(undefined);
-        picker.dispose();
-        if (this.current === (picker as unknown)) this.current = undefined;
-      });
-      picker.show();
-    });
+    const picked = this.picker.pick(items, { title, ignoreFocusOut: true, ...(placeholder !== undefined ? { placeholder } : {}) });
+    this.box = undefined;
+    return picked;
   }
 }

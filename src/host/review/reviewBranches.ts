@@ -6,7 +6,7 @@ import type { BranchReview } from "../../protocol/tools";
 import { chooseSwarm } from "../findings/findingsList";
 import { discardBranch, mergeBranch, openWorktree, type ReviewDeps } from "./branchActions";
 import { openBranchDiff, reviewTarget, type BranchTarget } from "./branchDiff";
-import type { QuickPicker } from "./quickPicker";
+import type { QuickPicker } from "../quickPicker";
 
 interface BranchItem extends vscode.QuickPickItem {
   readonly review: BranchReview;

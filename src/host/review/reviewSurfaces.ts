@@ -14,7 +14,7 @@ import type { WorkerProcess } from "../workerProcess";
 import { discardBranch, mergeBranch, openWorktree, type ReviewDeps } from "./branchActions";
 import { openBranchDiff, toBranchTarget } from "./branchDiff";
 import { Confirmations } from "./confirmations";
-import { QuickPicker } from "./quickPicker";
+import { QuickPicker } from "../quickPicker";
 import { registerGitContent } from "./gitContentProvider";
 import { BranchReviewCommand } from "./reviewBranches";
 

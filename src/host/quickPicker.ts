@@ -5,6 +5,8 @@ import * as vscode from "vscode";
 export interface PickOptions {
   readonly title: string;
   readonly placeholder?: string;
+  /** Keep it open when focus moves elsewhere (multi-step flows). */
+  readonly ignoreFocusOut?: boolean;
 }
 
 export class QuickPicker {
@@ -17,6 +19,7 @@ export class QuickPicker {
     if (options.placeholder !== undefined) picker.placeholder = options.placeholder;
     picker.matchOnDescription = true;
     picker.matchOnDetail = true;
+    picker.ignoreFocusOut = options.ignoreFocusOut ?? false;
     picker.items = items;
     this.current = picker as unknown as vscode.QuickPick<vscode.QuickPickItem>;
     return new Promise((resolve) => {
