@@ -32,7 +32,7 @@ export interface PullOptions {
   dir?: string;
 }
 
-export type CliCommand = RunOptions | PullOptions | { command: "help" } | { command: "version" };
+export type CliCommand = RunOptions | PullOptions | { command: "replay-script"; events: string } | { command: "help" } | { command: "version" };
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -101,6 +101,10 @@ export function parseCommandLine(argv: string[], cwd: string): CliCommand {
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return { command: "help" };
   if (first === "--version") return { command: "version" };
   if (first === "run") return parseRun(rest, cwd);
+  if (first === "replay-script") {
+    if (rest.length !== 1 || rest[0]!.startsWith("--")) throw new UsageError("replay-script expects one events file (events.jsonl).");
+    return { command: "replay-script", events: rest[0]! };
+  }
   if (first === "model" && rest[0] === "pull") {
     const f = readFlags(rest.slice(2), new Set(["--dir"]), new Set());
     const uri = rest[1];
@@ -126,5 +130,6 @@ export const usageText = `Usage:
       --approve-asks              allow commands the policy would ask about (default: deny them)
       --plain                     plain lines even on a terminal
   swarmboard model pull <hf-uri> [--dir <folder>]   download a GGUF (resumable) into the model cache
+  swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
   swarmboard --version | --help
 `;

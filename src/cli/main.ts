@@ -3,7 +3,8 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { extensionVersion } from "../protocol/buildInfo";
-import type { SwarmEvent } from "../protocol/swarmEvents";
+import { swarmEventSchema, type SwarmEvent } from "../protocol/swarmEvents";
+import { scriptFromTrace } from "../core/traceScript";
 import { turnScriptSchema } from "../protocol/turnScript";
 import { parseCommandLine, usageText, UsageError, type PullOptions, type RunOptions } from "./args";
 import { TerminalView, budgetLine } from "./terminalView";
@@ -104,6 +105,17 @@ async function pull(opts: PullOptions): Promise<number> {
   return 0;
 }
 
+/** Prints the turn script that replays the calls of a run's events file. */
+function replayScript(eventsFile: string): number {
+  const events = readFileSync(eventsFile, "utf8").split("\n").filter((l) => l.trim() !== "").map((l, i) => {
+    const parsed = swarmEventSchema.safeParse(JSON.parse(l));
+    if (!parsed.success) throw new UsageError(`${eventsFile}:${i + 1} is not a swarm event: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    return parsed.data;
+  });
+  process.stdout.write(JSON.stringify(scriptFromTrace(events), null, 2) + "\n");
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   try {
     const command = parseCommandLine(argv, process.cwd());
@@ -116,6 +128,8 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case "pull":
         return await pull(command);
+      case "replay-script":
+        return replayScript(command.events);
       case "run":
         return await run(command);
     }

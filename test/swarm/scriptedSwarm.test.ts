@@ -10,6 +10,7 @@ import type { TurnScript } from "../../src/protocol/turnScript";
 import { denyAllApprover } from "../../src/workspace/approvals";
 import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
 import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
+import { scriptFromTrace } from "../../src/core/traceScript";
 import { gatherTasks } from "../../src/worker/workspaceTasks";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, ofType, testRecipe, type SampleRepo } from "./swarmFixtures";
@@ -156,6 +157,18 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
     const result = ofType(events, "tool-result").find((r) => r.agentId === "agent-2" && r.summary.startsWith("sub-agent agent-4"));
     assert.ok(result?.ok, "agent-2's spawn call returned the sub-agent's outcome");
     assert.ok(entries().some((e) => e.author === "agent-4" && e.text === "median is only called from the tests"));
+  });
+
+  it("leaves a trace whose calls replay the run: the events give back each agent's script", () => {
+    const replay = scriptFromTrace(events);
+    const original = script("g", "t", "f").agents;
+    for (const agent of ["agent-1", "agent-2", "agent-3", "agent-4", "synthesist"]) {
+      const tools = replay.agents[agent]?.map((c) => c.tool);
+      const expected = original[agent]!.map((c) => c.tool);
+      assert.deepEqual(tools, expected, `${agent}'s calls, in order`);
+    }
+    const edit = replay.agents["agent-1"]!.find((c) => c.tool === "edit_file")!;
+    assert.deepEqual(JSON.parse(edit.rawArgs!), { path: "src/stats.js", search: oldMedian, replace: newMedian });
   });
 
   it("turns a malformed call into a tool error the agent reads", () => {
