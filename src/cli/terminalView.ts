@@ -44,7 +44,7 @@ export class TerminalView {
         break;
       case "agent-added":
         line(e.agent.id);
-        this.print(`+ ${e.agent.id} (${e.agent.role})${e.agent.branch ? ` on ${e.agent.branch}` : ""}`);
+        this.print(`+ ${e.agent.id} (${e.agent.role}${e.agent.parent ? `, sub-agent of ${e.agent.parent}` : ""})${e.agent.branch ? ` on ${e.agent.branch}` : ""}`);
         break;
       case "agent-state":
         line(e.agentId).state = e.state;

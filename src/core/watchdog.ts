@@ -86,5 +86,5 @@ export class Watchdog {
 
 /** The nudge an agent reads in its context. */
 export function nudgeText(reason: string): string {
-  return `Watchdog: ${reason}. Change approach: post what you know, try a different tool or scope, or release your claim if you are stuck.`;
+  return `Watchdog: ${reason.replace(/[.\s]+$/, "")}. Change approach: post what you know, try a different tool or scope, or release your claim if you are stuck.`;
 }
