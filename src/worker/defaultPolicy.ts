@@ -3,7 +3,7 @@
 import type { PolicyRules } from "../workspace/commandPolicy";
 
 export const defaultPolicyRules: PolicyRules = {
-  allow: ["git status", "git diff", "git log", "git show", "ls", "cat", "head", "tail", "wc", "grep", "npm test", "node --test"],
+  allow: ["git status", "git diff", "git log", "git show", "ls", "cat", "head", "tail", "wc", "grep", "npm test"],
   ask: [],
   deny: ["rm -rf", "curl", "wget"],
 };

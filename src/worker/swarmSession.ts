@@ -28,7 +28,9 @@ import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner"
 import type { SubagentOutcome } from "./callDispatch";
 import { CellWaiters } from "./cellWaiters";
 import { toolsForRole, unionOfTools, type CatalogTool } from "./toolCatalog";
-import { gatherTasks, workspaceSummary } from "./workspaceTasks";
+import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
+import { runTestCommandInScratch } from "../workspace/scratchTestRun";
+import { dedupeTasks } from "../core/taskSources";
 
 export interface SwarmRunOptions {
   readonly swarmId: string;
@@ -163,7 +165,11 @@ export class SwarmSession {
     const synthRole = recipe.roles.find((r) => r.name === recipe.synthesist);
     const toolsBySeat = new Map(seats.map((s) => [s.id, toolsForRole(s.role, false)]));
     const synthTools = synthRole ? toolsForRole(synthRole, true) : [];
-    const tasks = await gatherTasks(recipe, options.goal, repo.topLevel, board);
+    const tested = await testFailureTasks(recipe, (command) => runTestCommandInScratch(repo, command, new CommandPolicy(options.policy)));
+    if (tested.note !== undefined) {
+      this.emit({ type: "board-entry", entry: await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: tested.note, time: Date.now() }) });
+    }
+    const tasks = dedupeTasks([...(await gatherTasks(recipe, options.goal, repo.topLevel, board)), ...tested.tasks]);
     const roster: RosterEntry[] = seats.map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
     const trunkText = renderTrunk({ recipe, goal: options.goal, tools: [], roster, workspaceSummary: await workspaceSummary(repo.topLevel, tasks, board) });
     const format = await AgentChatFormat.create(model, trunkText, unionOfTools([...toolsBySeat.values(), synthTools]));

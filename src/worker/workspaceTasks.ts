@@ -2,7 +2,8 @@
 // (fast path in code: TODO comments found by git grep, deduplicated before any model sees them).
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { dedupeTasks, taskFromGoal, tasksFromTodoComments } from "../core/taskSources";
+import { dedupeTasks, taskFromGoal, tasksFromTestOutput, tasksFromTodoComments } from "../core/taskSources";
+import type { ScratchTestRun } from "../workspace/scratchTestRun";
 import { finishedTaskIds } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { Recipe } from "../protocol/recipe";
@@ -38,6 +39,18 @@ export async function gatherTasks(recipe: Recipe, goal: string, repoRoot: string
   if (recipe.taskSources.includes("todo-comments")) tasks.push(...(await todoTasks(repoRoot)));
   const finished = board ? finishedTaskIds(board.board.entries()) : new Set<string>();
   return dedupeTasks(tasks).filter((t) => !finished.has(t.id));
+}
+
+/**
+ * The `test-failures` source: the recipe's test command run once in a scratch worktree (src/workspace/
+ * scratchTestRun.ts); each failing test becomes a task. When it cannot run, the reason is returned instead.
+ */
+export async function testFailureTasks(recipe: Recipe, run: (command: string) => Promise<ScratchTestRun>): Promise<{ tasks: Task[]; note?: string }> {
+  if (!recipe.taskSources.includes("test-failures")) return { tasks: [] };
+  if (recipe.testCommand === undefined) return { tasks: [], note: `recipe ${recipe.name} reads test failures but names no testCommand` };
+  const outcome = await run(recipe.testCommand);
+  if (!outcome.ran) return { tasks: [], note: `no test-failure tasks: ${outcome.reason}` };
+  return { tasks: tasksFromTestOutput(outcome.output, outcome.exitCode) };
 }
 
 /** Files at HEAD (first 40), the open tasks, and what the board already holds (on a resumed swarm). */
