@@ -40,4 +40,8 @@ for (const t of targets) {
 await Promise.all(targets.map((t) => build(t)));
 mkdirSync(path.join(root, "dist/webview"), { recursive: true });
 copyFileSync(path.join(root, "webview/main.css"), path.join(root, "dist/webview/main.css"));
+// The codicon font and its stylesheet, so the panel draws VS Code's own icons (imported by main.css).
+for (const file of ["codicon.css", "codicon.ttf"]) {
+  copyFileSync(path.join(root, "node_modules/@vscode/codicons/dist", file), path.join(root, "dist/webview", file));
+}
 if (watch) console.log("build: --watch is not supported; run `npm run build` again");

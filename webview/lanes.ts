@@ -5,7 +5,8 @@ import type { AgentLaneView } from "../src/protocol/webviewMessages";
 import { clockTime, el, formatCount, setAttr, setText } from "./dom";
 
 const itemsKept = 60;
-const kindGlyph: Record<string, string> = { state: "◆", call: "→", result: "←", finding: "★", message: "✉" };
+/** VS Code's own icons (the codicon font, shipped in dist/webview) for each kind of timeline item. */
+const kindIcon: Record<string, string> = { state: "pulse", call: "arrow-right", result: "arrow-left", finding: "lightbulb", message: "mail" };
 
 interface LaneDom {
   readonly root: HTMLElement;
@@ -21,7 +22,7 @@ interface LaneDom {
 const itemKey = (i: AgentLaneView["lane"][number]) => `${i.time}|${i.kind}|${i.text}`;
 
 function itemNode(i: AgentLaneView["lane"][number]): HTMLElement {
-  const glyph = el("span", "glyph", kindGlyph[i.kind] ?? "•");
+  const glyph = el("span", `glyph codicon codicon-${kindIcon[i.kind] ?? "circle-small"}`);
   setAttr(glyph, "aria-hidden", "true");
   const node = el("li", `item kind-${i.kind}${i.ok === false ? " failed" : ""}`, glyph, el("time", "muted", clockTime(i.time)), " ", el("span", "item-text", i.text));
   return node;
