@@ -145,7 +145,7 @@ async function boardCall(ctx: CallDispatchContext, name: string, args: unknown):
       case "send_message": {
         const a = args as { to: string; text: string };
         const message = await board.send(agent, a.to, a.text, now);
-        const entry = board.board.entries().find((e) => e.id === message.id);
+        const entry = board.board.get(message.id);
         return success({ sent: message.id }, `message to ${a.to}: ${a.text}`, { args, posted: entry ? [entry] : [] });
       }
     }

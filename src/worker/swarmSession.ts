@@ -30,7 +30,6 @@ import { CellWaiters } from "./cellWaiters";
 import { toolsForRole, unionOfTools, type CatalogTool } from "./toolCatalog";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
-import { dedupeTasks } from "../core/taskSources";
 
 export interface SwarmRunOptions {
   readonly swarmId: string;
@@ -169,7 +168,7 @@ export class SwarmSession {
     if (tested.note !== undefined) {
       this.emit({ type: "board-entry", entry: await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: tested.note, time: Date.now() }) });
     }
-    const tasks = dedupeTasks([...(await gatherTasks(recipe, options.goal, repo.topLevel, board)), ...tested.tasks]);
+    const tasks = await gatherTasks(recipe, options.goal, repo.topLevel, board, tested.tasks);
     const roster: RosterEntry[] = seats.map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
     const trunkText = renderTrunk({ recipe, goal: options.goal, tools: [], roster, workspaceSummary: await workspaceSummary(repo.topLevel, tasks, board) });
     const format = await AgentChatFormat.create(model, trunkText, unionOfTools([...toolsBySeat.values(), synthTools]));
@@ -218,21 +217,34 @@ export class SwarmSession {
   }
 
   private async runSeat(seat: Seat, tools: CatalogTool[], board: SwarmBoard, repo: SwarmRepository, format: AgentChatFormat, tasks: readonly Task[]) {
-    const context = this.context!;
-    const agent = await context.fork({ expectedTail: 64 });
+    const agent = await this.fork({ expectedTail: 64 });
     if (agent.id !== seat.id) throw new Error(`The runtime named the fork ${agent.id}, expected ${seat.id}.`);
-    // The budget right after the fork: the new agent owns the trunk's cells and no cell of its own yet.
-    this.emit({ type: "kv-stats", stats: context.stats() });
-    board.join(seat.id);
     // Every agent reads the code in a worktree of its own (readers too: it is their view of the integration branch).
     const workspace = await this.openWorkspace(repo, seat.id);
-    this.emit({ type: "agent-added", agent: { id: seat.id, role: seat.role.name, branch: workspace.worktree.branch } });
     const slot: AgentSlot = { id: seat.id, role: seat.role, agent, tools, depth: 0, isSynthesist: false, opening: "brief", workspace };
-    const end = await this.runner(slot, format, board).run(agentBrief(seat.id, seat.role, tasks));
-    await agent.release();
-    this.cells.freed();
-    board.leave(seat.id);
+    const end = await this.runAgent(slot, agentBrief(seat.id, seat.role, tasks), format, board);
     return { id: seat.id, role: seat.role.name, branch: workspace.worktree.branch, end };
+  }
+
+  /** Forks an agent and reports the budget right then: it owns what it was forked from and no cell of its own yet. */
+  private async fork(options: Parameters<SwarmContext["fork"]>[0]): Promise<SwarmAgent> {
+    const agent = await this.context!.fork(options);
+    this.emit({ type: "kv-stats", stats: this.context!.stats() });
+    return agent;
+  }
+
+  /** Runs a forked agent to its end, then frees what it held: its private cells and its place on the board. */
+  private async runAgent(slot: AgentSlot, brief: string, format: AgentChatFormat, board: SwarmBoard, parent?: string): Promise<AgentEnd> {
+    board.join(slot.id, { isSynthesist: slot.isSynthesist });
+    const branch = slot.workspace?.worktree.branch;
+    this.emit({ type: "agent-added", agent: { id: slot.id, role: slot.role.name, ...(parent ? { parent } : {}), ...(branch ? { branch } : {}) } });
+    try {
+      return await this.runner(slot, format, board).run(brief);
+    } finally {
+      await slot.agent.release();
+      this.cells.freed();
+      board.leave(slot.id);
+    }
   }
 
   private openWorkspace(repo: SwarmRepository, agentId: string): Promise<AgentWorkspace> {
@@ -244,26 +256,16 @@ export class SwarmSession {
    * has read), it works in the parent's worktree while the parent waits, and its findings go back to the parent.
    */
   private async spawnChild(parent: AgentSlot, task: string, format: AgentChatFormat, board: SwarmBoard): Promise<SubagentOutcome> {
-    const context = this.context!;
-    const child = await context.fork({ from: parent.agent, expectedTail: 64 });
-    this.emit({ type: "kv-stats", stats: context.stats() });
-    board.join(child.id);
-    this.emit({ type: "agent-added", agent: { id: child.id, role: parent.role.name, parent: parent.id, ...(parent.workspace ? { branch: parent.workspace.worktree.branch } : {}) } });
+    const child = await this.fork({ from: parent.agent, expectedTail: 64 });
     const depth = parent.depth + 1;
     const tools = toolsForRole(parent.role, false, depth < maxSubagentDepth);
     const slot: AgentSlot = { ...parent, id: child.id, agent: child, tools, depth, opening: "call-result" };
-    try {
-      const brief = JSON.stringify({ result: { youAre: child.id, subAgentOf: parent.id, task, note: "You share your parent's context. Do the task, post findings, then call finish with a summary." } });
-      const end = await this.runner(slot, format, board).run(brief);
-      const findings = board.board.entries()
-        .filter((e) => e.author === child.id && ["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"].includes(e.kind))
-        .map((e) => ({ kind: e.kind, text: e.text }));
-      return { agentId: child.id, summary: end.reason, findings };
-    } finally {
-      await child.release();
-      this.cells.freed();
-      board.leave(child.id);
-    }
+    const brief = JSON.stringify({ result: { youAre: child.id, subAgentOf: parent.id, task, note: "You share your parent's context. Do the task, post findings, then call finish with a summary." } });
+    const end = await this.runAgent(slot, brief, format, board, parent.id);
+    const findings = board.board.entries()
+      .filter((e) => e.author === child.id && ["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"].includes(e.kind))
+      .map((e) => ({ kind: e.kind, text: e.text }));
+    return { agentId: child.id, summary: end.reason, findings };
   }
 
   private runner(slot: AgentSlot, format: AgentChatFormat, board: SwarmBoard): AgentRunner {
@@ -299,13 +301,10 @@ export class SwarmSession {
     let report: { title: string; body: string } | undefined;
     let why = "This swarm's recipe has no synthesist: this report was compiled from the board.";
     if (role !== undefined) {
-      const agent = await this.context!.fork({ role: "synthesist", expectedTail: 128 });
-      board.join(agent.id, { isSynthesist: true });
+      const agent = await this.fork({ role: "synthesist", expectedTail: 128 });
       const workspace = await this.openWorkspace(repo, agent.id);
-      this.emit({ type: "agent-added", agent: { id: agent.id, role: role.name, branch: workspace.worktree.branch } });
       const slot: AgentSlot = { id: agent.id, role, agent, tools, depth: 0, isSynthesist: true, opening: "brief", workspace };
-      const end = await this.runner(slot, format, board).run(synthesistBrief(agent.id, role, board.board.entries()));
-      await agent.release();
+      const end = await this.runAgent(slot, synthesistBrief(agent.id, role, board.board.entries()), format, board);
       ends.push({ id: agent.id, role: role.name, branch: workspace.worktree.branch, end });
       report = end.report;
       why = `The synthesist ended without writing a report (${end.reason}): this report was compiled from the board.`;

@@ -1,42 +1,35 @@
 // The work items a swarm starts with and the workspace summary in its trunk, read from the repository
 // (fast path in code: TODO comments found by git grep, deduplicated before any model sees them).
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { dedupeTasks, taskFromGoal, tasksFromTestOutput, tasksFromTodoComments } from "../core/taskSources";
 import type { ScratchTestRun } from "../workspace/scratchTestRun";
+import { gitText, runGit } from "../workspace/gitExec";
 import { finishedTaskIds } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { Recipe } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
 
-const run = promisify(execFile);
-
-async function gitLines(cwd: string, args: string[]): Promise<string[]> {
-  try {
-    const { stdout } = await run("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd, maxBuffer: 4 * 1024 * 1024 });
-    return stdout.split("\n").filter(Boolean);
-  } catch (error) {
-    // git grep exits 1 when nothing matches.
-    if ((error as { code?: number }).code === 1) return [];
-    throw error;
-  }
-}
-
 async function todoTasks(repoRoot: string): Promise<Task[]> {
-  const files = await gitLines(repoRoot, ["grep", "-l", "-I", "-E", "TODO|FIXME", "HEAD", "--"]);
+  // git grep exits 1 when nothing matches.
+  const grep = await runGit(repoRoot, ["grep", "-l", "-I", "-E", "TODO|FIXME", "HEAD", "--"], { okExitCodes: [1] });
+  const files = grep.stdout.split("\n").filter(Boolean);
   const tasks: Task[] = [];
   for (const entry of files.slice(0, 200)) {
     const file = entry.replace(/^HEAD:/, "");
-    const text = (await gitLines(repoRoot, ["show", `HEAD:${file}`])).join("\n");
+    // The whole text, blank lines kept: the tasks' file:line refs count them.
+    const text = (await runGit(repoRoot, ["show", `HEAD:${file}`])).stdout;
     tasks.push(...tasksFromTodoComments(file, text));
   }
   return tasks;
 }
 
-/** The swarm's open tasks: from its sources, deduplicated, without those the board says were finished. */
-export async function gatherTasks(recipe: Recipe, goal: string, repoRoot: string, board?: SwarmBoard): Promise<Task[]> {
+/**
+ * The swarm's open tasks: the goal, TODO comments and any `testTasks` (see testFailureTasks), deduplicated,
+ * without those the board says were finished.
+ */
+export async function gatherTasks(recipe: Recipe, goal: string, repoRoot: string, board?: SwarmBoard, testTasks: readonly Task[] = []): Promise<Task[]> {
   const tasks: Task[] = goal.trim() === "" ? [] : [taskFromGoal(goal)];
   if (recipe.taskSources.includes("todo-comments")) tasks.push(...(await todoTasks(repoRoot)));
+  tasks.push(...testTasks);
   const finished = board ? finishedTaskIds(board.board.entries()) : new Set<string>();
   return dedupeTasks(tasks).filter((t) => !finished.has(t.id));
 }
@@ -55,7 +48,7 @@ export async function testFailureTasks(recipe: Recipe, run: (command: string) =>
 
 /** Files at HEAD (first 40), the open tasks, and what the board already holds (on a resumed swarm). */
 export async function workspaceSummary(repoRoot: string, tasks: readonly Task[], board: SwarmBoard): Promise<string> {
-  const files = await gitLines(repoRoot, ["ls-tree", "-r", "--name-only", "HEAD"]);
+  const files = (await gitText(repoRoot, ["ls-tree", "-r", "--name-only", "HEAD"])).split("\n").filter(Boolean);
   const entries = board.board.entries().filter((e) => e.kind !== "MESSAGE");
   const done = entries.filter((e) => e.kind === "RELEASE").length;
   return [
