@@ -53,7 +53,13 @@ export interface BenchRow {
 }
 
 type StepFigureName =
-  | "dispatchesPerStep" | "meanStepMs" | "aggregateTokensPerSecond" | "allFirstTokenMs" | "wallMs" | "cpuMsPerStep" | "allFirstTokenCpuMs";
+  | "dispatchesPerStep"
+  | "meanStepMs"
+  | "aggregateTokensPerSecond"
+  | "allFirstTokenMs"
+  | "wallMs"
+  | "cpuMsPerStep"
+  | "allFirstTokenCpuMs";
 
 /**
  * Milestones of one run, taken as they happen. It also snapshots the dispatch counter when the last agent gets
@@ -95,11 +101,13 @@ export class RunClock {
   }
 
   /** The step figures every mode derives the same way. */
-  stepFigures(
-    generatedTokens: number,
-  ): Pick<BenchFigures, StepFigureName> {
+  stepFigures(generatedTokens: number): Pick<BenchFigures, StepFigureName> {
     const { agents } = this;
-    if (this.firstTokenAt.length !== agents || this.dispatchesAtAllFirst === undefined || this.cpuAtAllFirst === undefined) {
+    if (
+      this.firstTokenAt.length !== agents ||
+      this.dispatchesAtAllFirst === undefined ||
+      this.cpuAtAllFirst === undefined
+    ) {
       throw new Error(`bench: ${this.firstTokenAt.length} of ${agents} agents produced a first token`);
     }
     if (this.doneAt.length !== agents) throw new Error(`bench: ${this.doneAt.length} of ${agents} agents finished`);

@@ -73,7 +73,9 @@ export async function benchModels(modelPaths: readonly string[], quick: boolean)
     });
   }
   if (!existsSync(stories260KPath)) {
-    throw new Error(`stories260K is missing at ${stories260KPath}; pass --model PATH, or put the team's shared models back`);
+    throw new Error(
+      `stories260K is missing at ${stories260KPath}; pass --model PATH, or put the team's shared models back`,
+    );
   }
   const stories: BenchModel = { label: "stories260K", path: stories260KPath, origin: "given" };
   if (quick) return [await cachedWrittenModel("small-random-q8", quickBenchSpec), stories];

@@ -32,8 +32,22 @@ export const benchUsage = `usage: node dist/bench/runtimeBench.js [--quick] [--j
   [--agents 1,2,4,8,16] [--trunks 256,2048] [--generate 32] [--usual-bill-max-prefill 4096]
   [--tails 0,512|none] [--tail-agents 8]`;
 
-const fullDefaults = { agents: [1, 2, 4, 8, 16], trunks: [256, 2048], generate: 32, usualBillMaxPrefill: 4096, tails: [0, 512], tailAgents: 8 };
-const quickDefaults = { agents: [1, 4], trunks: [64], generate: 8, usualBillMaxPrefill: 4096, tails: [0, 32], tailAgents: 4 };
+const fullDefaults = {
+  agents: [1, 2, 4, 8, 16],
+  trunks: [256, 2048],
+  generate: 32,
+  usualBillMaxPrefill: 4096,
+  tails: [0, 512],
+  tailAgents: 8,
+};
+const quickDefaults = {
+  agents: [1, 4],
+  trunks: [64],
+  generate: 8,
+  usualBillMaxPrefill: 4096,
+  tails: [0, 32],
+  tailAgents: 4,
+};
 
 export class BenchUsageError extends Error {
   override readonly name = "BenchUsageError";
@@ -104,6 +118,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         throw new BenchUsageError(`unknown flag ${flag}\n${benchUsage}`);
     }
   }
-  if (generate < 2) throw new BenchUsageError(`--generate must be at least 2: the step time is measured after the first token`);
+  if (generate < 2)
+    throw new BenchUsageError(`--generate must be at least 2: the step time is measured after the first token`);
   return { quick, jsonPath, modelPaths, threads, agents, trunks, generate, usualBillMaxPrefill, tails, tailAgents };
 }

@@ -59,7 +59,11 @@ export function formatBenchTables(rows: readonly BenchRow[]): string {
       for (const mode of modeOrder) {
         const row = byMode.get(mode);
         if (row === undefined) continue;
-        out.push(row.figures ? figuresRow(mode, agents, row.figures, usual) : `| ${agents} | ${mode} | skipped: ${row.skipped ?? "?"} |||||||||||||||`);
+        out.push(
+          row.figures
+            ? figuresRow(mode, agents, row.figures, usual)
+            : `| ${agents} | ${mode} | skipped: ${row.skipped ?? "?"} |||||||||||||||`,
+        );
       }
     }
     out.push("");
@@ -67,8 +71,20 @@ export function formatBenchTables(rows: readonly BenchRow[]): string {
   return out.join("\n");
 }
 
-function find(rows: readonly BenchRow[], model: string, mode: BenchMode, agents: number, trunk: number): BenchFigures | undefined {
-  return rows.find((r) => r.config.model === model && r.config.mode === mode && r.config.agents === agents && r.config.trunkTokens === trunk)?.figures;
+function find(
+  rows: readonly BenchRow[],
+  model: string,
+  mode: BenchMode,
+  agents: number,
+  trunk: number,
+): BenchFigures | undefined {
+  return rows.find(
+    (r) =>
+      r.config.model === model &&
+      r.config.mode === mode &&
+      r.config.agents === agents &&
+      r.config.trunkTokens === trunk,
+  )?.figures;
 }
 
 /** The figures the closing note quotes, per model, at the largest trunk and the agent counts the issue names. */
@@ -85,20 +101,28 @@ export function formatHighlights(rows: readonly BenchRow[]): string {
     const big = shared(maxAgents);
     out.push(`${model}, P = ${trunk}:`);
     if (big) {
-      out.push(`  fork: ${num(big.forkMsPerAgent, 2)} ms per agent (shared cells) vs ${num(copy?.forkMsPerAgent, 2)} ms (copy mode); ` +
-        `KV cells at the end with N = ${maxAgents}: ${num(big.kvCellsEnd)} (shared) vs ${num(copy?.kvCellsEnd)} (copy)`);
-      out.push(`  dispatches per step at N = ${maxAgents}: ${num(big.dispatchesPerStep, 2)} (shared), ${num(copy?.dispatchesPerStep, 2)} (copy)`);
+      out.push(
+        `  fork: ${num(big.forkMsPerAgent, 2)} ms per agent (shared cells) vs ${num(copy?.forkMsPerAgent, 2)} ms (copy mode); ` +
+          `KV cells at the end with N = ${maxAgents}: ${num(big.kvCellsEnd)} (shared) vs ${num(copy?.kvCellsEnd)} (copy)`,
+      );
+      out.push(
+        `  dispatches per step at N = ${maxAgents}: ${num(big.dispatchesPerStep, 2)} (shared), ${num(copy?.dispatchesPerStep, 2)} (copy)`,
+      );
     }
     const mid = shared(midAgents);
     if (mid && usual) {
-      out.push(`  N = ${midAgents}: prefill ${num(mid.prefillTokens)} vs ${num(usual.prefillTokens)} tokens (usual bill); ` +
-        `KV cells ${num(mid.kvCellsEnd)} vs ${num(usual.kvCellsEnd)}; all first tokens after ${num(mid.allFirstTokenMs)} vs ${num(usual.allFirstTokenMs)} ms`);
+      out.push(
+        `  N = ${midAgents}: prefill ${num(mid.prefillTokens)} vs ${num(usual.prefillTokens)} tokens (usual bill); ` +
+          `KV cells ${num(mid.kvCellsEnd)} vs ${num(usual.kvCellsEnd)}; all first tokens after ${num(mid.allFirstTokenMs)} vs ${num(usual.allFirstTokenMs)} ms`,
+      );
     }
     const one = shared(1);
     if (mid && one) {
-      out.push(`  aggregate tok/s: N = ${midAgents} ${num(mid.aggregateTokensPerSecond, 1)} vs N = 1 ${num(one.aggregateTokensPerSecond, 1)} ` +
-        `(${ratio(mid.aggregateTokensPerSecond, one.aggregateTokensPerSecond)}); step ${num(mid.meanStepMs, 1)} vs ${num(one.meanStepMs, 1)} ms; ` +
-        `per CPU second ${num((midAgents * 1000) / mid.cpuMsPerStep, 1)} vs ${num(1000 / one.cpuMsPerStep, 1)} tok (${ratio(midAgents * one.cpuMsPerStep, mid.cpuMsPerStep)})`);
+      out.push(
+        `  aggregate tok/s: N = ${midAgents} ${num(mid.aggregateTokensPerSecond, 1)} vs N = 1 ${num(one.aggregateTokensPerSecond, 1)} ` +
+          `(${ratio(mid.aggregateTokensPerSecond, one.aggregateTokensPerSecond)}); step ${num(mid.meanStepMs, 1)} vs ${num(one.meanStepMs, 1)} ms; ` +
+          `per CPU second ${num((midAgents * 1000) / mid.cpuMsPerStep, 1)} vs ${num(1000 / one.cpuMsPerStep, 1)} tok (${ratio(midAgents * one.cpuMsPerStep, mid.cpuMsPerStep)})`,
+      );
     }
   }
   return out.join("\n");

@@ -34,7 +34,9 @@ export async function runForkedAgents(input: ForkedAgentsInput): Promise<BenchFi
   });
   try {
     if (swarm.mode !== config.mode) {
-      throw new Error(`bench: asked the runtime for ${config.mode} and it runs ${swarm.mode}; the row would be mislabelled`);
+      throw new Error(
+        `bench: asked the runtime for ${config.mode} and it runs ${swarm.mode}; the row would be mislabelled`,
+      );
     }
     const clock = new RunClock(config.agents, () => swarm.stats().dispatches);
     // The trunk's BOS is already in `trunk`; appendToTrunk adds one only to text or tokens that lack it.
@@ -58,7 +60,10 @@ export async function runForkedAgents(input: ForkedAgentsInput): Promise<BenchFi
     );
     await Promise.all(
       agents.map(async (agent, i) => {
-        const rest = await agent.generate({ maxTokens: config.generatedTokens - 1, forcedTokens: forced[i].slice(1) as Token[] });
+        const rest = await agent.generate({
+          maxTokens: config.generatedTokens - 1,
+          forcedTokens: forced[i].slice(1) as Token[],
+        });
         if (rest.tokens.length !== config.generatedTokens - 1) {
           throw new Error(`bench: ${agent.id} stopped after ${rest.tokens.length + 1} tokens (${rest.stopReason})`);
         }

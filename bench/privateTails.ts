@@ -50,14 +50,20 @@ async function measureTail(input: TailSweepInput, mode: TailRow["mode"], tail: n
     const forks = [];
     for (let i = 0; i < agents; i++) forks.push(await swarm.fork({ expectedTail: tail + generatedTokens + 2 }));
     // Each agent reads its own tail (all at once, so node-llama-cpp batches them), then they generate together.
-    await Promise.all(forks.map((agent, i) => (tail > 0 ? agent.append(forcedTokens(tokenizer, i, tail) as Token[]) : undefined)));
+    await Promise.all(
+      forks.map((agent, i) => (tail > 0 ? agent.append(forcedTokens(tokenizer, i, tail) as Token[]) : undefined)),
+    );
     const dispatches0 = swarm.stats().dispatches;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    await Promise.all(forks.map((agent, i) => agent.generate({
-      maxTokens: generatedTokens,
-      forcedTokens: forcedTokens(tokenizer, i + 1, generatedTokens) as Token[],
-    })));
+    await Promise.all(
+      forks.map((agent, i) =>
+        agent.generate({
+          maxTokens: generatedTokens,
+          forcedTokens: forcedTokens(tokenizer, i + 1, generatedTokens) as Token[],
+        }),
+      ),
+    );
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const stats = swarm.stats();
@@ -92,8 +98,10 @@ export function formatTailTable(rows: readonly TailRow[]): string {
     "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const r of rows) {
-    out.push(`| ${r.model} | ${r.agents} | ${r.trunkTokens} | ${r.tailTokens} | ${r.mode} | ${r.kvCellsEnd} | ` +
-      `${r.meanStepMs.toFixed(1)} | ${r.cpuMsPerStep.toFixed(1)} | ${r.dispatchesPerStep.toFixed(2)} |`);
+    out.push(
+      `| ${r.model} | ${r.agents} | ${r.trunkTokens} | ${r.tailTokens} | ${r.mode} | ${r.kvCellsEnd} | ` +
+        `${r.meanStepMs.toFixed(1)} | ${r.cpuMsPerStep.toFixed(1)} | ${r.dispatchesPerStep.toFixed(2)} |`,
+    );
   }
   return out.join("\n");
 }

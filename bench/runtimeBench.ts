@@ -36,25 +36,40 @@ function machine(options: BenchOptions, build: string, loadAtStart: number): Rec
 async function runOne(model: SwarmModel, config: BenchConfig, options: BenchOptions): Promise<BenchRow> {
   const tokenizer = { tokenize: (text: string) => model.tokenize(text), bos: model.model.tokens.bos };
   const trunk = trunkTokens(tokenizer, config.trunkTokens);
-  const forced = Array.from({ length: config.agents }, (_, agent) => forcedTokens(tokenizer, agent, config.generatedTokens));
+  const forced = Array.from({ length: config.agents }, (_, agent) =>
+    forcedTokens(tokenizer, agent, config.generatedTokens),
+  );
   const common = { config, threads: options.threads, trunk, forced, batchSize };
   if (config.mode !== "usual-bill") return { config, figures: await runForkedAgents({ model, ...common }) };
   const prefill = config.agents * config.trunkTokens;
   if (prefill > options.usualBillMaxPrefill) {
-    return { config, skipped: `N x P = ${prefill} prefill tokens > --usual-bill-max-prefill ${options.usualBillMaxPrefill}` };
+    return {
+      config,
+      skipped: `N x P = ${prefill} prefill tokens > --usual-bill-max-prefill ${options.usualBillMaxPrefill}`,
+    };
   }
-  return { config, figures: await runUsualBill({ model: model.model, bytesPerCell: model.facts.kvBytesPerCell, ...common }) };
+  return {
+    config,
+    figures: await runUsualBill({ model: model.model, bytesPerCell: model.facts.kvBytesPerCell, ...common }),
+  };
 }
 
 function progressLine(row: BenchRow, done: number, total: number): string {
   const { config: c, figures: f } = row;
   const what = `[${done}/${total}] ${c.model} P=${c.trunkTokens} N=${c.agents} ${c.mode}`;
   if (f === undefined) return `${what}: skipped (${row.skipped})`;
-  return `${what}: prefill ${f.prefillTokens} tok in ${f.prefillMs.toFixed(0)} ms, step ${f.meanStepMs.toFixed(1)} ms, ` +
-    `${f.dispatchesPerStep.toFixed(2)} dispatches/step, ${f.kvCellsEnd} cells, all first tokens ${f.allFirstTokenMs.toFixed(0)} ms`;
+  return (
+    `${what}: prefill ${f.prefillTokens} tok in ${f.prefillMs.toFixed(0)} ms, step ${f.meanStepMs.toFixed(1)} ms, ` +
+    `${f.dispatchesPerStep.toFixed(2)} dispatches/step, ${f.kvCellsEnd} cells, all first tokens ${f.allFirstTokenMs.toFixed(0)} ms`
+  );
 }
 
-async function benchModel(bench: BenchModel, options: BenchOptions, rows: BenchRow[], tailRows: TailRow[]): Promise<string> {
+async function benchModel(
+  bench: BenchModel,
+  options: BenchOptions,
+  rows: BenchRow[],
+  tailRows: TailRow[],
+): Promise<string> {
   const model = await loadSwarmModel({ modelPath: bench.path, threads: options.threads });
   try {
     if (model.notice) console.log(`note: ${model.notice}`);
@@ -67,7 +82,13 @@ async function benchModel(bench: BenchModel, options: BenchOptions, rows: BenchR
       for (const agents of options.agents) {
         // Modes interleave per (P, N) so that drift in the machine's load spreads over all three.
         for (const mode of modes) {
-          const config: BenchConfig = { model: bench.label, mode, agents, trunkTokens: trunk, generatedTokens: options.generate };
+          const config: BenchConfig = {
+            model: bench.label,
+            mode,
+            agents,
+            trunkTokens: trunk,
+            generatedTokens: options.generate,
+          };
           const row = await runOne(model, config, options);
           rows.push(row);
           console.log(progressLine(row, rows.filter((r) => r.config.model === bench.label).length, total));
@@ -76,10 +97,18 @@ async function benchModel(bench: BenchModel, options: BenchOptions, rows: BenchR
     }
     if (options.tails.length > 0) {
       const sweep = await runTailSweep({
-        model, label: bench.label, threads: options.threads, agents: options.tailAgents,
-        trunkTokens: Math.min(...options.trunks), tails: options.tails, generatedTokens: options.generate,
+        model,
+        label: bench.label,
+        threads: options.threads,
+        agents: options.tailAgents,
+        trunkTokens: Math.min(...options.trunks),
+        tails: options.tails,
+        generatedTokens: options.generate,
       });
-      for (const row of sweep) console.log(`tail sweep ${row.model} L=${row.tailTokens} ${row.mode}: step ${row.meanStepMs.toFixed(1)} ms, ${row.cpuMsPerStep.toFixed(1)} CPU ms`);
+      for (const row of sweep)
+        console.log(
+          `tail sweep ${row.model} L=${row.tailTokens} ${row.mode}: step ${row.meanStepMs.toFixed(1)} ms, ${row.cpuMsPerStep.toFixed(1)} CPU ms`,
+        );
       tailRows.push(...sweep);
     }
     return model.build;
@@ -100,12 +129,19 @@ async function main(): Promise<void> {
   for (const m of models) build = await benchModel(m, options, rows, tailRows);
   const facts = machine(options, build, loadAtStart);
   const minutes = (performance.now() - started) / 60000;
-  console.log(`\n## Machine\n\n${Object.entries(facts).map(([k, v]) => `- ${k}: ${v}`).join("\n")}\n- wall: ${minutes.toFixed(1)} min\n`);
+  console.log(
+    `\n## Machine\n\n${Object.entries(facts)
+      .map(([k, v]) => `- ${k}: ${v}`)
+      .join("\n")}\n- wall: ${minutes.toFixed(1)} min\n`,
+  );
   console.log(formatBenchTables(rows));
   if (tailRows.length > 0) console.log(`### Step time against private tail length\n\n${formatTailTable(tailRows)}\n`);
   console.log(`## Highlights\n\n${formatHighlights(rows)}`);
   if (options.jsonPath) {
-    writeFileSync(options.jsonPath, JSON.stringify({ machine: facts, options, models, wallMinutes: minutes, rows, tailRows }, null, 2));
+    writeFileSync(
+      options.jsonPath,
+      JSON.stringify({ machine: facts, options, models, wallMinutes: minutes, rows, tailRows }, null, 2),
+    );
     console.log(`\nfigures written to ${options.jsonPath}`);
   }
 }

@@ -33,7 +33,9 @@ export async function runUsualBill(input: UsualBillInput): Promise<BenchFigures>
     const clock = new RunClock(config.agents, dispatches);
     const sequences = Array.from({ length: config.agents }, () => context.getSequence());
     // Phase 1: every sequence decodes the whole trunk but its last token (node-llama-cpp batches them together).
-    await Promise.all(sequences.map((sequence) => sequence.evaluateWithoutGeneratingNewTokens(trunk.slice(0, -1) as Token[])));
+    await Promise.all(
+      sequences.map((sequence) => sequence.evaluateWithoutGeneratingNewTokens(trunk.slice(0, -1) as Token[])),
+    );
     clock.prefillDone();
     // Phase 2: as in the forked modes, the first step decodes each sequence's last trunk token and yields its
     // first token; then T - 1 steps. No step barrier here: plain node-llama-cpp batching, as a user would get.

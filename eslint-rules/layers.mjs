@@ -19,7 +19,18 @@ const packageOwners = { vscode: "host", "node-llama-cpp": "runtime" };
 
 /** Layers that must stay free of I/O (a browser, or pure logic). */
 const noNodeIo = new Set(["protocol", "core", "webview"]);
-const nodeIoModules = new Set(["fs", "fs/promises", "child_process", "net", "http", "https", "os", "worker_threads", "dgram", "cluster"]);
+const nodeIoModules = new Set([
+  "fs",
+  "fs/promises",
+  "child_process",
+  "net",
+  "http",
+  "https",
+  "os",
+  "worker_threads",
+  "dgram",
+  "cluster",
+]);
 
 function layerOf(file, root) {
   const rel = path.relative(root, file).split(path.sep);
@@ -59,7 +70,11 @@ export const layersRule = {
       if (pkg !== undefined) {
         const owner = packageOwners[pkg];
         if (owner !== undefined && owner !== from) {
-          context.report({ node, messageId: "package", data: { pkg, owner: owner === "webview" ? "webview/" : `src/${owner}` } });
+          context.report({
+            node,
+            messageId: "package",
+            data: { pkg, owner: owner === "webview" ? "webview/" : `src/${owner}` },
+          });
         }
         const bare = specifier.replace(/^node:/, "");
         if (noNodeIo.has(from) && nodeIoModules.has(bare)) {
@@ -70,7 +85,11 @@ export const layersRule = {
       const target = layerOf(path.resolve(path.dirname(file), specifier), root);
       if (target === undefined || target === from) return;
       if (!allowedLayers[from].includes(target)) {
-        context.report({ node, messageId: "layer", data: { from, to: target, allowed: allowedLayers[from].join(", ") || "nothing of ours" } });
+        context.report({
+          node,
+          messageId: "layer",
+          data: { from, to: target, allowed: allowedLayers[from].join(", ") || "nothing of ours" },
+        });
       }
     }
     return {
@@ -81,7 +100,11 @@ export const layersRule = {
       TSImportEqualsDeclaration: (node) =>
         node.moduleReference.type === "TSExternalModuleReference" && check(node, node.moduleReference.expression.value),
       CallExpression: (node) => {
-        if (node.callee.type === "Identifier" && node.callee.name === "require" && node.arguments[0]?.type === "Literal") {
+        if (
+          node.callee.type === "Identifier" &&
+          node.callee.name === "require" &&
+          node.arguments[0]?.type === "Literal"
+        ) {
           check(node, node.arguments[0].value);
         }
       },

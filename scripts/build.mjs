@@ -24,7 +24,14 @@ const targets = [
   { ...node, entryPoints: ["src/host/extension.ts"], outfile: "dist/host/extension.js" },
   { ...node, entryPoints: ["src/worker/main.ts"], outfile: "dist/worker/main.js" },
   { ...node, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli/main.js", banner: { js: "#!/usr/bin/env node" } },
-  { ...common, platform: "browser", format: "iife", target: "es2022", entryPoints: ["webview/main.ts"], outfile: "dist/webview/main.js" },
+  {
+    ...common,
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+    entryPoints: ["webview/main.ts"],
+    outfile: "dist/webview/main.js",
+  },
 ];
 if (existsSync(path.join(root, "bench/runtimeBench.ts"))) {
   targets.push({ ...node, entryPoints: ["bench/runtimeBench.ts"], outfile: "dist/bench/runtimeBench.js" });

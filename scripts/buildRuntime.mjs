@@ -43,7 +43,8 @@ function nativePatchHash(version) {
   if (!existsSync(patchFile)) throw new Error(`no patch for node-llama-cpp ${version} at ${patchFile}`);
   const sections = readFileSync(patchFile, "utf8").split(/^(?=diff --git )/m);
   const native = sections.filter((section) => section.startsWith("diff --git a/node_modules/node-llama-cpp/llama/"));
-  if (native.length === 0) throw new Error(`${patchFile} changes no file under llama/: it cannot make the addon unified`);
+  if (native.length === 0)
+    throw new Error(`${patchFile} changes no file under llama/: it cannot make the addon unified`);
   return createHash("sha256").update(native.join("")).digest("hex").slice(0, 16);
 }
 
@@ -53,7 +54,10 @@ function buildKey() {
   if (!["false", "cuda", "vulkan", "metal", "auto"].includes(gpu)) {
     throw new Error(`SWARMBOARD_GPU=${gpu} is not one of false, cuda, vulkan, metal, auto`);
   }
-  return { gpu, key: `nlc-${version}-native-${nativePatchHash(version)}-${process.platform}-${process.arch}-gpu-${gpu}` };
+  return {
+    gpu,
+    key: `nlc-${version}-native-${nativePatchHash(version)}-${process.platform}-${process.arch}-gpu-${gpu}`,
+  };
 }
 
 function cacheRoot() {
@@ -84,8 +88,10 @@ function storeInCache(folder, key, cacheDir, buildSeconds) {
     if (existsSync(from)) cpSync(from, path.join(staging, "localBuilds", folder, part), { recursive: true });
   }
   cpSync(lastBuildFile, path.join(staging, "lastBuild.json"));
-  writeFileSync(path.join(staging, "manifest.json"),
-    JSON.stringify({ key, folder, storedAt: new Date().toISOString(), buildSeconds }, null, 2));
+  writeFileSync(
+    path.join(staging, "manifest.json"),
+    JSON.stringify({ key, folder, storedAt: new Date().toISOString(), buildSeconds }, null, 2),
+  );
   rmSync(cacheDir, { recursive: true, force: true });
   mkdirSync(path.dirname(cacheDir), { recursive: true });
   renameSync(staging, cacheDir); // whole or nothing: a cache entry is never half written
@@ -102,7 +108,10 @@ function restoreFromCache(cacheDir) {
 function buildFromSource(gpu) {
   for (const tool of ["cmake", process.platform === "win32" ? "cl" : "c++"]) {
     const found = spawnSync(process.platform === "win32" ? "where" : "which", [tool], { stdio: "ignore" }).status === 0;
-    if (!found) say(`WARNING: ${tool} not found on PATH; the build needs cmake and a C++ compiler (Debian: apt-get install cmake g++).`);
+    if (!found)
+      say(
+        `WARNING: ${tool} not found on PATH; the build needs cmake and a C++ compiler (Debian: apt-get install cmake g++).`,
+      );
   }
   say(`building node-llama-cpp from its bundled llama.cpp source for gpu=${gpu} (takes minutes)...`);
   const result = spawnSync("npx", ["--no", "node-llama-cpp", "source", "download", "--gpu", gpu], {
@@ -110,9 +119,11 @@ function buildFromSource(gpu) {
     stdio: "inherit",
     env: { ...process.env, NODE_LLAMA_CPP_SKIP_DOWNLOAD: "false" },
   });
-  if (result.status !== 0) throw new Error(`node-llama-cpp source download --gpu ${gpu} failed (exit ${result.status})`);
+  if (result.status !== 0)
+    throw new Error(`node-llama-cpp source download --gpu ${gpu} failed (exit ${result.status})`);
   const folder = lastBuildFolder();
-  if (folder === undefined) throw new Error("the build finished but node-llama-cpp/llama/lastBuild.json names no build");
+  if (folder === undefined)
+    throw new Error("the build finished but node-llama-cpp/llama/lastBuild.json names no build");
   return folder;
 }
 
@@ -153,7 +164,9 @@ function main() {
     return;
   }
   if (process.argv.includes("--check")) {
-    throw new Error(`the installed build (${current ?? "none"}: ${current ? installedKey(current) ?? "no key" : "-"}) is not ${key}`);
+    throw new Error(
+      `the installed build (${current ?? "none"}: ${current ? (installedKey(current) ?? "no key") : "-"}) is not ${key}`,
+    );
   }
   let folder;
   let action;

@@ -17,7 +17,14 @@ export interface FeedDom {
 function select(label: string, options: string[]): HTMLSelectElement {
   const node = document.createElement("select");
   setAttr(node, "aria-label", label);
-  node.append(...options.map((o) => Object.assign(document.createElement("option"), { value: o === "all" ? "" : o, textContent: o === "all" ? `${label}: all` : o })));
+  node.append(
+    ...options.map((o) =>
+      Object.assign(document.createElement("option"), {
+        value: o === "all" ? "" : o,
+        textContent: o === "all" ? `${label}: all` : o,
+      }),
+    ),
+  );
   return node;
 }
 
@@ -33,7 +40,13 @@ export function mountFeed(onOpen: (path: string, line: number | undefined) => vo
   setAttr(list, "aria-relevant", "additions");
   setAttr(list, "aria-label", "Findings");
   const count = el("span", "badge", "0");
-  const root = el("section", "card feed-card", el("div", "card-title", el("h2", "", "Findings"), count), el("div", "filters", kind, agent, pathFilter), list);
+  const root = el(
+    "section",
+    "card feed-card",
+    el("div", "card-title", el("h2", "", "Findings"), count),
+    el("div", "filters", kind, agent, pathFilter),
+    list,
+  );
   root.id = "findings";
   const shown = new Map<string, { node: HTMLElement; finding: FindingView }>();
   const agents = new Set<string>();
@@ -52,7 +65,13 @@ export function mountFeed(onOpen: (path: string, line: number | undefined) => vo
   const create = (f: FindingView, colour: number): HTMLElement => {
     const where = f.path ? `${f.path}${f.line ? `:${f.line}` : ""}` : "";
     const body = el("span", "finding-text", f.text);
-    const head = el("span", "finding-head", el("span", `kind kind-${f.kind}`, f.kind), el("span", `author c${colour}`, f.author), el("time", "muted", clockTime(f.time)));
+    const head = el(
+      "span",
+      "finding-head",
+      el("span", `kind kind-${f.kind}`, f.kind),
+      el("span", `author c${colour}`, f.author),
+      el("time", "muted", clockTime(f.time)),
+    );
     const parts: Node[] = [head, body];
     if (where) {
       const open = el("button", "link", where);
@@ -90,6 +109,9 @@ export function mountFeed(onOpen: (path: string, line: number | undefined) => vo
     if (atBottom) list.scrollTop = list.scrollHeight;
   };
 
-  const texts = () => [...shown.values()].filter((s) => !s.node.hidden).map((s) => s.node.querySelector(".finding-text")?.textContent ?? "");
+  const texts = () =>
+    [...shown.values()]
+      .filter((s) => !s.node.hidden)
+      .map((s) => s.node.querySelector(".finding-text")?.textContent ?? "");
   return { root, update, texts };
 }

@@ -28,17 +28,51 @@ export function mountBudget(): BudgetDom {
   const free = el("div", "kv-seg kv-free");
   bar.append(trunk, free);
   const segments = new Map<string, HTMLElement>();
-  const names = ["trunkCells", "trunkOwners", "usedCells", "freeCells", "reservedCells", "poolCells", "usedBytes", "poolBytes", "moreAgentsFit", "meanStepMs", "dispatches", "rowsPerDispatch", "tokensPerSecond"] as const;
+  const names = [
+    "trunkCells",
+    "trunkOwners",
+    "usedCells",
+    "freeCells",
+    "reservedCells",
+    "poolCells",
+    "usedBytes",
+    "poolBytes",
+    "moreAgentsFit",
+    "meanStepMs",
+    "dispatches",
+    "rowsPerDispatch",
+    "tokensPerSecond",
+  ] as const;
   const labels: Record<(typeof names)[number], string> = {
-    trunkCells: "Trunk cells", trunkOwners: "Agents owning the trunk", usedCells: "Used cells", freeCells: "Free cells", reservedCells: "Reserved cells",
-    poolCells: "Pool cells", usedBytes: "Used", poolBytes: "Pool", moreAgentsFit: "More agents that fit",
-    meanStepMs: "Step time", dispatches: "Dispatches", rowsPerDispatch: "Rows per dispatch", tokensPerSecond: "Tokens/s",
+    trunkCells: "Trunk cells",
+    trunkOwners: "Agents owning the trunk",
+    usedCells: "Used cells",
+    freeCells: "Free cells",
+    reservedCells: "Reserved cells",
+    poolCells: "Pool cells",
+    usedBytes: "Used",
+    poolBytes: "Pool",
+    moreAgentsFit: "More agents that fit",
+    meanStepMs: "Step time",
+    dispatches: "Dispatches",
+    rowsPerDispatch: "Rows per dispatch",
+    tokensPerSecond: "Tokens/s",
   };
-  const figures = Object.fromEntries(names.map((n) => [n, figure(labels[n], n)])) as Record<(typeof names)[number], ReturnType<typeof figure>>;
+  const figures = Object.fromEntries(names.map((n) => [n, figure(labels[n], n)])) as Record<
+    (typeof names)[number],
+    ReturnType<typeof figure>
+  >;
   const mode = el("span", "badge", "");
   const empty = el("p", "muted", "No kv-stats yet: the budget appears when the worker reports the cache.");
   const grid = el("div", "figures", ...names.map((n) => figures[n].node));
-  const root = el("section", "card budget", el("div", "card-title", el("h2", "", "KV memory budget"), mode), empty, bar, grid);
+  const root = el(
+    "section",
+    "card budget",
+    el("div", "card-title", el("h2", "", "KV memory budget"), mode),
+    empty,
+    bar,
+    grid,
+  );
   root.id = "kv-budget";
   setAttr(root, "aria-label", "KV memory budget");
 
@@ -68,10 +102,27 @@ export function mountBudget(): BudgetDom {
       seg.style.width = pct(a.privateCells);
       setAttr(seg, "title", `${a.id}: ${formatCount(a.privateCells)} private cells`);
     }
-    for (const [id, seg] of segments) if (!live.has(id)) { seg.remove(); segments.delete(id); }
+    for (const [id, seg] of segments)
+      if (!live.has(id)) {
+        seg.remove();
+        segments.delete(id);
+      }
     free.style.width = pct(b.freeCells);
-    setAttr(bar, "aria-label", `KV pool of ${formatCount(b.poolCells)} cells: trunk ${formatCount(b.trunkCells)} owned by ${b.trunkOwners} agents, ${formatCount(b.usedCells)} used, ${formatCount(b.freeCells)} free`);
-    for (const n of ["trunkCells", "trunkOwners", "usedCells", "freeCells", "reservedCells", "poolCells", "dispatches"] as const) show(figures[n].value, b[n], formatCount(b[n]));
+    setAttr(
+      bar,
+      "aria-label",
+      `KV pool of ${formatCount(b.poolCells)} cells: trunk ${formatCount(b.trunkCells)} owned by ${b.trunkOwners} agents, ${formatCount(b.usedCells)} used, ${formatCount(b.freeCells)} free`,
+    );
+    for (const n of [
+      "trunkCells",
+      "trunkOwners",
+      "usedCells",
+      "freeCells",
+      "reservedCells",
+      "poolCells",
+      "dispatches",
+    ] as const)
+      show(figures[n].value, b[n], formatCount(b[n]));
     show(figures.usedBytes.value, b.usedBytes, formatBytes(b.usedBytes));
     show(figures.poolBytes.value, b.poolBytes, formatBytes(b.poolBytes));
     if (b.moreAgentsFit === null) {

@@ -6,7 +6,13 @@ import { clockTime, el, formatCount, setAttr, setText } from "./dom";
 
 const itemsKept = 60;
 /** VS Code's own icons (the codicon font, shipped in dist/webview) for each kind of timeline item. */
-const kindIcon: Record<string, string> = { state: "pulse", call: "arrow-right", result: "arrow-left", finding: "lightbulb", message: "mail" };
+const kindIcon: Record<string, string> = {
+  state: "pulse",
+  call: "arrow-right",
+  result: "arrow-left",
+  finding: "lightbulb",
+  message: "mail",
+};
 
 interface LaneDom {
   readonly root: HTMLElement;
@@ -24,7 +30,14 @@ const itemKey = (i: AgentLaneView["lane"][number]) => `${i.time}|${i.kind}|${i.t
 function itemNode(i: AgentLaneView["lane"][number]): HTMLElement {
   const glyph = el("span", `glyph codicon codicon-${kindIcon[i.kind] ?? "circle-small"}`);
   setAttr(glyph, "aria-hidden", "true");
-  const node = el("li", `item kind-${i.kind}${i.ok === false ? " failed" : ""}`, glyph, el("time", "muted", clockTime(i.time)), " ", el("span", "item-text", i.text));
+  const node = el(
+    "li",
+    `item kind-${i.kind}${i.ok === false ? " failed" : ""}`,
+    glyph,
+    el("time", "muted", clockTime(i.time)),
+    " ",
+    el("span", "item-text", i.text),
+  );
   return node;
 }
 
@@ -55,7 +68,15 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
     setAttr(timeline, "aria-label", `${a.id} timeline`);
     const current = el("pre", "current", "");
     setAttr(current, "aria-label", `${a.id} is writing`);
-    const root = el("article", `lane c${a.colour}`, el("div", "lane-head", el("span", "swatch"), el("strong", "", a.id), el("span", "muted", a.role), state, stop), claim, meta, timeline, current);
+    const root = el(
+      "article",
+      `lane c${a.colour}`,
+      el("div", "lane-head", el("span", "swatch"), el("strong", "", a.id), el("span", "muted", a.role), state, stop),
+      claim,
+      meta,
+      timeline,
+      current,
+    );
     root.dataset.agent = a.id;
     setAttr(root, "role", "listitem");
     setAttr(root, "tabindex", "0");
@@ -97,7 +118,10 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
       setText(lane.state, a.state);
       lane.state.dataset.state = a.state;
       setText(lane.claim, a.claim ? `Claim: ${a.claim}` : "No claim");
-      setText(lane.meta, `${formatCount(a.tokens)} tokens · ${formatCount(a.privateCells)} private cells${a.branch ? ` · ${a.branch}` : ""}`);
+      setText(
+        lane.meta,
+        `${formatCount(a.tokens)} tokens · ${formatCount(a.privateCells)} private cells${a.branch ? ` · ${a.branch}` : ""}`,
+      );
       updateTimeline(lane, a.lane);
       setText(lane.current, a.current);
     }

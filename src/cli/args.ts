@@ -32,15 +32,29 @@ export interface PullOptions {
   dir?: string;
 }
 
-export type CliCommand = RunOptions | PullOptions | { command: "replay-script"; events: string } | { command: "help" } | { command: "version" };
+export type CliCommand =
+  | RunOptions
+  | PullOptions
+  | { command: "replay-script"; events: string }
+  | { command: "help" }
+  | { command: "version" };
 
 export class UsageError extends Error {
   override name = "UsageError";
 }
 
 const runFlags = new Set([
-  "--goal", "--recipe", "--agents", "--model", "--workspace", "--threads", "--budget-ms", "--kv-cells",
-  "--events", "--state-dir", "--script",
+  "--goal",
+  "--recipe",
+  "--agents",
+  "--model",
+  "--workspace",
+  "--threads",
+  "--budget-ms",
+  "--kv-cells",
+  "--events",
+  "--state-dir",
+  "--script",
 ]);
 const runSwitches = new Set(["--resume", "--approve-asks", "--plain"]);
 
@@ -72,7 +86,8 @@ function parseRun(argv: string[], cwd: string): RunOptions {
   const f = readFlags(argv, runFlags, runSwitches);
   const goal = f.get("--goal");
   const resume = f.has("--resume");
-  if (goal === undefined && !resume) throw new UsageError('run needs --goal "<what the swarm should do>" (or --resume).');
+  if (goal === undefined && !resume)
+    throw new UsageError('run needs --goal "<what the swarm should do>" (or --resume).');
   const opt = (flag: string, parse: (flag: string, v: string) => number) => {
     const v = f.get(flag);
     return v === undefined ? undefined : parse(flag, v);
@@ -102,13 +117,15 @@ export function parseCommandLine(argv: string[], cwd: string): CliCommand {
   if (first === "--version") return { command: "version" };
   if (first === "run") return parseRun(rest, cwd);
   if (first === "replay-script") {
-    if (rest.length !== 1 || rest[0]!.startsWith("--")) throw new UsageError("replay-script expects one events file (events.jsonl).");
+    if (rest.length !== 1 || rest[0]!.startsWith("--"))
+      throw new UsageError("replay-script expects one events file (events.jsonl).");
     return { command: "replay-script", events: rest[0]! };
   }
   if (first === "model" && rest[0] === "pull") {
     const f = readFlags(rest.slice(2), new Set(["--dir"]), new Set());
     const uri = rest[1];
-    if (uri === undefined || uri.startsWith("--")) throw new UsageError("model pull expects a Hugging Face URI, e.g. hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF:Q8_0");
+    if (uri === undefined || uri.startsWith("--"))
+      throw new UsageError("model pull expects a Hugging Face URI, e.g. hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF:Q8_0");
     return { command: "pull", uri, dir: f.get("--dir") };
   }
   throw new UsageError(`unknown command "${argv.join(" ")}".`);

@@ -32,7 +32,10 @@ function summaryText(summary: SwarmSummary, events: readonly SwarmEvent[], event
     `report:   ${summary.reportPath}`,
     `events:   ${eventsFile}`,
     `branches: ${summary.integrationBranch} (integration)`,
-    ...summary.agents.map((a) => `          ${a.branch ?? "(no branch)"}  ${a.id} ${a.end.outcome}: ${a.end.reason} (${a.end.steps} steps, ${a.end.tokens} tokens)`),
+    ...summary.agents.map(
+      (a) =>
+        `          ${a.branch ?? "(no branch)"}  ${a.id} ${a.end.outcome}: ${a.end.reason} (${a.end.steps} steps, ${a.end.tokens} tokens)`,
+    ),
     `findings: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`,
     ...(stats?.type === "kv-stats" ? [`budget:   ${budgetLine(stats.stats)}`] : []),
   ].join("\n");
@@ -46,7 +49,9 @@ function previousGoal(stateDir: string): string {
   } catch {
     // fall through to the error below
   }
-  throw new UsageError(`--resume found no earlier swarm in ${stateDir}; give --goal, or the --state-dir of the swarm to continue.`);
+  throw new UsageError(
+    `--resume found no earlier swarm in ${stateDir}; give --goal, or the --state-dir of the swarm to continue.`,
+  );
 }
 
 async function run(opts: RunOptions): Promise<number> {
@@ -58,35 +63,52 @@ async function run(opts: RunOptions): Promise<number> {
   const { recipe, warnings } = await resolveRecipe(opts.recipe, opts.workspace);
   for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
   const swarmId = recipe.name.replace(/[^a-z0-9-]/g, "-");
-  const stateDir = path.resolve(opts.stateDir ?? path.join(path.dirname(path.resolve(opts.workspace)), ".swarmboard-state", `${path.basename(path.resolve(opts.workspace))}-${swarmId}`));
+  const stateDir = path.resolve(
+    opts.stateDir ??
+      path.join(
+        path.dirname(path.resolve(opts.workspace)),
+        ".swarmboard-state",
+        `${path.basename(path.resolve(opts.workspace))}-${swarmId}`,
+      ),
+  );
   mkdirSync(stateDir, { recursive: true });
   const goal = opts.goal !== "" ? opts.goal : previousGoal(stateDir);
   const eventsFile = path.resolve(opts.events ?? path.join(stateDir, "events.jsonl"));
   writeFileSync(path.join(stateDir, "recipe.json"), JSON.stringify(recipe, null, 2));
-  writeFileSync(path.join(stateDir, "settings.json"), JSON.stringify({ ...opts, goal, modelPath, stateDir, version: extensionVersion }, null, 2));
+  writeFileSync(
+    path.join(stateDir, "settings.json"),
+    JSON.stringify({ ...opts, goal, modelPath, stateDir, version: extensionVersion }, null, 2),
+  );
   const view = new TerminalView(process.stdout, process.stdout.isTTY === true && !opts.plain);
   const all: SwarmEvent[] = [];
-  const throttle = new SwarmEventThrottle((batch) => {
-    appendFileSync(eventsFile, batch.map((e) => JSON.stringify(e)).join("\n") + "\n");
-    all.push(...batch);
-    view.onEvents(batch);
-  }, 200, { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) });
-  const session = new SwarmSession({
-    swarmId,
-    goal,
-    recipe,
-    ...(opts.agents ? { agents: opts.agents } : {}),
-    modelPath: path.resolve(modelPath),
-    workspace: path.resolve(opts.workspace),
-    stateDir,
-    threads: opts.threads,
-    ...(opts.kvCells ? { kvCells: opts.kvCells } : {}),
-    ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
-    ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
-    approver: unattendedApprover(opts.approveAsks),
-    resume: opts.resume,
-    policy: defaultPolicyRules,
-  }, (event) => throttle.push(event));
+  const throttle = new SwarmEventThrottle(
+    (batch) => {
+      appendFileSync(eventsFile, batch.map((e) => JSON.stringify(e)).join("\n") + "\n");
+      all.push(...batch);
+      view.onEvents(batch);
+    },
+    200,
+    { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+  );
+  const session = new SwarmSession(
+    {
+      swarmId,
+      goal,
+      recipe,
+      ...(opts.agents ? { agents: opts.agents } : {}),
+      modelPath: path.resolve(modelPath),
+      workspace: path.resolve(opts.workspace),
+      stateDir,
+      threads: opts.threads,
+      ...(opts.kvCells ? { kvCells: opts.kvCells } : {}),
+      ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
+      ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
+      approver: unattendedApprover(opts.approveAsks),
+      resume: opts.resume,
+      policy: defaultPolicyRules,
+    },
+    (event) => throttle.push(event),
+  );
   process.once("SIGINT", () => session.stop());
   process.once("SIGTERM", () => session.stop());
   const summary = await session.run().finally(() => throttle.flush());
@@ -107,11 +129,17 @@ async function pull(opts: PullOptions): Promise<number> {
 
 /** Prints the turn script that replays the calls of a run's events file. */
 function replayScript(eventsFile: string): number {
-  const events = readFileSync(eventsFile, "utf8").split("\n").filter((l) => l.trim() !== "").map((l, i) => {
-    const parsed = swarmEventSchema.safeParse(JSON.parse(l));
-    if (!parsed.success) throw new UsageError(`${eventsFile}:${i + 1} is not a swarm event: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-    return parsed.data;
-  });
+  const events = readFileSync(eventsFile, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l, i) => {
+      const parsed = swarmEventSchema.safeParse(JSON.parse(l));
+      if (!parsed.success)
+        throw new UsageError(
+          `${eventsFile}:${i + 1} is not a swarm event: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+        );
+      return parsed.data;
+    });
   process.stdout.write(JSON.stringify(scriptFromTrace(events), null, 2) + "\n");
   return 0;
 }

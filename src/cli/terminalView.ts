@@ -16,8 +16,10 @@ function kib(bytes: number): string {
 }
 
 export function budgetLine(stats: SwarmStats): string {
-  return `KV ${stats.mode}: ${stats.usedCells}/${stats.poolCells} cells (${kib(stats.usedBytes)}), trunk ${stats.trunkCells} cells x ${stats.trunkOwners} owners, ` +
-    `free ${stats.freeCells}; ${stats.tokensPerSecond.toFixed(1)} tok/s, ${stats.rowsPerDispatch.toFixed(1)} rows/dispatch`;
+  return (
+    `KV ${stats.mode}: ${stats.usedCells}/${stats.poolCells} cells (${kib(stats.usedBytes)}), trunk ${stats.trunkCells} cells x ${stats.trunkOwners} owners, ` +
+    `free ${stats.freeCells}; ${stats.tokensPerSecond.toFixed(1)} tok/s, ${stats.rowsPerDispatch.toFixed(1)} rows/dispatch`
+  );
 }
 
 export class TerminalView {
@@ -25,7 +27,10 @@ export class TerminalView {
   private stats: SwarmStats | undefined;
   private drawnLines = 0;
 
-  constructor(private readonly out: NodeJS.WriteStream, private readonly live: boolean) {}
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly live: boolean,
+  ) {}
 
   onEvents(events: readonly SwarmEvent[]): void {
     for (const e of events) this.apply(e);
@@ -40,11 +45,15 @@ export class TerminalView {
     };
     switch (e.type) {
       case "swarm-started":
-        this.print(`swarm ${e.swarmId}: recipe ${e.recipe}, model ${e.model.path} (${e.mode}), trunk ${e.trunkTokens} tokens decoded once`);
+        this.print(
+          `swarm ${e.swarmId}: recipe ${e.recipe}, model ${e.model.path} (${e.mode}), trunk ${e.trunkTokens} tokens decoded once`,
+        );
         break;
       case "agent-added":
         line(e.agent.id);
-        this.print(`+ ${e.agent.id} (${e.agent.role}${e.agent.parent ? `, sub-agent of ${e.agent.parent}` : ""})${e.agent.branch ? ` on ${e.agent.branch}` : ""}`);
+        this.print(
+          `+ ${e.agent.id} (${e.agent.role}${e.agent.parent ? `, sub-agent of ${e.agent.parent}` : ""})${e.agent.branch ? ` on ${e.agent.branch}` : ""}`,
+        );
         break;
       case "agent-state":
         line(e.agentId).state = e.state;
@@ -61,7 +70,8 @@ export class TerminalView {
         line(e.agentId).tokens += e.tokens;
         break;
       case "board-entry":
-        if (e.entry.kind !== "MESSAGE" && e.entry.kind !== "CLAIM" && e.entry.kind !== "RELEASE") this.print(`  [${e.entry.kind}] ${e.entry.author}: ${e.entry.text.slice(0, 160)}`);
+        if (e.entry.kind !== "MESSAGE" && e.entry.kind !== "CLAIM" && e.entry.kind !== "RELEASE")
+          this.print(`  [${e.entry.kind}] ${e.entry.author}: ${e.entry.text.slice(0, 160)}`);
         break;
       case "kv-stats":
         this.stats = e.stats;

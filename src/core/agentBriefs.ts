@@ -5,7 +5,8 @@ import type { Role } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
 
 export function agentBrief(agent: string, role: Role, tasks: readonly Task[]): string {
-  const open = tasks.length === 0 ? "(none listed: work from the goal)" : tasks.map((t) => `- [${t.id}] ${t.title}`).join("\n");
+  const open =
+    tasks.length === 0 ? "(none listed: work from the goal)" : tasks.map((t) => `- [${t.id}] ${t.title}`).join("\n");
   return [
     `You are ${agent}, a ${role.name}. ${role.instructions}`,
     "Open tasks (claim one by its id before you work on it):",
@@ -23,7 +24,10 @@ export function synthesistBrief(agent: string, role: Role, entries: readonly Boa
       return `- ${e.kind} by ${e.author}${refs ? ` (${refs})` : ""}: ${e.text}`;
     });
   let body = lines.join("\n");
-  if (body.length > maxChars) body = body.slice(body.length - maxChars) + `\n(${body.length - maxChars} earlier characters cut; use grep_board for them)`;
+  if (body.length > maxChars)
+    body =
+      body.slice(body.length - maxChars) +
+      `\n(${body.length - maxChars} earlier characters cut; use grep_board for them)`;
   return [
     `You are ${agent}, the synthesist. ${role.instructions}`,
     "Every pad of the swarm:",

@@ -9,7 +9,12 @@ type Target = LoopState | "previous";
 const activeStates = ["gather", "claim", "act", "verify", "merge"] as const;
 
 /** Inputs every active state accepts. */
-const fromAnyActive: Partial<Record<LoopInput, Target>> = { pause: "paused", stall: "stalled", fail: "failed", stop: "done" };
+const fromAnyActive: Partial<Record<LoopInput, Target>> = {
+  pause: "paused",
+  stall: "stalled",
+  fail: "failed",
+  stop: "done",
+};
 
 export const loopTransitions: Readonly<Record<LoopState, Readonly<Partial<Record<LoopInput, Target>>>>> = {
   gather: { ...fromAnyActive, gathered: "claim", noWork: "done" },
@@ -37,7 +42,9 @@ export interface LoopSnapshot {
   readonly endReason?: string;
 }
 
-export type LoopStep = { readonly ok: true; readonly loop: LoopSnapshot; readonly event: LoopEvent } | { readonly ok: false; readonly error: string };
+export type LoopStep =
+  | { readonly ok: true; readonly loop: LoopSnapshot; readonly event: LoopEvent }
+  | { readonly ok: false; readonly error: string };
 
 export function initialLoop(agent: string): LoopSnapshot {
   return { agent, state: "gather", seq: 0, iteration: 0 };
@@ -76,7 +83,16 @@ export function advanceLoop(loop: LoopSnapshot, input: LoopInput, time: number, 
     ...(to === "paused" ? { resumeTo: loop.state } : {}),
     ...(isTerminal(to) ? { endReason: reason ?? input } : {}),
   };
-  const event: LoopEvent = { agent: loop.agent, from: loop.state, to, input, seq: next.seq, time, iteration, ...(reason === undefined ? {} : { reason }) };
+  const event: LoopEvent = {
+    agent: loop.agent,
+    from: loop.state,
+    to,
+    input,
+    seq: next.seq,
+    time,
+    iteration,
+    ...(reason === undefined ? {} : { reason }),
+  };
   return { ok: true, loop: next, event };
 }
 

@@ -60,7 +60,8 @@ export function decodeLog(text: string, source = "board log"): DecodedLog {
     const result = parseLine(text.slice(start, end));
     if ("error" in result) {
       // Only the last line can have been torn by a crash; elsewhere a bad line is real corruption.
-      if (end + 1 === text.length) return { entries, keptText: text.slice(0, start), torn: { line: lineNo, reason: result.error } };
+      if (end + 1 === text.length)
+        return { entries, keptText: text.slice(0, start), torn: { line: lineNo, reason: result.error } };
       throw new BoardLogCorruptError(lineNo, result.error, source);
     }
     entries.push(result.entry);

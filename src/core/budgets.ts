@@ -12,11 +12,20 @@ export function fanInReserveMs(budgets: Budgets, share = 0.15): number {
   return Math.min(budgets.wallClockMs / 2, Math.max(30_000, Math.round(budgets.wallClockMs * share)));
 }
 
-export function swarmBudgetAction(budgets: Budgets, startedAt: number, now: number, reserveMs = fanInReserveMs(budgets)): SwarmBudgetAction {
+export function swarmBudgetAction(
+  budgets: Budgets,
+  startedAt: number,
+  now: number,
+  reserveMs = fanInReserveMs(budgets),
+): SwarmBudgetAction {
   const elapsed = now - startedAt;
-  if (elapsed >= budgets.wallClockMs) return { action: "stop", reason: `wall-clock budget of ${budgets.wallClockMs} ms spent` };
+  if (elapsed >= budgets.wallClockMs)
+    return { action: "stop", reason: `wall-clock budget of ${budgets.wallClockMs} ms spent` };
   if (elapsed >= budgets.wallClockMs - reserveMs) {
-    return { action: "fanIn", reason: `wall-clock budget nearly spent (${elapsed} of ${budgets.wallClockMs} ms): the synthesist fans in with what exists` };
+    return {
+      action: "fanIn",
+      reason: `wall-clock budget nearly spent (${elapsed} of ${budgets.wallClockMs} ms): the synthesist fans in with what exists`,
+    };
   }
   return { action: "continue" };
 }

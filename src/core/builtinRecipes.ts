@@ -3,7 +3,18 @@
 import type { RecipeInput } from "../protocol/recipe";
 
 const readTools = ["list_dir", "read_file", "search", "grep_board", "post_finding", "send_message"];
-const codeTools = [...readTools, "claim", "release", "write_file", "edit_file", "run_command", "git_status", "git_diff", "commit", "merge_progress"];
+const codeTools = [
+  ...readTools,
+  "claim",
+  "release",
+  "write_file",
+  "edit_file",
+  "run_command",
+  "git_status",
+  "git_diff",
+  "commit",
+  "merge_progress",
+];
 
 const minute = 60_000;
 
@@ -12,10 +23,28 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
     name: "research",
     description: "Researchers explore the question on private pads; a synthesist fans in and writes the report.",
     roles: [
-      { name: "researcher", count: 4, tools: readTools, instructions: "Investigate one angle of the goal. Post FACTs with file:line refs; keep OBSERVED for what you have not checked." },
-      { name: "synthesist", count: 1, tools: readTools, instructions: "When the researchers are done or time is up, read every pad and write one report: agreements, disagreements, open questions." },
+      {
+        name: "researcher",
+        count: 4,
+        tools: readTools,
+        instructions:
+          "Investigate one angle of the goal. Post FACTs with file:line refs; keep OBSERVED for what you have not checked.",
+      },
+      {
+        name: "synthesist",
+        count: 1,
+        tools: readTools,
+        instructions:
+          "When the researchers are done or time is up, read every pad and write one report: agreements, disagreements, open questions.",
+      },
     ],
-    topology: { kind: "dag", stages: [{ name: "explore", roles: ["researcher"] }, { name: "report", roles: ["synthesist"], after: ["explore"] }] },
+    topology: {
+      kind: "dag",
+      stages: [
+        { name: "explore", roles: ["researcher"] },
+        { name: "report", roles: ["synthesist"], after: ["explore"] },
+      ],
+    },
     visibility: "private-pads",
     synthesist: "synthesist",
     budgets: { wallClockMs: 20 * minute, tokensPerAgent: 8192, kvCells: 16384, steps: 60 },
@@ -23,12 +52,31 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
   },
   organization: {
     name: "organization",
-    description: "Workers claim sub-tasks of a coding goal, share findings, verify and merge into the integration branch.",
+    description:
+      "Workers claim sub-tasks of a coding goal, share findings, verify and merge into the integration branch.",
     roles: [
-      { name: "worker", count: 4, tools: codeTools, instructions: "Claim one sub-task, change only what your claim covers, verify with the tests, then merge. Post a PATCH_SUMMARY." },
-      { name: "synthesist", count: 1, tools: readTools, instructions: "When the workers are done or time is up, summarise what was merged, what failed and what is left." },
+      {
+        name: "worker",
+        count: 4,
+        tools: codeTools,
+        instructions:
+          "Claim one sub-task, change only what your claim covers, verify with the tests, then merge. Post a PATCH_SUMMARY.",
+      },
+      {
+        name: "synthesist",
+        count: 1,
+        tools: readTools,
+        instructions:
+          "When the workers are done or time is up, summarise what was merged, what failed and what is left.",
+      },
     ],
-    topology: { kind: "dag", stages: [{ name: "work", roles: ["worker"] }, { name: "summary", roles: ["synthesist"], after: ["work"] }] },
+    topology: {
+      kind: "dag",
+      stages: [
+        { name: "work", roles: ["worker"] },
+        { name: "summary", roles: ["synthesist"], after: ["work"] },
+      ],
+    },
     visibility: "shared",
     synthesist: "synthesist",
     budgets: { wallClockMs: 30 * minute, tokensPerAgent: 16384, kvCells: 16384, steps: 120 },
@@ -37,8 +85,17 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
   },
   "fix-failing-tests": {
     name: "fix-failing-tests",
-    description: "Each failing test becomes a task; fixers claim one, fix it on their branch and merge when the test passes.",
-    roles: [{ name: "fixer", count: 3, tools: codeTools, instructions: "Claim one failing test. Find the cause, fix the code (not the test, unless the test is wrong), rerun it, merge." }],
+    description:
+      "Each failing test becomes a task; fixers claim one, fix it on their branch and merge when the test passes.",
+    roles: [
+      {
+        name: "fixer",
+        count: 3,
+        tools: codeTools,
+        instructions:
+          "Claim one failing test. Find the cause, fix the code (not the test, unless the test is wrong), rerun it, merge.",
+      },
+    ],
     topology: { kind: "fanout" },
     visibility: "shared",
     budgets: { wallClockMs: 30 * minute, tokensPerAgent: 16384, kvCells: 16384, steps: 120 },
@@ -49,7 +106,15 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
   "todo-sweep": {
     name: "todo-sweep",
     description: "Each TODO/FIXME comment becomes a task; sweepers claim one, resolve it or explain why not.",
-    roles: [{ name: "sweeper", count: 3, tools: codeTools, instructions: "Claim one TODO or FIXME. Resolve it and remove the comment, or post a FAIL saying why it cannot be done now." }],
+    roles: [
+      {
+        name: "sweeper",
+        count: 3,
+        tools: codeTools,
+        instructions:
+          "Claim one TODO or FIXME. Resolve it and remove the comment, or post a FAIL saying why it cannot be done now.",
+      },
+    ],
     topology: { kind: "fanout" },
     visibility: "shared",
     budgets: { wallClockMs: 30 * minute, tokensPerAgent: 12288, kvCells: 16384, steps: 80 },

@@ -38,7 +38,8 @@ export class ClaimTable {
   private readonly leases = new Map<string, Lease>();
 
   constructor(private readonly options: ClaimTableOptions) {
-    if (!(options.leaseMs > 0)) throw new Error(`leaseMs must be a positive number of milliseconds, got ${options.leaseMs}.`);
+    if (!(options.leaseMs > 0))
+      throw new Error(`leaseMs must be a positive number of milliseconds, got ${options.leaseMs}.`);
   }
 
   /**
@@ -55,7 +56,11 @@ export class ClaimTable {
     const conflicts = this.conflictsWith(request.agent, request.scope, request.now);
     if (conflicts.length > 0) {
       const first = conflicts[0];
-      return { granted: false, conflicts, reason: `overlaps ${first.holder.agent}'s claim ${first.holder.claimId}: ${first.reason}` };
+      return {
+        granted: false,
+        conflicts,
+        reason: `overlaps ${first.holder.agent}'s claim ${first.holder.claimId}: ${first.reason}`,
+      };
     }
     const lease: Lease = {
       claimId: request.claimId,
@@ -159,7 +164,10 @@ export function conflictNotices(request: ClaimRequest, decision: ClaimDecision):
   ];
   const holders = new Set(decision.conflicts.map((c) => c.holder.agent));
   for (const holder of holders) {
-    notices.push({ to: holder, text: `${request.agent} tried to claim ${describeScope(request.scope)}, which overlaps your claim.` });
+    notices.push({
+      to: holder,
+      text: `${request.agent} tried to claim ${describeScope(request.scope)}, which overlaps your claim.`,
+    });
   }
   return notices;
 }
@@ -180,5 +188,14 @@ export function claimEntry(lease: Lease, text: string): BoardEntry {
 
 /** The RELEASE entry that ends a lease (`reason`: finished, failed, stalled, expired...). */
 export function releaseEntry(lease: Lease, id: string, time: number, reason: string): BoardEntry {
-  return { id, kind: "RELEASE", author: lease.agent, time, scope: lease.scope, text: reason, refs: [], releases: lease.claimId };
+  return {
+    id,
+    kind: "RELEASE",
+    author: lease.agent,
+    time,
+    scope: lease.scope,
+    text: reason,
+    refs: [],
+    releases: lease.claimId,
+  };
 }

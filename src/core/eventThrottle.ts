@@ -41,7 +41,12 @@ export class SwarmEventThrottle {
   private coalesceInto(event: SwarmEvent): void {
     const last = this.queue[this.queue.length - 1];
     if (event.type === "agent-text" && last?.type === "agent-text" && last.agentId === event.agentId) {
-      this.queue[this.queue.length - 1] = { ...last, text: last.text + event.text, tokens: last.tokens + event.tokens, time: event.time };
+      this.queue[this.queue.length - 1] = {
+        ...last,
+        text: last.text + event.text,
+        tokens: last.tokens + event.tokens,
+        time: event.time,
+      };
       return;
     }
     this.queue.push(event);

@@ -5,7 +5,9 @@ import type { BoardEntry } from "../protocol/board";
 export const finishedReleasePrefix = "finished: ";
 
 export function finishedTaskIds(entries: readonly BoardEntry[]): Set<string> {
-  const claims = new Map(entries.filter((e) => e.kind === "CLAIM" && e.scope.taskId).map((e) => [e.id, e.scope.taskId!]));
+  const claims = new Map(
+    entries.filter((e) => e.kind === "CLAIM" && e.scope.taskId).map((e) => [e.id, e.scope.taskId!]),
+  );
   const done = new Set<string>();
   for (const e of entries) {
     if (e.kind !== "RELEASE" || e.releases === undefined || !e.text.startsWith(finishedReleasePrefix)) continue;

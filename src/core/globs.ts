@@ -92,7 +92,10 @@ function parseAlternative(glob: string): Pattern {
   while (text.startsWith("./")) text = text.slice(2);
   if (text.endsWith("/")) text += "**";
   if (text === "" || text === ".") return universal;
-  return text.split("/").filter((s) => s !== "" && s !== ".").map(parseSegment);
+  return text
+    .split("/")
+    .filter((s) => s !== "" && s !== ".")
+    .map(parseSegment);
 }
 
 /** Parses a glob into alternatives; anything outside the subset becomes `**` (may touch anything). */

@@ -15,7 +15,9 @@ function compileRegex(query: BoardQuery): RegExp | undefined {
   try {
     return new RegExp(query.regex, query.caseSensitive === true ? "u" : "iu");
   } catch (e) {
-    throw new BoardQueryError(`grep_board: the regex ${JSON.stringify(query.regex)} does not compile (${(e as Error).message}); escape special characters or pass plain words.`);
+    throw new BoardQueryError(
+      `grep_board: the regex ${JSON.stringify(query.regex)} does not compile (${(e as Error).message}); escape special characters or pass plain words.`,
+    );
   }
 }
 

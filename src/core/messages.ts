@@ -36,14 +36,25 @@ export class MessageRouter {
    */
   post(entry: BoardEntry): DeliveredMessage | undefined {
     if (entry.kind !== "MESSAGE" || entry.to === undefined) {
-      throw new Error(`Entry ${entry.id} is a ${entry.kind} without a recipient; only MESSAGE entries with \`to\` are routed.`);
+      throw new Error(
+        `Entry ${entry.id} is a ${entry.kind} without a recipient; only MESSAGE entries with \`to\` are routed.`,
+      );
     }
     if (this.knownIds.has(entry.id)) return undefined;
     const target = entry.to;
     if (target !== "swarm" && !this.members.has(target.agent)) {
-      throw new Error(`Message ${entry.id} is for agent "${target.agent}", which is not in the swarm (members: ${[...this.members].join(", ") || "none"}).`);
+      throw new Error(
+        `Message ${entry.id} is for agent "${target.agent}", which is not in the swarm (members: ${[...this.members].join(", ") || "none"}).`,
+      );
     }
-    const message: DeliveredMessage = { id: entry.id, from: entry.author, to: target, text: entry.text, time: entry.time, seq: this.kept.length + 1 };
+    const message: DeliveredMessage = {
+      id: entry.id,
+      from: entry.author,
+      to: target,
+      text: entry.text,
+      time: entry.time,
+      seq: this.kept.length + 1,
+    };
     this.knownIds.add(entry.id);
     this.kept.push(message);
     const recipients = target === "swarm" ? [...this.members].filter((a) => a !== entry.author) : [target.agent];
@@ -60,7 +71,10 @@ export class MessageRouter {
       return queue;
     }
     const direct = queue.filter((m) => m.to !== "swarm");
-    this.pending.set(agent, queue.filter((m) => m.to === "swarm"));
+    this.pending.set(
+      agent,
+      queue.filter((m) => m.to === "swarm"),
+    );
     return direct;
   }
 
@@ -77,5 +91,7 @@ export class MessageRouter {
 
 /** How delivered messages read in an agent's context. */
 export function renderMessages(messages: readonly DeliveredMessage[]): string {
-  return messages.map((m) => `[${m.to === "swarm" ? "swarm" : "direct"} #${m.seq} from ${m.from}] ${m.text}`).join("\n");
+  return messages
+    .map((m) => `[${m.to === "swarm" ? "swarm" : "direct"} #${m.seq} from ${m.from}] ${m.text}`)
+    .join("\n");
 }

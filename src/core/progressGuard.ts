@@ -47,12 +47,16 @@ export class ProgressGuard {
         return { verdict, nudge: nudgeText(verdict.reason) };
       case "releaseClaim": {
         const released = await swarm.releaseAgent(agent, `stalled: ${verdict.reason}`, now);
-        return isActive(loop.state) ? { verdict, released, event: loop.send("stall", now, verdict.reason) } : { verdict, released };
+        return isActive(loop.state)
+          ? { verdict, released, event: loop.send("stall", now, verdict.reason) }
+          : { verdict, released };
       }
       case "stop": {
         const released = await swarm.releaseAgent(agent, `stopped: ${verdict.reason}`, now);
         const canFail = loop.state !== "done" && loop.state !== "failed";
-        return canFail ? { verdict, released, event: loop.send("fail", now, `watchdog: ${verdict.reason}`) } : { verdict, released };
+        return canFail
+          ? { verdict, released, event: loop.send("fail", now, `watchdog: ${verdict.reason}`) }
+          : { verdict, released };
       }
     }
   }

@@ -4,7 +4,13 @@
 // does not hide the others.
 import type { Recipe } from "../protocol/recipe";
 import { builtinRecipeInputs } from "./builtinRecipes";
-import { parseRecipeText, parseRecipeValue, RecipeError, type RecipeParseOptions, type RecipeProblem } from "./recipeParse";
+import {
+  parseRecipeText,
+  parseRecipeValue,
+  RecipeError,
+  type RecipeParseOptions,
+  type RecipeProblem,
+} from "./recipeParse";
 
 export interface RecipeSourceFile {
   /** Shown in problems; the workspace passes the path relative to the workspace root. */
@@ -30,7 +36,10 @@ export function builtinRecipes(options: RecipeParseOptions = {}): Map<string, Re
   return out;
 }
 
-export function buildRecipeCatalog(files: readonly RecipeSourceFile[], options: RecipeParseOptions = {}): RecipeCatalog {
+export function buildRecipeCatalog(
+  files: readonly RecipeSourceFile[],
+  options: RecipeParseOptions = {},
+): RecipeCatalog {
   const recipes = builtinRecipes(options);
   const origins = new Map<string, string>([...recipes.keys()].map((n) => [n, "built-in"]));
   const problems: RecipeProblem[] = [];
@@ -43,7 +52,12 @@ export function buildRecipeCatalog(files: readonly RecipeSourceFile[], options: 
     }
     const earlier = seen.get(result.recipe.name);
     if (earlier !== undefined) {
-      problems.push({ file: source.file, field: "name", expected: `a name not already used by ${earlier}`, got: JSON.stringify(result.recipe.name) });
+      problems.push({
+        file: source.file,
+        field: "name",
+        expected: `a name not already used by ${earlier}`,
+        got: JSON.stringify(result.recipe.name),
+      });
       continue;
     }
     seen.set(result.recipe.name, source.file);

@@ -14,7 +14,8 @@ export interface RecipeProblem {
   readonly got?: string;
 }
 
-export type RecipeParseResult = { readonly ok: true; readonly recipe: Recipe } | { readonly ok: false; readonly problems: readonly RecipeProblem[] };
+export type RecipeParseResult =
+  { readonly ok: true; readonly recipe: Recipe } | { readonly ok: false; readonly problems: readonly RecipeProblem[] };
 
 export interface RecipeParseOptions {
   /** Tool names that exist; when given, a role naming another tool is a problem. */
@@ -59,7 +60,10 @@ function problemsFromZod(file: string, input: unknown, error: z.ZodError): Recip
       const field = formatField([...issue.path, issue.keys[0]]);
       return { file, field, expected: `no such field here (unknown: ${issue.keys.join(", ")}); check the spelling` };
     }
-    const got = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined ? "nothing (the field is missing)" : shortJson(valueAt(input, issue.path));
+    const got =
+      issue.code === "invalid_type" && valueAt(input, issue.path) === undefined
+        ? "nothing (the field is missing)"
+        : shortJson(valueAt(input, issue.path));
     return { file, field: formatField(issue.path), expected: issue.message, ...(got === undefined ? {} : { got }) };
   });
 }
@@ -105,7 +109,8 @@ function checkReferences(file: string, recipe: Recipe, options: RecipeParseOptio
   } else if (topology.kind === "dag") {
     checkStages(topology.stages, roles, roleList, add);
   }
-  if (recipe.synthesist !== undefined && !roles.has(recipe.synthesist)) add("synthesist", `a role of this recipe (${roleList})`, recipe.synthesist);
+  if (recipe.synthesist !== undefined && !roles.has(recipe.synthesist))
+    add("synthesist", `a role of this recipe (${roleList})`, recipe.synthesist);
   if (recipe.visibility === "private-pads" && recipe.synthesist === undefined) {
     add("synthesist", 'a synthesist role: with "private-pads" findings only leave the pads through it');
   }
@@ -128,11 +133,13 @@ function checkStages(stages: readonly Stage[], roles: Set<string>, roleList: str
   });
   stages.forEach((stage, i) => {
     stage.after.forEach((a, j) => {
-      if (!names.has(a)) add(`topology.stages[${i}].after[${j}]`, `a stage of this recipe (${[...names.keys()].join(", ")})`, a);
+      if (!names.has(a))
+        add(`topology.stages[${i}].after[${j}]`, `a stage of this recipe (${[...names.keys()].join(", ")})`, a);
     });
   });
   const cycle = findCycle(stages);
-  if (cycle !== undefined) add(`topology.stages[${names.get(cycle[0])}].after`, `stages without a cycle (found ${cycle.join(" -> ")})`);
+  if (cycle !== undefined)
+    add(`topology.stages[${names.get(cycle[0])}].after`, `stages without a cycle (found ${cycle.join(" -> ")})`);
 }
 
 /** A cycle among stages' `after` links, as stage names, or undefined. */

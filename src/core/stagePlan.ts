@@ -20,7 +20,10 @@ export function planStages(recipe: Recipe): StagePlan {
       let remaining = [...topology.stages];
       while (remaining.length > 0) {
         const ready = remaining.filter((s) => s.after.every((a) => placed.has(a)));
-        if (ready.length === 0) throw new Error(`Recipe ${recipe.name}: its stages wait on each other in a cycle (${remaining.map((s) => s.name).join(", ")}).`);
+        if (ready.length === 0)
+          throw new Error(
+            `Recipe ${recipe.name}: its stages wait on each other in a cycle (${remaining.map((s) => s.name).join(", ")}).`,
+          );
         waves.push(keep(ready.flatMap((s) => s.roles)));
         for (const s of ready) placed.add(s.name);
         remaining = remaining.filter((s) => !placed.has(s.name));

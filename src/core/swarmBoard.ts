@@ -74,7 +74,9 @@ export class SwarmBoard {
   }
 
   async postFinding(draft: FindingDraft): Promise<BoardEntry> {
-    return this.commit(makeEntry({ id: this.nextId(draft.author), ...draft, refs: draft.refs === undefined ? [] : [...draft.refs] }));
+    return this.commit(
+      makeEntry({ id: this.nextId(draft.author), ...draft, refs: draft.refs === undefined ? [] : [...draft.refs] }),
+    );
   }
 
   /** Claims a scope; a refusal tells both sides by direct message. */
@@ -108,21 +110,33 @@ export class SwarmBoard {
   /** Releases everything an agent holds (finished, failed, stalled). */
   async releaseAgent(agent: string, reason: string, now: number): Promise<BoardEntry[]> {
     const out: BoardEntry[] = [];
-    for (const lease of this.claims.releaseAgent(agent)) out.push(await this.commit(releaseEntry(lease, this.nextId(agent), now, reason)));
+    for (const lease of this.claims.releaseAgent(agent))
+      out.push(await this.commit(releaseEntry(lease, this.nextId(agent), now, reason)));
     return out;
   }
 
   /** Ends leases that ran out, with a RELEASE entry each. */
   async expireLeases(now: number): Promise<BoardEntry[]> {
     const out: BoardEntry[] = [];
-    for (const lease of this.claims.expire(now)) out.push(await this.commit(releaseEntry(lease, this.nextId(lease.agent), now, "lease expired without progress")));
+    for (const lease of this.claims.expire(now))
+      out.push(await this.commit(releaseEntry(lease, this.nextId(lease.agent), now, "lease expired without progress")));
     return out;
   }
 
   /** Sends to `swarm` or to one agent; throws, posting nothing, when the agent is not in the swarm. */
   async send(from: string, to: string, text: string, now: number): Promise<DeliveredMessage> {
-    if (to !== "swarm" && !this.messages.has(to)) throw new Error(`Cannot message "${to}": no such agent in the swarm.`);
-    const entry = await this.commit(makeEntry({ id: this.nextId(from), kind: "MESSAGE", author: from, time: now, text, to: to === "swarm" ? "swarm" : { agent: to } }));
+    if (to !== "swarm" && !this.messages.has(to))
+      throw new Error(`Cannot message "${to}": no such agent in the swarm.`);
+    const entry = await this.commit(
+      makeEntry({
+        id: this.nextId(from),
+        kind: "MESSAGE",
+        author: from,
+        time: now,
+        text,
+        to: to === "swarm" ? "swarm" : { agent: to },
+      }),
+    );
     const delivered = this.messages.history().find((m) => m.id === entry.id);
     if (delivered === undefined) throw new Error(`Message ${entry.id} was stored but not routed.`);
     return delivered;
@@ -151,7 +165,8 @@ export class SwarmBoard {
 
   private async commit(entry: BoardEntry): Promise<BoardEntry> {
     const stored = await this.options.store.append(entry);
-    if (stored === "posted" && this.board.apply(entry) === "added" && entry.kind === "MESSAGE") this.messages.post(entry);
+    if (stored === "posted" && this.board.apply(entry) === "added" && entry.kind === "MESSAGE")
+      this.messages.post(entry);
     this.noteId(entry);
     return entry;
   }

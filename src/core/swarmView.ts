@@ -56,11 +56,23 @@ export interface SwarmViewState {
 const laneCap = 200;
 
 export function emptySwarm(id: string, time: number): SwarmViewState {
-  return { id, goal: "", recipe: "", status: "starting", startedAt: time, trunkTokens: 0, agents: [], entries: [], approvals: [] };
+  return {
+    id,
+    goal: "",
+    recipe: "",
+    status: "starting",
+    startedAt: time,
+    trunkTokens: 0,
+    agents: [],
+    entries: [],
+    approvals: [],
+  };
 }
 
 function withAgent(s: SwarmViewState, id: string, change: (a: AgentView) => AgentView): SwarmViewState {
-  const agents = s.agents.some((a) => a.id === id) ? s.agents : [...s.agents, { id, role: "agent", state: "starting" as AgentState, tokens: 0, current: "", lane: [] }];
+  const agents = s.agents.some((a) => a.id === id)
+    ? s.agents
+    : [...s.agents, { id, role: "agent", state: "starting" as AgentState, tokens: 0, current: "", lane: [] }];
   return { ...s, agents: agents.map((a) => (a.id === id ? change(a) : a)) };
 }
 
@@ -73,15 +85,40 @@ function pushLane(a: AgentView, item: LaneItem): AgentView {
 export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
   switch (e.type) {
     case "swarm-started":
-      return { ...s, goal: e.goal, recipe: e.recipe, status: "running", startedAt: e.time, mode: e.mode, model: e.model, trunkTokens: e.trunkTokens, ...(e.integrationBranch ? { integrationBranch: e.integrationBranch } : {}) };
+      return {
+        ...s,
+        goal: e.goal,
+        recipe: e.recipe,
+        status: "running",
+        startedAt: e.time,
+        mode: e.mode,
+        model: e.model,
+        trunkTokens: e.trunkTokens,
+        ...(e.integrationBranch ? { integrationBranch: e.integrationBranch } : {}),
+      };
     case "agent-added":
-      return withAgent(s, e.agent.id, (a) => ({ ...a, role: e.agent.role, ...(e.agent.branch ? { branch: e.agent.branch } : {}) }));
+      return withAgent(s, e.agent.id, (a) => ({
+        ...a,
+        role: e.agent.role,
+        ...(e.agent.branch ? { branch: e.agent.branch } : {}),
+      }));
     case "agent-state":
-      return withAgent(s, e.agentId, (a) => pushLane({ ...a, state: e.state, ...(e.reason ? { reason: e.reason } : {}) }, { time: e.time, kind: "state", text: e.reason ? `${e.state}: ${e.reason}` : e.state }));
+      return withAgent(s, e.agentId, (a) =>
+        pushLane(
+          { ...a, state: e.state, ...(e.reason ? { reason: e.reason } : {}) },
+          { time: e.time, kind: "state", text: e.reason ? `${e.state}: ${e.reason}` : e.state },
+        ),
+      );
     case "agent-text":
       return withAgent(s, e.agentId, (a) => ({ ...a, tokens: a.tokens + e.tokens, current: e.text.slice(-400) }));
     case "tool-call":
-      return withAgent(s, e.agentId, (a) => pushLane(a, { time: e.time, kind: "call", text: `${e.tool} ${typeof e.args === "string" ? e.args : JSON.stringify(e.args)}`.slice(0, 300) }));
+      return withAgent(s, e.agentId, (a) =>
+        pushLane(a, {
+          time: e.time,
+          kind: "call",
+          text: `${e.tool} ${typeof e.args === "string" ? e.args : JSON.stringify(e.args)}`.slice(0, 300),
+        }),
+      );
     case "tool-result":
       return withAgent(s, e.agentId, (a) => {
         const claimed = e.ok && e.summary.startsWith("claimed ") ? { claim: e.summary.slice("claimed ".length) } : {};
@@ -93,16 +130,45 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
       const author = next.agents.find((a) => a.id === e.entry.author);
       if (author === undefined) return next;
       const released = e.entry.kind === "RELEASE" ? { claim: undefined } : {};
-      return withAgent(next, author.id, (a) => pushLane({ ...a, ...released }, { time: e.time, kind: e.entry.kind === "MESSAGE" ? "message" : "finding", text: `${e.entry.kind}: ${e.entry.text}`.slice(0, 300) }));
+      return withAgent(next, author.id, (a) =>
+        pushLane(
+          { ...a, ...released },
+          {
+            time: e.time,
+            kind: e.entry.kind === "MESSAGE" ? "message" : "finding",
+            text: `${e.entry.kind}: ${e.entry.text}`.slice(0, 300),
+          },
+        ),
+      );
     }
     case "message-delivered":
       return s;
     case "kv-stats":
       return { ...s, stats: e.stats };
     case "approval-request":
-      return { ...s, approvals: [...s.approvals, { requestId: e.requestId, agentId: e.agentId, command: e.command, cwd: e.cwd, reason: e.reason, time: e.time }] };
+      return {
+        ...s,
+        approvals: [
+          ...s.approvals,
+          {
+            requestId: e.requestId,
+            agentId: e.agentId,
+            command: e.command,
+            cwd: e.cwd,
+            reason: e.reason,
+            time: e.time,
+          },
+        ],
+      };
     case "swarm-ended":
-      return { ...s, status: e.outcome, endedAt: e.time, endReason: e.reason, ...(e.reportPath ? { reportPath: e.reportPath } : {}), approvals: [] };
+      return {
+        ...s,
+        status: e.outcome,
+        endedAt: e.time,
+        endReason: e.reason,
+        ...(e.reportPath ? { reportPath: e.reportPath } : {}),
+        approvals: [],
+      };
   }
 }
 

@@ -13,8 +13,22 @@ export function stableHash(text: string): string {
   return h.toString(16).padStart(8, "0");
 }
 
-function task(kind: Task["kind"], prefix: string, key: string, title: string, detail: string, refs: Task["refs"] = []): Task {
-  return { id: `${prefix}-${stableHash(key)}`, kind, title: title.length > 120 ? title.slice(0, 117) + "..." : title, detail, refs, key };
+function task(
+  kind: Task["kind"],
+  prefix: string,
+  key: string,
+  title: string,
+  detail: string,
+  refs: Task["refs"] = [],
+): Task {
+  return {
+    id: `${prefix}-${stableHash(key)}`,
+    kind,
+    title: title.length > 120 ? title.slice(0, 117) + "..." : title,
+    detail,
+    refs,
+    key,
+  };
 }
 
 export function taskFromGoal(goal: string): Task {
@@ -27,13 +41,18 @@ export function tasksFromTestOutput(output: string, exitCode: number): Task[] {
   if (failures.length === 0 && exitCode !== 0) {
     // The command failed without any failure we can read (a crash, a compile error): one task for it all.
     const tail = output.trim().split("\n").slice(-15).join("\n");
-    return [task("test-failure", "test", "test:(command failed)", `test command failed with exit code ${exitCode}`, tail)];
+    return [
+      task("test-failure", "test", "test:(command failed)", `test command failed with exit code ${exitCode}`, tail),
+    ];
   }
-  return failures.map((f) => task("test-failure", "test", `test:${f.title}`, `failing test: ${f.title}`, f.detail, [...f.refs]));
+  return failures.map((f) =>
+    task("test-failure", "test", `test:${f.title}`, `failing test: ${f.title}`, f.detail, [...f.refs]),
+  );
 }
 
 // A TODO counts only after a comment marker, so `const TODO = 1` or "todo list" in prose is not work.
-const todoPattern = /(?:\/\/|\/\*|^\s*\*|#|<!--|^\s*--|;)\s*(TODO|FIXME)\b(?:\([^)]*\))?[\s:-]*(.*?)\s*(?:\*\/|-->)?\s*$/;
+const todoPattern =
+  /(?:\/\/|\/\*|^\s*\*|#|<!--|^\s*--|;)\s*(TODO|FIXME)\b(?:\([^)]*\))?[\s:-]*(.*?)\s*(?:\*\/|-->)?\s*$/;
 
 export function tasksFromTodoComments(path: string, text: string): Task[] {
   const out: Task[] = [];
@@ -46,20 +65,29 @@ export function tasksFromTodoComments(path: string, text: string): Task[] {
     const base = `todo:${path}:${m[1]}:${what}`;
     const n = (occurrences.get(base) ?? 0) + 1;
     occurrences.set(base, n);
-    out.push(task("todo", "todo", n === 1 ? base : `${base}#${n}`, `${m[1]} in ${path}: ${what}`, line.trim(), [{ path, line: i + 1 }]));
+    out.push(
+      task("todo", "todo", n === 1 ? base : `${base}#${n}`, `${m[1]} in ${path}: ${what}`, line.trim(), [
+        { path, line: i + 1 },
+      ]),
+    );
   });
   return out;
 }
 
 const severityRank: Record<Diagnostic["severity"], number> = { error: 0, warning: 1, information: 2, hint: 3 };
 
-export function tasksFromDiagnostics(diagnostics: readonly Diagnostic[], minSeverity: Diagnostic["severity"] = "error"): Task[] {
+export function tasksFromDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  minSeverity: Diagnostic["severity"] = "error",
+): Task[] {
   return diagnostics
     .filter((d) => severityRank[d.severity] <= severityRank[minSeverity])
     .map((d) => {
       const source = d.source === undefined ? "" : `${d.source}${d.code === undefined ? "" : ` ${d.code}`}: `;
       const key = `diag:${d.path}:${d.line}:${source}${d.message}`;
-      return task("diagnostic", "diag", key, `${d.path}:${d.line} ${source}${d.message}`, d.message, [{ path: d.path, line: d.line }]);
+      return task("diagnostic", "diag", key, `${d.path}:${d.line} ${source}${d.message}`, d.message, [
+        { path: d.path, line: d.line },
+      ]);
     });
 }
 

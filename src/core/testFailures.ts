@@ -24,7 +24,13 @@ export function refsInText(lines: readonly string[]): FileRef[] {
   for (const line of lines) {
     for (const m of line.matchAll(refPattern)) {
       const path = m[1].replace(/^\.\//, "");
-      if (path.startsWith("/") || path.startsWith("..") || path.includes("node_modules/") || line.includes("node:internal")) continue;
+      if (
+        path.startsWith("/") ||
+        path.startsWith("..") ||
+        path.includes("node_modules/") ||
+        line.includes("node:internal")
+      )
+        continue;
       const key = `${path}:${m[2]}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -35,12 +41,17 @@ export function refsInText(lines: readonly string[]): FileRef[] {
   return refs;
 }
 
-function headerAt(lines: readonly string[], i: number, inMochaList: boolean): { header: Header; skip: number } | undefined {
+function headerAt(
+  lines: readonly string[],
+  i: number,
+  inMochaList: boolean,
+): { header: Header; skip: number } | undefined {
   const line = lines[i];
   let m = /^\s*not ok \d+ (?:- )?(.*?)(\s+#\s*(TODO|SKIP)\b.*)?$/i.exec(line);
   if (m !== null) return m[3] === undefined ? { header: { line: i, title: m[1].trim() }, skip: 0 } : undefined;
   m = /^\s*● (.+)$/.exec(line);
-  if (m !== null && !/^Test suite failed to run/.test(m[1])) return { header: { line: i, title: m[1].trim() }, skip: 0 };
+  if (m !== null && !/^Test suite failed to run/.test(m[1]))
+    return { header: { line: i, title: m[1].trim() }, skip: 0 };
   m = /^FAILED (\S+?)(?: - (.*))?$/.exec(line);
   if (m !== null) return { header: { line: i, title: m[1] }, skip: 0 };
   m = /^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/.exec(line);
@@ -60,7 +71,10 @@ function headerAt(lines: readonly string[], i: number, inMochaList: boolean): { 
 
 /** Reads every failure in a test command's output (deduplicated by title, in order of appearance). */
 export function parseTestFailures(output: string): TestFailure[] {
-  const lines = output.replace(/\r\n?/g, "\n").replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+  const lines = output
+    .replace(/\r\n?/g, "\n")
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n");
   const headers: Array<Header & { bodyStart: number }> = [];
   let inMochaList = false;
   for (let i = 0; i < lines.length; i++) {
@@ -77,7 +91,11 @@ export function parseTestFailures(output: string): TestFailure[] {
     seen.add(h.title);
     const end = k + 1 < headers.length ? headers[k + 1].line : Math.min(lines.length, h.bodyStart + 40);
     const body = lines.slice(h.bodyStart, end);
-    const detail = body.map((l) => l.trim()).filter((l) => l !== "" && !/^at /.test(l)).slice(0, 3).join("\n");
+    const detail = body
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !/^at /.test(l))
+      .slice(0, 3)
+      .join("\n");
     const inline = /^FAILED \S+ - (.*)$/.exec(lines[h.line]);
     failures.push({ title: h.title, detail: inline?.[1] ?? detail, refs: refsInText([lines[h.line], ...body]) });
   });

@@ -6,7 +6,9 @@ import type { ScriptedCall, TurnScript } from "../protocol/turnScript";
 
 export function scriptFromTrace(events: readonly SwarmEvent[]): TurnScript {
   const agents: Record<string, ScriptedCall[]> = {};
-  const synthesists = new Set(events.flatMap((e) => (e.type === "agent-added" && e.agent.role === "synthesist" ? [e.agent.id] : [])));
+  const synthesists = new Set(
+    events.flatMap((e) => (e.type === "agent-added" && e.agent.role === "synthesist" ? [e.agent.id] : [])),
+  );
   for (const e of events) {
     if (e.type !== "tool-call") continue;
     const key = synthesists.has(e.agentId) || e.agentId.startsWith("synthesist-") ? "synthesist" : e.agentId;

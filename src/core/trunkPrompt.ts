@@ -29,7 +29,10 @@ export interface TrunkInput {
   readonly workspaceSummary: string;
 }
 
-const byKey = <T>(key: (t: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (t: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 function clean(text: string): string {
   return text
@@ -46,7 +49,9 @@ export function renderCharter(recipe: Recipe): string {
     recipe.visibility === "shared"
       ? "Findings are shared: every agent sees each finding as it lands."
       : `Findings stay on your own pad until the synthesist (${recipe.synthesist ?? "none"}) fans in; claims and the roster are visible to all.`;
-  const roles = recipe.roles.map((r) => `- ${r.name} (x${r.count}; tools: ${[...r.tools].sort().join(", ")}): ${clean(r.instructions)}`);
+  const roles = recipe.roles.map(
+    (r) => `- ${r.name} (x${r.count}; tools: ${[...r.tools].sort().join(", ")}): ${clean(r.instructions)}`,
+  );
   return [
     `You are one agent of the swarm "${recipe.name}": ${clean(recipe.description)}`,
     "There is no central orchestrator; agents organise themselves through the board.",
@@ -70,7 +75,8 @@ export function renderCharter(recipe: Recipe): string {
 export function renderTools(tools: readonly ToolDescription[]): string {
   const names = new Set<string>();
   for (const t of tools) {
-    if (names.has(t.name)) throw new Error(`Tool "${t.name}" is listed twice in the trunk; each tool must appear once.`);
+    if (names.has(t.name))
+      throw new Error(`Tool "${t.name}" is listed twice in the trunk; each tool must appear once.`);
     names.add(t.name);
   }
   return [...tools]

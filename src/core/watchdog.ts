@@ -34,8 +34,13 @@ export class Watchdog {
   private level = 0;
 
   constructor(private readonly options: WatchdogOptions) {
-    for (const [name, value] of [["noProgressSteps", options.noProgressSteps], ["repeatLimit", options.repeatLimit], ["repeatErrorLimit", options.repeatErrorLimit ?? 2]] as const) {
-      if (!Number.isInteger(value) || value < 1) throw new Error(`Watchdog option ${name} must be a whole number of at least 1, got ${value}.`);
+    for (const [name, value] of [
+      ["noProgressSteps", options.noProgressSteps],
+      ["repeatLimit", options.repeatLimit],
+      ["repeatErrorLimit", options.repeatErrorLimit ?? 2],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 1)
+        throw new Error(`Watchdog option ${name} must be a whole number of at least 1, got ${value}.`);
     }
   }
 
@@ -71,9 +76,11 @@ export class Watchdog {
       const key = step.error.trim();
       const n = (this.errors.get(key) ?? 0) + 1;
       this.errors.set(key, n);
-      if (n >= (this.options.repeatErrorLimit ?? 2)) return `the same error again (${n} times): ${key.length > 200 ? key.slice(0, 197) + "..." : key}`;
+      if (n >= (this.options.repeatErrorLimit ?? 2))
+        return `the same error again (${n} times): ${key.length > 200 ? key.slice(0, 197) + "..." : key}`;
     }
-    if (this.idleSteps >= this.options.noProgressSteps) return `no new finding, diff or test change in ${this.idleSteps} steps`;
+    if (this.idleSteps >= this.options.noProgressSteps)
+      return `no new finding, diff or test change in ${this.idleSteps} steps`;
     return undefined;
   }
 

@@ -19,8 +19,7 @@ export const commandIds = {
 export const notBuiltResult = "not-built";
 
 // Launch and Stop Swarm live in swarm/swarmCommands.ts.
-const notBuilt: ReadonlyArray<{ id: string; title: string }> = [
-];
+const notBuilt: ReadonlyArray<{ id: string; title: string }> = [];
 
 export interface CommandDeps {
   log: HostLog;

@@ -23,7 +23,9 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
     return item;
   };
   const log = own(new HostLog());
-  log.info(`Swarmboard ${extensionVersion} activating (VS Code ${vscode.version}, mode ${vscode.ExtensionMode[context.extensionMode]})`);
+  log.info(
+    `Swarmboard ${extensionVersion} activating (VS Code ${vscode.version}, mode ${vscode.ExtensionMode[context.extensionMode]})`,
+  );
 
   const reportSettings = (result: ReturnType<typeof readSettings>) => {
     if (result.ok) return;
@@ -39,13 +41,23 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const store = own(new SwarmStore(worker));
   const stuck = own(new StuckWatch(store));
   const tree = own(new SwarmsTreeProvider(worker, store, (id) => stuck.isStuck(id)));
-  const view = own(vscode.window.createTreeView("swarmboard.swarms", { treeDataProvider: tree, showCollapseAll: false }));
+  const view = own(
+    vscode.window.createTreeView("swarmboard.swarms", { treeDataProvider: tree, showCollapseAll: false }),
+  );
 
   const panels = own(new PanelController(context.extensionUri, log, worker, store));
   for (const registration of registerCommands({ log, worker, openPanel: () => panels.show() })) own(registration);
   const statusBar = own(new SwarmStatusBar(store, worker));
   const launchInput = new LaunchInput();
-  const swarmDeps = { worker, store, log, storageDir: context.globalStorageUri, input: launchInput, openPanel: () => void panels.show(), showLane: (id: string) => panels.showLane(id) };
+  const swarmDeps = {
+    worker,
+    store,
+    log,
+    storageDir: context.globalStorageUri,
+    input: launchInput,
+    openPanel: () => void panels.show(),
+    showLane: (id: string) => panels.showLane(id),
+  };
   for (const registration of registerSwarmCommands(swarmDeps)) own(registration);
   own(superviseSwarms(worker, store, stuck, log));
   const review = registerReviewSurfaces({ worker, store, log, globalStorage: context.globalStorageUri });
@@ -54,7 +66,12 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   worker.ensureStarted();
 
   if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return { testing: { ...createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck, launchInput }), reviewSurfaces: review.hooks } };
+    return {
+      testing: {
+        ...createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck, launchInput }),
+        reviewSurfaces: review.hooks,
+      },
+    };
   }
   return {};
 }

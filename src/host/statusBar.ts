@@ -16,7 +16,10 @@ export interface StatusBarText {
 /** What the item says; pure so the words are the same everywhere. */
 export function statusBarText(swarm: SwarmViewState | undefined, worker: WorkerStatus): StatusBarText {
   if (worker.state === "exited" && !worker.reason.includes("restarting")) {
-    return { text: "$(error) Swarmboard: worker stopped", tooltip: `The worker ${worker.reason}. Click to open the panel.` };
+    return {
+      text: "$(error) Swarmboard: worker stopped",
+      tooltip: `The worker ${worker.reason}. Click to open the panel.`,
+    };
   }
   if (!swarm) return { text: "$(rocket) Swarmboard", tooltip: "No swarm yet. Click to open the panel." };
   const model = swarm.model ? modelName(swarm.model.path) : "model loading";
@@ -27,7 +30,9 @@ export function statusBarText(swarm: SwarmViewState | undefined, worker: WorkerS
     `Swarm ${swarm.id} (${swarm.recipe}): ${swarm.status}`,
     `Model: ${model} (${modeLabel(swarm.mode)})`,
     `Live agents: ${live} of ${swarm.agents.length}`,
-    stats ? `KV: ${stats.usedCells.toLocaleString("en-US")} of ${stats.poolCells.toLocaleString("en-US")} cells used` : "KV: no stats yet",
+    stats
+      ? `KV: ${stats.usedCells.toLocaleString("en-US")} of ${stats.poolCells.toLocaleString("en-US")} cells used`
+      : "KV: no stats yet",
     "Click to open the panel.",
   ].join("\n");
   return { text: `$(hubot) ${model} · ${live} live · ${kv}`, tooltip };

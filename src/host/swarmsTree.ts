@@ -28,14 +28,32 @@ export interface SwarmsNode {
 }
 
 const agentIcons: Record<string, string> = {
-  starting: "loading~spin", gather: "search", claim: "pin", act: "edit", verify: "beaker", merge: "git-merge",
-  paused: "debug-pause", stalled: "warning", done: "pass", failed: "error",
+  starting: "loading~spin",
+  gather: "search",
+  claim: "pin",
+  act: "edit",
+  verify: "beaker",
+  merge: "git-merge",
+  paused: "debug-pause",
+  stalled: "warning",
+  done: "pass",
+  failed: "error",
 };
 const swarmIcons: Record<SwarmViewState["status"], string> = {
-  starting: "loading~spin", running: "sync~spin", completed: "pass-filled", budget: "watch", stopped: "debug-stop", failed: "error",
+  starting: "loading~spin",
+  running: "sync~spin",
+  completed: "pass-filled",
+  budget: "watch",
+  stopped: "debug-stop",
+  failed: "error",
 };
 const findingKinds = new Set(["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"]);
-const findingIcons: Record<string, string> = { OBSERVED: "eye", FACT: "lightbulb", FAIL: "error", PATCH_SUMMARY: "git-commit" };
+const findingIcons: Record<string, string> = {
+  OBSERVED: "eye",
+  FACT: "lightbulb",
+  FAIL: "error",
+  PATCH_SUMMARY: "git-commit",
+};
 
 export class SwarmsTreeProvider implements vscode.TreeDataProvider<SwarmsNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SwarmsNode | undefined>();
@@ -65,7 +83,10 @@ export class SwarmsTreeProvider implements vscode.TreeDataProvider<SwarmsNode>, 
     const swarm = element.swarmId ? this.store.swarm(element.swarmId) : undefined;
     if (!swarm) return [];
     if (element.kind === "swarm") return swarm.agents.map((a) => agentNode(swarm, a));
-    if (element.kind === "agent") return swarm.entries.filter((e) => e.author === element.agentId && findingKinds.has(e.kind)).map((e) => findingNode(swarm, e));
+    if (element.kind === "agent")
+      return swarm.entries
+        .filter((e) => e.author === element.agentId && findingKinds.has(e.kind))
+        .map((e) => findingNode(swarm, e));
     return [];
   }
 
@@ -80,7 +101,11 @@ export class SwarmsTreeProvider implements vscode.TreeDataProvider<SwarmsNode>, 
   }
 
   getTreeItem(node: SwarmsNode): vscode.TreeItem {
-    const state = node.collapsible ? (node.kind === "swarm" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None;
+    const state = node.collapsible
+      ? node.kind === "swarm"
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.None;
     const item = new vscode.TreeItem(node.label, state);
     item.id = node.id;
     item.description = node.description;
@@ -132,7 +157,9 @@ export function swarmNode(view: SwarmViewState, stuck: boolean): SwarmsNode {
 export function agentNode(view: SwarmViewState, agent: AgentView): SwarmsNode {
   const cells = view.stats?.agents.find((a) => a.agentId === agent.id)?.privateCells ?? 0;
   // Short, most telling first: the sidebar is narrow and cuts the description's end.
-  const parts = [`${agent.tokens} tok`, `${cells} cells`, agent.claim ? `claim: ${agent.claim}` : ""].filter((p) => p !== "");
+  const parts = [`${agent.tokens} tok`, `${cells} cells`, agent.claim ? `claim: ${agent.claim}` : ""].filter(
+    (p) => p !== "",
+  );
   const live = agent.state !== "done" && agent.state !== "failed" && view.status === "running";
   return {
     id: `agent:${view.id}:${agent.id}`,
@@ -145,7 +172,11 @@ export function agentNode(view: SwarmViewState, agent: AgentView): SwarmsNode {
     swarmId: view.id,
     agentId: agent.id,
     ...(agent.branch ? { branch: agent.branch } : {}),
-    command: { command: "swarmboard.showLane", title: "Show Lane", arguments: [{ swarmId: view.id, agentId: agent.id }] },
+    command: {
+      command: "swarmboard.showLane",
+      title: "Show Lane",
+      arguments: [{ swarmId: view.id, agentId: agent.id }],
+    },
     collapsible: view.entries.some((e) => e.author === agent.id && findingKinds.has(e.kind)),
   };
 }
@@ -162,7 +193,15 @@ export function findingNode(view: SwarmViewState, entry: BoardEntry): SwarmsNode
     icon: findingIcons[entry.kind] ?? "note",
     swarmId: view.id,
     agentId: entry.author,
-    ...(ref ? { command: { command: "swarmboard.openFindingRef", title: "Open", arguments: [{ swarmId: view.id, path: ref.path, line: ref.line ?? 1 }] } } : {}),
+    ...(ref
+      ? {
+          command: {
+            command: "swarmboard.openFindingRef",
+            title: "Open",
+            arguments: [{ swarmId: view.id, path: ref.path, line: ref.line ?? 1 }],
+          },
+        }
+      : {}),
   };
 }
 
@@ -173,7 +212,9 @@ export function modelNode(view: SwarmViewState): SwarmsNode {
     kind: "model",
     label: `Model: ${name}`,
     description: modeLabel(view.mode),
-    tooltip: view.model ? `${view.model.path}\n${view.model.architecture}, ${view.model.layers} layers, ${view.model.kvBytesPerCell} bytes per KV cell` : undefined,
+    tooltip: view.model
+      ? `${view.model.path}\n${view.model.architecture}, ${view.model.layers} layers, ${view.model.kvBytesPerCell} bytes per KV cell`
+      : undefined,
     icon: "chip",
   };
 }

@@ -61,7 +61,9 @@ export class WorkerProcess implements vscode.Disposable {
       stdio: ["ignore", "pipe", "pipe", "ipc"],
       serialization: "json",
     });
-    const transport = new ChildProcessTransport(child, (err) => this.log.warn(`worker: could not send: ${err.message}`));
+    const transport = new ChildProcessTransport(child, (err) =>
+      this.log.warn(`worker: could not send: ${err.message}`),
+    );
     const peer = new RpcPeer(transport, {
       onViolation: (v) => this.log.warn(`worker sent a message that failed its schema and was dropped: ${v.reason}`),
     });
@@ -81,14 +83,21 @@ export class WorkerProcess implements vscode.Disposable {
   }
 
   /** Sends a request to the worker, starting it first if needed. */
-  request<P extends z.ZodType, R extends z.ZodType>(spec: MethodSpec<P, R>, params: z.input<P>, signal?: AbortSignal): Promise<z.output<R>> {
+  request<P extends z.ZodType, R extends z.ZodType>(
+    spec: MethodSpec<P, R>,
+    params: z.input<P>,
+    signal?: AbortSignal,
+  ): Promise<z.output<R>> {
     this.ensureStarted();
     if (!this.running) throw new Error("The Swarmboard worker did not start.");
     return this.running.peer.request(spec, params, signal);
   }
 
   /** Listens for a notification from this and every later worker; the payload is parsed by its schema. */
-  onNotification<P extends z.ZodType>(spec: NotificationSpec<P>, listener: (params: z.output<P>) => void): vscode.Disposable {
+  onNotification<P extends z.ZodType>(
+    spec: NotificationSpec<P>,
+    listener: (params: z.output<P>) => void,
+  ): vscode.Disposable {
     let active = true;
     const attach = (peer: RpcPeer) => {
       peer.onNotification(spec, (params) => {
@@ -152,7 +161,9 @@ export class WorkerProcess implements vscode.Disposable {
       return;
     }
     if (this.restarts.take(Date.now())) {
-      this.log.warn(`restarting the worker (${this.restarts.used(Date.now())} of ${this.restarts.limit} restarts allowed in 3 minutes)`);
+      this.log.warn(
+        `restarting the worker (${this.restarts.used(Date.now())} of ${this.restarts.limit} restarts allowed in 3 minutes)`,
+      );
       this.setState({ state: "exited", reason: `crashed (${how}); restarting` });
       this.restartTimer = setTimeout(() => {
         this.restartTimer = undefined;

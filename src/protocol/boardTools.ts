@@ -4,7 +4,9 @@ import { z } from "zod";
 import { boardQuerySchema, fileRefSchema, scopeSchema } from "./board";
 
 export const postFindingArgs = z.object({
-  kind: z.enum(["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"]).describe("OBSERVED: seen once; FACT: checked; FAIL: tried and failed; PATCH_SUMMARY: what a change did"),
+  kind: z
+    .enum(["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"])
+    .describe("OBSERVED: seen once; FACT: checked; FAIL: tried and failed; PATCH_SUMMARY: what a change did"),
   text: z.string().min(1).max(4000),
   scope: scopeSchema.optional(),
   refs: z.array(fileRefSchema).max(16).default([]).describe("file:line places the finding is about"),

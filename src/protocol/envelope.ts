@@ -21,8 +21,18 @@ export const requestSchema = z.object({
 });
 
 export const responseSchema = z.discriminatedUnion("ok", [
-  z.object({ kind: z.literal("response"), id: z.number().int().nonnegative(), ok: z.literal(true), result: z.unknown() }),
-  z.object({ kind: z.literal("response"), id: z.number().int().nonnegative(), ok: z.literal(false), error: errorDataSchema }),
+  z.object({
+    kind: z.literal("response"),
+    id: z.number().int().nonnegative(),
+    ok: z.literal(true),
+    result: z.unknown(),
+  }),
+  z.object({
+    kind: z.literal("response"),
+    id: z.number().int().nonnegative(),
+    ok: z.literal(false),
+    error: errorDataSchema,
+  }),
 ]);
 
 export const notificationSchema = z.object({
@@ -61,7 +71,11 @@ export interface MethodSpec<P extends z.ZodType, R extends z.ZodType> {
   readonly result: R;
 }
 
-export function defineMethod<P extends z.ZodType, R extends z.ZodType>(method: string, params: P, result: R): MethodSpec<P, R> {
+export function defineMethod<P extends z.ZodType, R extends z.ZodType>(
+  method: string,
+  params: P,
+  result: R,
+): MethodSpec<P, R> {
   return { method, params, result };
 }
 

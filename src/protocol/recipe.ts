@@ -10,7 +10,11 @@ const nameSchema = z
 
 export const roleSchema = z.strictObject({
   name: nameSchema,
-  count: z.number({ error: "expected a whole number of agents" }).int("expected a whole number of agents").min(1, "expected at least 1 agent").max(64, "expected at most 64 agents"),
+  count: z
+    .number({ error: "expected a whole number of agents" })
+    .int("expected a whole number of agents")
+    .min(1, "expected at least 1 agent")
+    .max(64, "expected at most 64 agents"),
   /** Tool names from the tool catalogue (src/protocol/tools.ts). */
   tools: z.array(z.string().min(1, "expected a tool name"), { error: "expected a list of tool names" }),
   instructions: z.string({ error: "expected instructions (text)" }).min(1, "expected instructions for this role"),
@@ -19,7 +23,9 @@ export type Role = z.infer<typeof roleSchema>;
 
 export const stageSchema = z.strictObject({
   name: nameSchema,
-  roles: z.array(nameSchema, { error: "expected a list of role names" }).min(1, "expected at least one role in the stage"),
+  roles: z
+    .array(nameSchema, { error: "expected a list of role names" })
+    .min(1, "expected at least one role in the stage"),
   after: z.array(nameSchema, { error: "expected a list of stage names" }).default([]),
 });
 export type Stage = z.infer<typeof stageSchema>;
@@ -30,7 +36,10 @@ export const topologySchema = z.discriminatedUnion(
     /** Every role starts at once on the same goal. */
     z.strictObject({ kind: z.literal("fanout") }),
     /** Roles run one after the other, each on what the previous one left on the board. */
-    z.strictObject({ kind: z.literal("chain"), order: z.array(nameSchema).min(1, "expected at least one role in the chain") }),
+    z.strictObject({
+      kind: z.literal("chain"),
+      order: z.array(nameSchema).min(1, "expected at least one role in the chain"),
+    }),
     /** Stages start when every stage they come `after` is done. */
     z.strictObject({ kind: z.literal("dag"), stages: z.array(stageSchema).min(1, "expected at least one stage") }),
   ],
@@ -40,9 +49,18 @@ export type Topology = z.infer<typeof topologySchema>;
 
 export const budgetsSchema = z.strictObject({
   /** Wall clock for the whole swarm; when it runs out the synthesist fans in with what exists. */
-  wallClockMs: z.number({ error: "expected milliseconds" }).int().positive("expected a positive number of milliseconds"),
-  tokensPerAgent: z.number({ error: "expected a number of tokens" }).int().positive("expected a positive number of tokens"),
-  kvCells: z.number({ error: "expected a number of KV cells" }).int().positive("expected a positive number of KV cells"),
+  wallClockMs: z
+    .number({ error: "expected milliseconds" })
+    .int()
+    .positive("expected a positive number of milliseconds"),
+  tokensPerAgent: z
+    .number({ error: "expected a number of tokens" })
+    .int()
+    .positive("expected a positive number of tokens"),
+  kvCells: z
+    .number({ error: "expected a number of KV cells" })
+    .int()
+    .positive("expected a positive number of KV cells"),
   /** Loop steps per agent. */
   steps: z.number({ error: "expected a number of steps" }).int().positive("expected a positive number of steps"),
 });

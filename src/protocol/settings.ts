@@ -31,7 +31,14 @@ export const settingsSchema = z.object({
 export type Settings = z.infer<typeof settingsSchema>;
 
 /** The settings' keys, without the `swarmboard.` section prefix. */
-export const settingKeys = ["modelPath", "maxAgents", "kvCellsBudget", "threads", "commandPolicy", "showFindingsInEditor"] as const;
+export const settingKeys = [
+  "modelPath",
+  "maxAgents",
+  "kvCellsBudget",
+  "threads",
+  "commandPolicy",
+  "showFindingsInEditor",
+] as const;
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };
 

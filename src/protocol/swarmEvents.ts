@@ -45,7 +45,14 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
   }),
   /** Text the agent produced since the last event (a delta). */
   z.object({ ...base, type: z.literal("agent-text"), agentId: z.string(), text: z.string(), tokens: z.number().int() }),
-  z.object({ ...base, type: z.literal("tool-call"), agentId: z.string(), callId: z.string(), tool: z.string(), args: z.unknown() }),
+  z.object({
+    ...base,
+    type: z.literal("tool-call"),
+    agentId: z.string(),
+    callId: z.string(),
+    tool: z.string(),
+    args: z.unknown(),
+  }),
   z.object({
     ...base,
     type: z.literal("tool-result"),

@@ -29,7 +29,11 @@ export type StartSwarmParams = z.infer<typeof startSwarmParams>;
 
 export const startSwarmMethod = defineMethod("swarm/start", startSwarmParams, z.object({ swarmId: z.string() }));
 
-export const stopSwarmMethod = defineMethod("swarm/stop", z.object({ swarmId: z.string() }), z.object({ stopping: z.boolean() }));
+export const stopSwarmMethod = defineMethod(
+  "swarm/stop",
+  z.object({ swarmId: z.string() }),
+  z.object({ stopping: z.boolean() }),
+);
 
 export const stopAgentMethod = defineMethod(
   "swarm/stopAgent",
@@ -54,17 +58,35 @@ export const swarmEventsNotification = defineNotification(
   z.object({ swarmId: z.string(), events: z.array(swarmEventSchema) }),
 );
 
-const reviewTarget = z.object({ workspace: z.string().min(1), stateDir: z.string().min(1), swarmId: z.string().min(1) });
+const reviewTarget = z.object({
+  workspace: z.string().min(1),
+  stateDir: z.string().min(1),
+  swarmId: z.string().min(1),
+});
 
-export const listBranchesMethod = defineMethod("review/branches", reviewTarget, z.object({ branches: z.array(branchReviewSchema) }));
+export const listBranchesMethod = defineMethod(
+  "review/branches",
+  reviewTarget,
+  z.object({ branches: z.array(branchReviewSchema) }),
+);
 
 export const changedFilesSchema = z.object({
   base: z.string(),
-  files: z.array(z.object({ path: z.string(), status: z.enum(["added", "modified", "deleted", "renamed", "other"]), oldPath: z.string().optional() })),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      status: z.enum(["added", "modified", "deleted", "renamed", "other"]),
+      oldPath: z.string().optional(),
+    }),
+  ),
 });
 export type ChangedFiles = z.infer<typeof changedFilesSchema>;
 
-export const changedFilesMethod = defineMethod("review/changedFiles", reviewTarget.extend({ branch: z.string() }), changedFilesSchema);
+export const changedFilesMethod = defineMethod(
+  "review/changedFiles",
+  reviewTarget.extend({ branch: z.string() }),
+  changedFilesSchema,
+);
 
 export const fileAtRefMethod = defineMethod(
   "review/fileAtRef",
@@ -72,9 +94,17 @@ export const fileAtRefMethod = defineMethod(
   z.object({ exists: z.boolean(), content: z.string(), truncated: z.boolean() }),
 );
 
-export const branchDiffMethod = defineMethod("review/diff", reviewTarget.extend({ branch: z.string() }), branchDiffSchema);
+export const branchDiffMethod = defineMethod(
+  "review/diff",
+  reviewTarget.extend({ branch: z.string() }),
+  branchDiffSchema,
+);
 
-export const mergeBranchMethod = defineMethod("review/merge", reviewTarget.extend({ branch: z.string() }), mergeIntoCurrentResultSchema);
+export const mergeBranchMethod = defineMethod(
+  "review/merge",
+  reviewTarget.extend({ branch: z.string() }),
+  mergeIntoCurrentResultSchema,
+);
 
 export const discardBranchMethod = defineMethod(
   "review/discard",

@@ -84,7 +84,10 @@ export const readFileResult = z.object({
 export const searchMatchSchema = z.object({ path: z.string(), line: z.number().int(), text: z.string() });
 export const searchResult = z.object({ matches: z.array(searchMatchSchema), truncated });
 export const writeFileResult = z.object({ path: z.string(), bytes: z.number().int(), created: z.boolean() });
-export const editFileResult = z.object({ path: z.string(), line: z.number().int().describe("line where the edit starts") });
+export const editFileResult = z.object({
+  path: z.string(),
+  line: z.number().int().describe("line where the edit starts"),
+});
 export const runCommandResult = z.object({
   decision: z.enum(["allow", "ask", "deny"]),
   ran: z.boolean(),
@@ -137,7 +140,16 @@ export type ConflictFile = z.infer<typeof conflictFileSchema>;
 
 /** A tool that failed: a clear message for the agent, never a throw across the tool boundary. */
 export const toolErrorSchema = z.object({
-  code: z.enum(["invalid-args", "outside-worktree", "protected-path", "not-found", "not-unique", "too-large", "git-failed", "io-failed"]),
+  code: z.enum([
+    "invalid-args",
+    "outside-worktree",
+    "protected-path",
+    "not-found",
+    "not-unique",
+    "too-large",
+    "git-failed",
+    "io-failed",
+  ]),
   message: z.string(),
 });
 export type ToolError = z.infer<typeof toolErrorSchema>;

@@ -137,7 +137,11 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   /** A user action from the panel; a closed set, never a free command id (no `executeCommand(msg.x)`). */
   z.object({ type: z.literal("action"), action: z.enum(["pingWorker", "launchSwarm", "stopSwarm"]) }),
   /** Open a finding's file at its line; the host checks the path stays inside the swarm's workspace. */
-  z.object({ type: z.literal("openFinding"), path: z.string().min(1).max(4096), line: z.number().int().positive().optional() }),
+  z.object({
+    type: z.literal("openFinding"),
+    path: z.string().min(1).max(4096),
+    line: z.number().int().positive().optional(),
+  }),
   /** Stop one agent (its lane's button). */
   z.object({ type: z.literal("stopAgent"), agentId: z.string().min(1).max(200) }),
 ]);

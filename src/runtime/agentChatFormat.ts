@@ -51,9 +51,11 @@ function splitAtMarkers(items: Item[], markers: string[]): Item[][] {
     if (rest.length > 0) pieces[pieces.length - 1]!.push(rest);
   }
   if (queue.length > 0) {
-    throw new SwarmRuntimeError("invalid-request",
+    throw new SwarmRuntimeError(
+      "invalid-request",
       `The model's chat template did not render the conversation as expected (missing ${JSON.stringify(queue[0])}); ` +
-        "pick a model with a supported chat template.");
+        "pick a model with a supported chat template.",
+    );
   }
   return pieces;
 }
@@ -88,7 +90,11 @@ export class AgentChatFormat {
     const functions = Object.fromEntries(
       tools.map((t) => [t.name, { description: t.description, params: t.jsonSchema as never }]),
     );
-    const docs = { ...functions, [marks.name1]: { description: "", params: { type: "object" } as never }, [marks.name2]: { description: "", params: { type: "object" } as never } };
+    const docs = {
+      ...functions,
+      [marks.name1]: { description: "", params: { type: "object" } as never },
+      [marks.name2]: { description: "", params: { type: "object" } as never },
+    };
     const state = wrapper.generateContextState({
       chatHistory: [
         { type: "system", text: systemText },
@@ -105,14 +111,26 @@ export class AgentChatFormat {
     });
     // The sample tools are documented too (so the markers render as calls); the trunk is rendered again below
     // with only the real tools.
-    const pieces = splitAtMarkers(state.contextText.toJSON() as Item[], [marks.user, marks.name1, marks.params1, marks.result1, marks.name2]);
+    const pieces = splitAtMarkers(state.contextText.toJSON() as Item[], [
+      marks.user,
+      marks.name1,
+      marks.params1,
+      marks.result1,
+      marks.name2,
+    ]);
     const trunkState = wrapper.generateContextState({
-      chatHistory: [{ type: "system", text: systemText }, { type: "user", text: marks.user }, { type: "model", response: [] }],
+      chatHistory: [
+        { type: "system", text: systemText },
+        { type: "user", text: marks.user },
+        { type: "model", response: [] },
+      ],
       availableFunctions: functions,
     });
     const [trunk] = splitAtMarkers(trunkState.contextText.toJSON() as Item[], [marks.user]);
     const toTokens = (items: Item[]) => LlamaText.fromJSON(items as LlamaTextJSON).tokenize(model.model.tokenizer);
-    const trunkItems = trunk!.filter((item, i) => !(i === 0 && typeof item !== "string" && item.type === "specialToken" && item.value === "BOS"));
+    const trunkItems = trunk!.filter(
+      (item, i) => !(i === 0 && typeof item !== "string" && item.type === "specialToken" && item.value === "BOS"),
+    );
     return new AgentChatFormat(
       model,
       toTokens,

@@ -41,15 +41,23 @@ function checkRequest(request: GenerateRequest): void {
     throw new SwarmRuntimeError("invalid-request", "Give either jsonSchema or gbnf, not both.");
   }
   if ((request.jsonSchema !== undefined || request.gbnf !== undefined) && (request.forcedTokens?.length ?? 0) > 0) {
-    throw new SwarmRuntimeError("invalid-request",
-      "forcedTokens and jsonSchema cannot be combined: a forced token would bypass the grammar's state.");
+    throw new SwarmRuntimeError(
+      "invalid-request",
+      "forcedTokens and jsonSchema cannot be combined: a forced token would bypass the grammar's state.",
+    );
   }
 }
 
-async function grammarState(slot: SwarmSequence, request: GenerateRequest): Promise<LlamaGrammarEvaluationState | undefined> {
+async function grammarState(
+  slot: SwarmSequence,
+  request: GenerateRequest,
+): Promise<LlamaGrammarEvaluationState | undefined> {
   const { jsonSchema, gbnf } = request;
   if (jsonSchema === undefined && gbnf === undefined) return undefined;
-  const grammar = jsonSchema !== undefined ? await grammarForJsonSchema(slot.shared.model, jsonSchema) : await grammarForGbnf(slot.shared.model, gbnf!);
+  const grammar =
+    jsonSchema !== undefined
+      ? await grammarForJsonSchema(slot.shared.model, jsonSchema)
+      : await grammarForGbnf(slot.shared.model, gbnf!);
   const { LlamaGrammarEvaluationState: State } = await loadNodeLlamaCpp();
   return new State({ model: slot.shared.model.model, grammar });
 }
@@ -109,7 +117,13 @@ async function evaluateOptions(slot: SwarmSequence, request: GenerateRequest) {
 }
 
 /** Decodes step by step until a stop condition, in lockstep with the other generating agents. */
-async function runSteps(slot: SwarmSequence, request: GenerateRequest, steps: StepGenerator, input: Token[], progress: Progress) {
+async function runSteps(
+  slot: SwarmSequence,
+  request: GenerateRequest,
+  steps: StepGenerator,
+  input: Token[],
+  progress: Progress,
+) {
   const { model, barrier, meter, admission } = slot.shared;
   const forced = request.forcedTokens ?? [];
   let feed = input;
@@ -140,7 +154,10 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
   checkRequest(request);
   const input = [...slot.pending, ...(request.prompt === undefined ? [] : slot.tokenize(request.prompt))];
   if (input.length === 0) {
-    throw new SwarmRuntimeError("invalid-request", `${slot.id} has nothing to continue from: give a prompt or append text first.`);
+    throw new SwarmRuntimeError(
+      "invalid-request",
+      `${slot.id} has nothing to continue from: give a prompt or append text first.`,
+    );
   }
   const { model, barrier, meter } = slot.shared;
   const progress: Progress = { tokens: [], sampledTokens: [], stopReason: "max-tokens" };

@@ -24,8 +24,10 @@ export function grammarForJsonSchema(model: SwarmModel, schema: object): Promise
     const jsonSchema = withoutDocumentKeys(schema) as GbnfJsonSchema;
     grammar = model.llama.createGrammarForJsonSchema<GbnfJsonSchema>(jsonSchema).catch((cause: unknown) => {
       cache.delete(key);
-      throw new SwarmRuntimeError("invalid-request",
-        `This JSON schema cannot be turned into a grammar: ${(cause as Error).message}. Simplify the schema.`);
+      throw new SwarmRuntimeError(
+        "invalid-request",
+        `This JSON schema cannot be turned into a grammar: ${(cause as Error).message}. Simplify the schema.`,
+      );
     });
     cache.set(key, grammar);
   }
@@ -45,7 +47,10 @@ export function grammarForGbnf(model: SwarmModel, gbnf: string): Promise<LlamaGr
   if (grammar === undefined) {
     grammar = model.llama.createGrammar({ grammar: gbnf }).catch((cause: unknown) => {
       cache.delete(gbnf);
-      throw new SwarmRuntimeError("invalid-request", `This GBNF grammar does not compile: ${(cause as Error).message}.`);
+      throw new SwarmRuntimeError(
+        "invalid-request",
+        `This GBNF grammar does not compile: ${(cause as Error).message}.`,
+      );
     });
     cache.set(gbnf, grammar);
   }

@@ -38,8 +38,7 @@ export class KvAdmission {
 
   /** Cells the pool could give `id` now without touching what is promised to others. */
   availableFor(id: string): number {
-    const sequenceRoom =
-      this.sequenceCellLimit - 1 - this.ledger.sequenceCells(id) - this.ledger.inFlightOf(id);
+    const sequenceRoom = this.sequenceCellLimit - 1 - this.ledger.sequenceCells(id) - this.ledger.inFlightOf(id);
     if (this.ledger.mode === "copy-mode") return Math.max(0, sequenceRoom);
     const poolRoom = this.freeCells() - this.outstanding(id);
     return Math.max(0, Math.min(sequenceRoom, poolRoom));

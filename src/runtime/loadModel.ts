@@ -65,15 +65,26 @@ export class SwarmModel {
 async function checkModelFile(modelPath: string): Promise<void> {
   const info = await stat(modelPath).catch((cause: NodeJS.ErrnoException) => {
     if (cause.code === "ENOENT" || cause.code === "ENOTDIR") {
-      throw new ModelLoadError("model-not-found", modelPath,
-        `No model file at ${modelPath}. Set swarmboard.modelPath to an existing .gguf file.`, cause);
+      throw new ModelLoadError(
+        "model-not-found",
+        modelPath,
+        `No model file at ${modelPath}. Set swarmboard.modelPath to an existing .gguf file.`,
+        cause,
+      );
     }
-    throw new ModelLoadError("model-unreadable", modelPath,
-      `Cannot read ${modelPath} (${cause.code ?? cause.message}). Check the path and its permissions.`, cause);
+    throw new ModelLoadError(
+      "model-unreadable",
+      modelPath,
+      `Cannot read ${modelPath} (${cause.code ?? cause.message}). Check the path and its permissions.`,
+      cause,
+    );
   });
   if (!info.isFile()) {
-    throw new ModelLoadError("model-unreadable", modelPath,
-      `${modelPath} is not a file. Set swarmboard.modelPath to a .gguf file, not a folder.`);
+    throw new ModelLoadError(
+      "model-unreadable",
+      modelPath,
+      `${modelPath} is not a file. Set swarmboard.modelPath to a .gguf file, not a folder.`,
+    );
   }
   const magic = Buffer.alloc(4);
   try {
@@ -84,12 +95,19 @@ async function checkModelFile(modelPath: string): Promise<void> {
       await handle.close();
     }
   } catch (cause) {
-    throw new ModelLoadError("model-unreadable", modelPath,
-      `Cannot read ${modelPath}: ${(cause as Error).message}. Check its permissions.`, cause);
+    throw new ModelLoadError(
+      "model-unreadable",
+      modelPath,
+      `Cannot read ${modelPath}: ${(cause as Error).message}. Check its permissions.`,
+      cause,
+    );
   }
   if (magic.toString("latin1") !== "GGUF") {
-    throw new ModelLoadError("model-corrupt", modelPath,
-      `${modelPath} is not a GGUF model (it does not start with "GGUF"). Pick a .gguf file, or download it again.`);
+    throw new ModelLoadError(
+      "model-corrupt",
+      modelPath,
+      `${modelPath} is not a GGUF model (it does not start with "GGUF"). Pick a .gguf file, or download it again.`,
+    );
   }
 }
 
@@ -118,10 +136,13 @@ async function loadUncached(options: LoadSwarmModelOptions): Promise<SwarmModel>
   try {
     model = await llama.loadModel({ modelPath: options.modelPath });
   } catch (cause) {
-    throw new ModelLoadError("model-corrupt", options.modelPath,
+    throw new ModelLoadError(
+      "model-corrupt",
+      options.modelPath,
       `llama.cpp could not load ${options.modelPath}: ${(cause as Error).message}. ` +
         "The file is damaged or truncated, or not a model llama.cpp supports; download it again or pick another.",
-      cause);
+      cause,
+    );
   }
   const { GgmlType } = await loadNodeLlamaCpp();
   try {
@@ -135,7 +156,11 @@ async function loadUncached(options: LoadSwarmModelOptions): Promise<SwarmModel>
     return new SwarmModel(llama, model, facts, build, options.threads, notice);
   } catch (cause) {
     await model.dispose();
-    throw new ModelLoadError("model-corrupt", options.modelPath,
-      `${options.modelPath} loaded but its metadata is incomplete: ${(cause as Error).message}.`, cause);
+    throw new ModelLoadError(
+      "model-corrupt",
+      options.modelPath,
+      `${options.modelPath} loaded but its metadata is incomplete: ${(cause as Error).message}.`,
+      cause,
+    );
   }
 }

@@ -84,7 +84,8 @@ export function readModelFacts(input: ModelFactsInput): ModelFacts {
     kvHeads: Math.round(kvHeadsTotal / layers),
     keyHeadDim,
     valueHeadDim,
-    kvType: input.keyTypeName === input.valueTypeName ? input.keyTypeName : `${input.keyTypeName}/${input.valueTypeName}`,
+    kvType:
+      input.keyTypeName === input.valueTypeName ? input.keyTypeName : `${input.keyTypeName}/${input.valueTypeName}`,
     kvBytesPerCell: bytesPerCell,
     trainContextSize: input.trainContextSize,
     vocabularySize: vocabularySizeOf(input.metadata),

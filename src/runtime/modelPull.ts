@@ -31,13 +31,18 @@ export async function pullModel(options: PullOptions): Promise<string> {
     // Keep the partial file on cancel so the next pull resumes it.
     deleteTempFileOnCancel: false,
     ...(options.onProgress
-      ? { onProgress: (s: { downloadedSize: number; totalSize: number }) => options.onProgress!({ downloadedBytes: s.downloadedSize, totalBytes: s.totalSize }) }
+      ? {
+          onProgress: (s: { downloadedSize: number; totalSize: number }) =>
+            options.onProgress!({ downloadedBytes: s.downloadedSize, totalBytes: s.totalSize }),
+        }
       : {}),
   });
   const file = await downloader.download(options.signal ? { signal: options.signal } : {});
   // node-llama-cpp's downloader resolves with the path even when cancelled: a partial file is not a model.
   if (options.signal?.aborted) {
-    throw new Error(`The download of ${options.uri} was cancelled; the partial file is kept and the next pull resumes it.`);
+    throw new Error(
+      `The download of ${options.uri} was cancelled; the partial file is kept and the next pull resumes it.`,
+    );
   }
   return file;
 }

@@ -49,10 +49,7 @@ export async function copySequenceState(target: LlamaContextSequence, source: Ll
 }
 
 /** The lowest and highest position llama.cpp holds for a sequence (-1, -1 when it holds none). */
-export function sequencePositions(
-  context: LlamaContext,
-  sequence: LlamaContextSequence,
-): { min: number; max: number } {
+export function sequencePositions(context: LlamaContext, sequence: LlamaContextSequence): { min: number; max: number } {
   const addon = (context as unknown as ContextWithInternals)._ctx;
   const id = sequenceIdOf(sequence);
   return { min: addon.getSequenceKvCacheMinPosition(id), max: addon.getSequenceKvCacheMaxPosition(id) };

@@ -122,7 +122,8 @@ export class SwarmContext {
       const { model } = this.model;
       const bos = model.tokens.bos;
       // The trunk starts with BOS when the model wants one, unless the caller's tokens already begin with it.
-      const needsBos = this.trunk.tokens.length === 0 && bos !== null && model.tokens.shouldPrependBosToken && tokens[0] !== bos;
+      const needsBos =
+        this.trunk.tokens.length === 0 && bos !== null && model.tokens.shouldPrependBosToken && tokens[0] !== bos;
       await this.trunk.appendTokens(needsBos ? [bos, ...tokens] : tokens);
     });
   }
@@ -191,7 +192,12 @@ export class SwarmContext {
     const slots = [this.trunk, ...this.liveAgents.map((agent) => agent.slot)];
     return slots.map((slot) => {
       const { min, max } = sequencePositions(this.context, slot.sequence);
-      return { id: slot.id, ledgerCells: this.shared.ledger.sequenceCells(slot.id), llamaMinPosition: min, llamaMaxPosition: max };
+      return {
+        id: slot.id,
+        ledgerCells: this.shared.ledger.sequenceCells(slot.id),
+        llamaMinPosition: min,
+        llamaMaxPosition: max,
+      };
     });
   }
 
@@ -206,7 +212,10 @@ export class SwarmContext {
     const slot = agent.slot;
     if (slot.released) return;
     if (slot.busy) {
-      throw new SwarmRuntimeError("agent-busy", `${slot.id} is generating or appending; abort it (signal) before releasing.`);
+      throw new SwarmRuntimeError(
+        "agent-busy",
+        `${slot.id} is generating or appending; abort it (signal) before releasing.`,
+      );
     }
     slot.released = true;
     this.agents.delete(slot.id);
@@ -228,19 +237,25 @@ export class SwarmContext {
     const taken = this.liveAgents.filter((agent) => agent.role === role).length;
     const seats = role === "synthesist" ? 1 : this.options.maxAgents;
     if (taken >= seats) {
-      throw new SwarmRuntimeError("no-sequence-left",
-        `All ${seats} ${role} seat(s) are taken; release one before forking, or raise swarmboard.maxAgents.`);
+      throw new SwarmRuntimeError(
+        "no-sequence-left",
+        `All ${seats} ${role} seat(s) are taken; release one before forking, or raise swarmboard.maxAgents.`,
+      );
     }
   }
 
   private slotOf(agent: SwarmAgent): SwarmSequence {
     if (this.agents.get(agent.id) !== agent) {
-      throw new SwarmRuntimeError("agent-released", `${agent.id} is not a live agent of this swarm; fork from a live one.`);
+      throw new SwarmRuntimeError(
+        "agent-released",
+        `${agent.id} is not a live agent of this swarm; fork from a live one.`,
+      );
     }
     return agent.slot;
   }
 
   private ensureOpen(): void {
-    if (this.disposed) throw new SwarmRuntimeError("context-disposed", "This swarm context was disposed; create a new one.");
+    if (this.disposed)
+      throw new SwarmRuntimeError("context-disposed", "This swarm context was disposed; create a new one.");
   }
 }

@@ -45,9 +45,13 @@ export class SwarmSequence {
 
   /** Runs `work` with the sequence marked busy, refusing when it is released or already busy. */
   async exclusive<T>(what: string, work: () => Promise<T>): Promise<T> {
-    if (this.released) throw new SwarmRuntimeError("agent-released", `${this.id} was released; fork a new agent to ${what}.`);
+    if (this.released)
+      throw new SwarmRuntimeError("agent-released", `${this.id} was released; fork a new agent to ${what}.`);
     if (this.busy) {
-      throw new SwarmRuntimeError("agent-busy", `${this.id} is busy; wait for its current append or generation before you ${what}.`);
+      throw new SwarmRuntimeError(
+        "agent-busy",
+        `${this.id} is busy; wait for its current append or generation before you ${what}.`,
+      );
     }
     this.busy = true;
     try {

@@ -54,24 +54,47 @@ export class AgentCalls {
   private async nextSampled(): Promise<ModelCall> {
     const { signal } = this.options;
     const sampling = { temperature: this.options.temperature, seed: this.options.seed };
-    const name = await this.agent.generate({ maxTokens: 32, gbnf: this.nameGrammar, sampling, ...(signal ? { signal } : {}) });
+    const name = await this.agent.generate({
+      maxTokens: 32,
+      gbnf: this.nameGrammar,
+      sampling,
+      ...(signal ? { signal } : {}),
+    });
     if (name.stopReason === "kv-full") return { kind: "kv-full", tokens: name.tokens.length };
     const tool = this.tools.find((t) => t.name === name.text.trim());
     if (tool === undefined) {
-      return { kind: "malformed", text: name.text, reason: `"${name.text}" is not one of your tools`, tokens: name.tokens.length };
+      return {
+        kind: "malformed",
+        text: name.text,
+        reason: `"${name.text}" is not one of your tools`,
+        tokens: name.tokens.length,
+      };
     }
     await this.agent.append(this.format.paramsPrefixTokens());
-    const args = await this.agent.generate({ maxTokens: this.options.maxArgTokens, jsonSchema: tool.jsonSchema, sampling, ...(signal ? { signal } : {}) });
+    const args = await this.agent.generate({
+      maxTokens: this.options.maxArgTokens,
+      jsonSchema: tool.jsonSchema,
+      sampling,
+      ...(signal ? { signal } : {}),
+    });
     const tokens = name.tokens.length + args.tokens.length;
     if (args.stopReason === "kv-full") return { kind: "kv-full", tokens };
     if (args.stopReason === "max-tokens") {
-      return { kind: "malformed", text: `${tool.name} ${args.text}`, reason: `the arguments of ${tool.name} were cut off at ${this.options.maxArgTokens} tokens; keep them short`, tokens };
+      return {
+        kind: "malformed",
+        text: `${tool.name} ${args.text}`,
+        reason: `the arguments of ${tool.name} were cut off at ${this.options.maxArgTokens} tokens; keep them short`,
+        tokens,
+      };
     }
     return { kind: "call", name: tool.name, argsText: args.text, tokens };
   }
 
   private async nextScripted(script: readonly ScriptedCall[]): Promise<ModelCall> {
-    const step: ScriptedCall = script[this.scriptIndex++] ?? { tool: "finish", args: { summary: "My scripted turns are done." } };
+    const step: ScriptedCall = script[this.scriptIndex++] ?? {
+      tool: "finish",
+      args: { summary: "My scripted turns are done." },
+    };
     const nameTokens = this.format.tokenize(step.tool);
     const name = await this.agent.generate({ maxTokens: nameTokens.length, forcedTokens: nameTokens });
     if (name.stopReason === "kv-full") return { kind: "kv-full", tokens: name.tokens.length };

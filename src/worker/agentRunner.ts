@@ -71,7 +71,9 @@ export class AgentRunner {
 
   constructor(private readonly deps: AgentRunnerDeps) {
     this.loop = new AgentLoop(deps.id);
-    this.loop.onEvent((e) => deps.emit({ type: "agent-state", agentId: deps.id, state: e.to, ...(e.reason ? { reason: e.reason } : {}) }));
+    this.loop.onEvent((e) =>
+      deps.emit({ type: "agent-state", agentId: deps.id, state: e.to, ...(e.reason ? { reason: e.reason } : {}) }),
+    );
   }
 
   async run(brief: string): Promise<AgentEnd> {
@@ -127,10 +129,18 @@ export class AgentRunner {
     if (!isTerminal(this.loop.state)) this.apply(["fail"], "ended unexpectedly");
     // A finished agent's claims are released as finished, so a resumed swarm does not redo those tasks.
     const endReason = this.loop.current.endReason ?? "ended";
-    const releaseReason = this.finishedBy !== undefined ? `${finishedReleasePrefix}${this.finishedBy}` : `ended: ${endReason}`;
-    for (const entry of await deps.board.releaseAgent(deps.id, releaseReason, deps.now())) deps.emit({ type: "board-entry", entry });
+    const releaseReason =
+      this.finishedBy !== undefined ? `${finishedReleasePrefix}${this.finishedBy}` : `ended: ${endReason}`;
+    for (const entry of await deps.board.releaseAgent(deps.id, releaseReason, deps.now()))
+      deps.emit({ type: "board-entry", entry });
     const end = this.loop.current;
-    return { outcome: end.state === "failed" ? "failed" : "done", reason: end.endReason ?? "ended", steps: this.steps, tokens: this.tokens, ...(report ? { report } : {}) };
+    return {
+      outcome: end.state === "failed" ? "failed" : "done",
+      reason: end.endReason ?? "ended",
+      steps: this.steps,
+      tokens: this.tokens,
+      ...(report ? { report } : {}),
+    };
   }
 
   private stopReason(): string | undefined {
@@ -154,10 +164,23 @@ export class AgentRunner {
         return undefined;
       }
       this.apply(["resume"]);
-      return { ok: false, result: { error: "kv-full: your call was cut off because the KV cache was full; make it again." }, summary: "kv-full: call cut off", loopInputs: [], progress: {}, error: "kv-full", posted: [] };
+      return {
+        ok: false,
+        result: { error: "kv-full: your call was cut off because the KV cache was full; make it again." },
+        summary: "kv-full: call cut off",
+        loopInputs: [],
+        progress: {},
+        error: "kv-full",
+        posted: [],
+      };
     }
     const callId = `${deps.id}-call-${this.steps}`;
-    deps.emit({ type: "agent-text", agentId: deps.id, text: call.kind === "call" ? `${call.name} ${call.argsText}\n` : `${call.text}\n`, tokens: call.tokens });
+    deps.emit({
+      type: "agent-text",
+      agentId: deps.id,
+      text: call.kind === "call" ? `${call.name} ${call.argsText}\n` : `${call.text}\n`,
+      tokens: call.tokens,
+    });
     if (call.kind === "malformed") {
       deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: "(malformed)", args: call.text });
       const error = `invalid-call: ${call.reason}. Call one of your tools with JSON arguments.`;
@@ -165,10 +188,19 @@ export class AgentRunner {
       return { ok: false, result: { error }, summary: error, loopInputs: [], progress: {}, error, posted: [] };
     }
     deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: call.name, args: call.argsText });
-    const outcome = await dispatchCall({
-      agent: deps.id, board: deps.board, workspace: deps.workspace, tools: deps.tools, now: deps.now, signal: deps.signal,
-      ...(deps.spawnSubagent ? { spawnSubagent: deps.spawnSubagent } : {}),
-    }, call.name, call.argsText);
+    const outcome = await dispatchCall(
+      {
+        agent: deps.id,
+        board: deps.board,
+        workspace: deps.workspace,
+        tools: deps.tools,
+        now: deps.now,
+        signal: deps.signal,
+        ...(deps.spawnSubagent ? { spawnSubagent: deps.spawnSubagent } : {}),
+      },
+      call.name,
+      call.argsText,
+    );
     deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: outcome.ok, summary: outcome.summary });
     for (const entry of outcome.posted) deps.emit({ type: "board-entry", entry });
     return outcome;
@@ -178,23 +210,37 @@ export class AgentRunner {
   private apply(inputs: readonly LoopInput[], reason?: string): void {
     for (const input of inputs) {
       if (!allowedInputs(this.loop.state).includes(input)) continue;
-      this.loop.send(input, this.deps.now(), input === "stop" || input === "fail" || input === "pause" ? reason : undefined);
+      this.loop.send(
+        input,
+        this.deps.now(),
+        input === "stop" || input === "fail" || input === "pause" ? reason : undefined,
+      );
     }
   }
 
   /** The watchdog's escalation (src/core/progressGuard.ts), made visible on the board and in the lane. */
   private async watch(outcome: CallOutcome, tool: string): Promise<void> {
     const { deps } = this;
-    const guarded = await deps.guard.afterStep(deps.board, this.loop, {
-      ...(outcome.args !== undefined ? { toolCall: { name: tool, args: outcome.args } } : {}),
-      progress: outcome.progress,
-      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-    }, deps.now());
+    const guarded = await deps.guard.afterStep(
+      deps.board,
+      this.loop,
+      {
+        ...(outcome.args !== undefined ? { toolCall: { name: tool, args: outcome.args } } : {}),
+        progress: outcome.progress,
+        ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      },
+      deps.now(),
+    );
     for (const entry of guarded.released ?? []) deps.emit({ type: "board-entry", entry });
     const { verdict } = guarded;
     if (verdict.action === "none") return;
     const text = nudgeText(verdict.reason);
-    const entry = await deps.board.postFinding({ author: deps.id, kind: "OBSERVED", text: `${verdict.action}: ${text}`, time: deps.now() });
+    const entry = await deps.board.postFinding({
+      author: deps.id,
+      kind: "OBSERVED",
+      text: `${verdict.action}: ${text}`,
+      time: deps.now(),
+    });
     deps.emit({ type: "board-entry", entry });
     if (verdict.action === "nudge") this.notes.push(guarded.nudge ?? text);
     if (verdict.action === "releaseClaim") {
@@ -210,11 +256,20 @@ export class AgentRunner {
     const atIterationStart = this.loop.state === "gather";
     const delivered = [
       ...deps.board.deliver(deps.id, "tool-call-returned").map((m) => ({ m, point: "tool-call-returned" as const })),
-      ...(atIterationStart ? deps.board.deliver(deps.id, "iteration-start") : []).map((m) => ({ m, point: "iteration-start" as const })),
+      ...(atIterationStart ? deps.board.deliver(deps.id, "iteration-start") : []).map((m) => ({
+        m,
+        point: "iteration-start" as const,
+      })),
     ];
-    for (const { m, point } of delivered) deps.emit({ type: "message-delivered", agentId: deps.id, messageId: m.id, point });
-    const messages = delivered.map(({ m }) => ({ from: m.from, to: typeof m.to === "string" ? m.to : m.to.agent, text: m.text }));
-    const findings = deps.board.newEntriesFor(deps.id)
+    for (const { m, point } of delivered)
+      deps.emit({ type: "message-delivered", agentId: deps.id, messageId: m.id, point });
+    const messages = delivered.map(({ m }) => ({
+      from: m.from,
+      to: typeof m.to === "string" ? m.to : m.to.agent,
+      text: m.text,
+    }));
+    const findings = deps.board
+      .newEntriesFor(deps.id)
       .filter((e) => e.author !== deps.id && e.kind !== "MESSAGE")
       .map((e) => ({ id: e.id, kind: e.kind, author: e.author, text: e.text }));
     const notes = this.notes;

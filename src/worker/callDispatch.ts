@@ -51,7 +51,16 @@ export interface SubagentOutcome {
 }
 
 function failure(error: string, extra: Partial<CallOutcome> = {}): CallOutcome {
-  return { ok: false, result: { error }, summary: error.length > 160 ? error.slice(0, 157) + "..." : error, loopInputs: [], progress: {}, error, posted: [], ...extra };
+  return {
+    ok: false,
+    result: { error },
+    summary: error.length > 160 ? error.slice(0, 157) + "..." : error,
+    loopInputs: [],
+    progress: {},
+    error,
+    posted: [],
+    ...extra,
+  };
 }
 
 function success(result: unknown, summary: string, extra: Partial<CallOutcome> = {}): CallOutcome {
@@ -59,14 +68,21 @@ function success(result: unknown, summary: string, extra: Partial<CallOutcome> =
 }
 
 /** Parses and validates a call; the error says what was wrong so the agent can fix it. */
-function parseCall(ctx: CallDispatchContext, name: string, argsText: string): { tool: CatalogTool; args: unknown } | { error: string } {
+function parseCall(
+  ctx: CallDispatchContext,
+  name: string,
+  argsText: string,
+): { tool: CatalogTool; args: unknown } | { error: string } {
   const tool = ctx.tools.find((t) => t.name === name);
-  if (tool === undefined) return { error: `invalid-call: "${name}" is not one of your tools (${ctx.tools.map((t) => t.name).join(", ")}).` };
+  if (tool === undefined)
+    return { error: `invalid-call: "${name}" is not one of your tools (${ctx.tools.map((t) => t.name).join(", ")}).` };
   let raw: unknown;
   try {
     raw = argsText.trim() === "" ? {} : JSON.parse(argsText);
   } catch (e) {
-    return { error: `invalid-args: the arguments of ${name} are not JSON (${(e as Error).message}). Send one JSON object.` };
+    return {
+      error: `invalid-args: the arguments of ${name} are not JSON (${(e as Error).message}). Send one JSON object.`,
+    };
   }
   const parsed = tool.schema.safeParse(raw);
   if (!parsed.success) {
@@ -93,10 +109,14 @@ export async function dispatchCall(ctx: CallDispatchContext, name: string, argsT
 }
 
 async function delegateCall(ctx: CallDispatchContext, args: { task: string }): Promise<CallOutcome> {
-  if (ctx.spawnSubagent === undefined) return failure("spawn_subagent: sub-agents cannot spawn further sub-agents here (depth limit).", { args });
+  if (ctx.spawnSubagent === undefined)
+    return failure("spawn_subagent: sub-agents cannot spawn further sub-agents here (depth limit).", { args });
   try {
     const child = await ctx.spawnSubagent(args.task);
-    return success(child, `sub-agent ${child.agentId}: ${child.summary}`, { args, progress: { finding: child.findings.length > 0 } });
+    return success(child, `sub-agent ${child.agentId}: ${child.summary}`, {
+      args,
+      progress: { finding: child.findings.length > 0 },
+    });
   } catch (e) {
     return failure(`spawn_subagent: ${(e as Error).message}`, { args });
   }
@@ -105,7 +125,12 @@ async function delegateCall(ctx: CallDispatchContext, args: { task: string }): P
 function controlCall(name: string, args: unknown): CallOutcome {
   if (name === "write_report") {
     const { title, body } = args as { title: string; body: string };
-    return success({ written: true }, `report: ${title}`, { loopInputs: ["stop"], finished: "wrote the report", report: { title, body }, args });
+    return success({ written: true }, `report: ${title}`, {
+      loopInputs: ["stop"],
+      finished: "wrote the report",
+      report: { title, body },
+      args,
+    });
   }
   const { summary } = args as { summary: string };
   return success({ finished: true }, `finished: ${summary}`, { loopInputs: ["stop"], finished: summary, args });
@@ -117,9 +142,25 @@ async function boardCall(ctx: CallDispatchContext, name: string, args: unknown):
   try {
     switch (name) {
       case "post_finding": {
-        const a = args as { kind: "OBSERVED" | "FACT" | "FAIL" | "PATCH_SUMMARY"; text: string; scope?: object; refs: [] };
-        const entry = await board.postFinding({ author: agent, kind: a.kind, text: a.text, time: now, ...(a.scope ? { scope: a.scope } : {}), refs: a.refs });
-        return success({ posted: entry.id }, `${a.kind}: ${a.text}`, { progress: { finding: true }, posted: [entry], args });
+        const a = args as {
+          kind: "OBSERVED" | "FACT" | "FAIL" | "PATCH_SUMMARY";
+          text: string;
+          scope?: object;
+          refs: [];
+        };
+        const entry = await board.postFinding({
+          author: agent,
+          kind: a.kind,
+          text: a.text,
+          time: now,
+          ...(a.scope ? { scope: a.scope } : {}),
+          refs: a.refs,
+        });
+        return success({ posted: entry.id }, `${a.kind}: ${a.text}`, {
+          progress: { finding: true },
+          posted: [entry],
+          args,
+        });
       }
       case "grep_board": {
         const found = board.grep(agent, args as Parameters<SwarmBoard["grep"]>[1]);
@@ -130,11 +171,17 @@ async function boardCall(ctx: CallDispatchContext, name: string, args: unknown):
         const a = args as { scope: Parameters<SwarmBoard["claim"]>[1]; text: string };
         const outcome = await board.claim(agent, a.scope, a.text, now);
         if (!outcome.granted) {
-          return success({ granted: false, reason: outcome.reason, holders: outcome.holders },
-            `claim refused: ${outcome.reason}`, { loopInputs: ["gathered", "claimRefused"], args });
+          return success(
+            { granted: false, reason: outcome.reason, holders: outcome.holders },
+            `claim refused: ${outcome.reason}`,
+            { loopInputs: ["gathered", "claimRefused"], args },
+          );
         }
-        return success({ granted: true, claimId: outcome.lease.claimId, leaseUntil: outcome.lease.leaseUntil },
-          `claimed ${describeScope(outcome.lease.scope)}`, { loopInputs: ["gathered", "claimGranted"], posted: [outcome.entry], args });
+        return success(
+          { granted: true, claimId: outcome.lease.claimId, leaseUntil: outcome.lease.leaseUntil },
+          `claimed ${describeScope(outcome.lease.scope)}`,
+          { loopInputs: ["gathered", "claimGranted"], posted: [outcome.entry], args },
+        );
       }
       case "release": {
         const a = args as { claimId: string; reason: string };
@@ -156,7 +203,8 @@ async function boardCall(ctx: CallDispatchContext, name: string, args: unknown):
 }
 
 async function workspaceCall(ctx: CallDispatchContext, name: string, args: unknown): Promise<CallOutcome> {
-  if (ctx.workspace === undefined) return failure(`${name}: this agent has no worktree (its role does not change code).`, { args });
+  if (ctx.workspace === undefined)
+    return failure(`${name}: this agent has no worktree (its role does not change code).`, { args });
   const outcome = await ctx.workspace.call(name, args, ctx.signal);
   if (!outcome.ok) return failure(`${outcome.error.code}: ${outcome.error.message}`, { args });
   const r = outcome.result as Record<string, unknown>;
@@ -165,11 +213,17 @@ async function workspaceCall(ctx: CallDispatchContext, name: string, args: unkno
     case "edit_file":
       return success(r, `${name} ${String(r.path)}`, { progress: { diff: true }, args });
     case "commit":
-      return success(r, `commit ${String(r.sha ?? "").slice(0, 8)}`, { progress: { diff: true }, loopInputs: ["acted"], args });
+      return success(r, `commit ${String(r.sha ?? "").slice(0, 8)}`, {
+        progress: { diff: true },
+        loopInputs: ["acted"],
+        args,
+      });
     case "run_command": {
       const ran = r.ran === true;
       const passed = ran && r.exitCode === 0;
-      const summary = ran ? `ran (exit ${String(r.exitCode)}): ${(args as { command: string }).command}` : `not run: ${String(r.reason)}`;
+      const summary = ran
+        ? `ran (exit ${String(r.exitCode)}): ${(args as { command: string }).command}`
+        : `not run: ${String(r.reason)}`;
       return {
         ...success(r, summary, { args, progress: { testChange: ran } }),
         ok: ran,
@@ -179,8 +233,18 @@ async function workspaceCall(ctx: CallDispatchContext, name: string, args: unkno
     }
     case "merge_progress": {
       const status = String(r.status);
-      const inputs: LoopInput[] = status === "merged" || status === "up-to-date" ? ["acted", "verified", "merged"] : status === "conflict" ? ["acted", "verified", "mergeConflict"] : [];
-      return success(r, `merge: ${status}`, { loopInputs: inputs, progress: { diff: status === "merged" }, args, ...(status === "conflict" || status === "refused" ? { error: String(r.message) } : {}) });
+      const inputs: LoopInput[] =
+        status === "merged" || status === "up-to-date"
+          ? ["acted", "verified", "merged"]
+          : status === "conflict"
+            ? ["acted", "verified", "mergeConflict"]
+            : [];
+      return success(r, `merge: ${status}`, {
+        loopInputs: inputs,
+        progress: { diff: status === "merged" },
+        args,
+        ...(status === "conflict" || status === "refused" ? { error: String(r.message) } : {}),
+      });
     }
     default:
       return success(r, name, { args });

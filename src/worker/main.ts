@@ -13,12 +13,20 @@ function main(): void {
   const transport = new IpcTransport((err) => console.error(`swarmboard worker: send failed: ${err.message}`));
   const peer = store.add(
     new RpcPeer(transport, {
-      onViolation: (v) => peer.notify(workerLogNotification, { level: "warn", message: `worker refused a message: ${v.reason}` }),
+      onViolation: (v) =>
+        peer.notify(workerLogNotification, { level: "warn", message: `worker refused a message: ${v.reason}` }),
     }),
   );
 
   store.add(new WorkerService(peer));
-  store.add(peer.handle(pingMethod, ({ nonce }) => ({ nonce, version: extensionVersion, pid: process.pid, node: process.version })));
+  store.add(
+    peer.handle(pingMethod, ({ nonce }) => ({
+      nonce,
+      version: extensionVersion,
+      pid: process.pid,
+      node: process.version,
+    })),
+  );
 
   store.add(
     transport.onDisconnect(() => {

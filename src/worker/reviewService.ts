@@ -20,10 +20,16 @@ function open(target: ReviewTarget): Promise<SwarmRepository> {
 }
 
 function checkBranch(repo: SwarmRepository, branch: string): void {
-  if (agentOfBranch(repo.swarm, branch) === undefined) throw new Error(`${branch} is not a branch of swarm ${repo.swarm}.`);
+  if (agentOfBranch(repo.swarm, branch) === undefined)
+    throw new Error(`${branch} is not a branch of swarm ${repo.swarm}.`);
 }
 
-const statusNames: Record<string, ChangedFiles["files"][number]["status"]> = { A: "added", M: "modified", D: "deleted", R: "renamed" };
+const statusNames: Record<string, ChangedFiles["files"][number]["status"]> = {
+  A: "added",
+  M: "modified",
+  D: "deleted",
+  R: "renamed",
+};
 
 export const reviewService = {
   async branches(target: ReviewTarget) {
@@ -40,10 +46,18 @@ export const reviewService = {
     checkBranch(repo, branch);
     const base = agentOfBranch(repo.swarm, branch) === null ? "HEAD" : repo.integrationBranch;
     const mergeBase = await gitText(repo.topLevel, ["merge-base", base, `refs/heads/${branch}`]);
-    const out = await gitText(repo.topLevel, ["diff", "--no-ext-diff", "--name-status", "-z", "-M", mergeBase, `refs/heads/${branch}`]);
+    const out = await gitText(repo.topLevel, [
+      "diff",
+      "--no-ext-diff",
+      "--name-status",
+      "-z",
+      "-M",
+      mergeBase,
+      `refs/heads/${branch}`,
+    ]);
     const parts = out.split("\0").filter((p) => p !== "");
     const files: ChangedFiles["files"] = [];
-    for (let i = 0; i < parts.length; ) {
+    for (let i = 0; i < parts.length;) {
       const code = parts[i++]!;
       const status = statusNames[code[0]!] ?? "other";
       if (status === "renamed") {
@@ -60,7 +74,8 @@ export const reviewService = {
   async fileAtRef(target: ReviewTarget, ref: string, filePath: string) {
     const repo = await open(target);
     if (!/^[0-9a-f]{7,64}$/.test(ref)) checkBranch(repo, ref);
-    if (filePath.includes("..") || filePath.startsWith("/")) throw new Error(`Refused path ${filePath}: name a file inside the repository.`);
+    if (filePath.includes("..") || filePath.startsWith("/"))
+      throw new Error(`Refused path ${filePath}: name a file inside the repository.`);
     try {
       const out = await runGit(repo.topLevel, ["show", `${ref}:${filePath}`]);
       const truncated = out.stdout.length > maxFileChars;
@@ -79,6 +94,9 @@ export const reviewService = {
     const repo = await open(target);
     if (agentId === undefined) return discardSwarm(repo);
     const r = await discardAgent(repo, agentId);
-    return { removedWorktrees: r.removedWorktree ? [r.removedWorktree] : [], deletedBranches: r.deletedBranch ? [r.deletedBranch] : [] };
+    return {
+      removedWorktrees: r.removedWorktree ? [r.removedWorktree] : [],
+      deletedBranches: r.deletedBranch ? [r.deletedBranch] : [],
+    };
   },
 };

@@ -90,9 +90,18 @@ interface AgentSlot {
 function seatsOf(recipe: Recipe, agents: number | undefined): Seat[][] {
   const roles = new Map(recipe.roles.map((r) => [r.name, r]));
   const working = recipe.roles.filter((r) => r.name !== recipe.synthesist);
-  const counts = new Map(working.map((r, i) => [r.name, agents === undefined ? r.count : Math.floor(agents / working.length) + (i < agents % working.length ? 1 : 0)]));
+  const counts = new Map(
+    working.map((r, i) => [
+      r.name,
+      agents === undefined ? r.count : Math.floor(agents / working.length) + (i < agents % working.length ? 1 : 0),
+    ]),
+  );
   let n = 0;
-  return planStages(recipe).map((stage) => stage.flatMap((name) => Array.from({ length: counts.get(name) ?? 0 }, () => ({ id: `agent-${++n}`, role: roles.get(name)! }))));
+  return planStages(recipe).map((stage) =>
+    stage.flatMap((name) =>
+      Array.from({ length: counts.get(name) ?? 0 }, () => ({ id: `agent-${++n}`, role: roles.get(name)! })),
+    ),
+  );
 }
 
 export class SwarmSession {
@@ -132,11 +141,17 @@ export class SwarmSession {
     const store = await BoardLogFile.open(path.join(options.stateDir, "board.jsonl"));
     if (!options.resume && store.entries().length > 0) {
       await store.close();
-      throw new Error(`${options.stateDir} already holds a swarm (${store.entries().length} board entries). ` +
-        "Continue it with --resume, or give a new --state-dir for a new swarm.");
+      throw new Error(
+        `${options.stateDir} already holds a swarm (${store.entries().length} board entries). ` +
+          "Continue it with --resume, or give a new --state-dir for a new swarm.",
+      );
     }
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
-    const repo = await SwarmRepository.open({ repoPath: options.workspace, stateDir: options.stateDir, swarm: options.swarmId });
+    const repo = await SwarmRepository.open({
+      repoPath: options.workspace,
+      stateDir: options.stateDir,
+      swarm: options.swarmId,
+    });
     // After a crash, lock files the dead owner left in this swarm's worktrees and refs are cleared first.
     if (options.resume) {
       await recoverSwarm(repo);
@@ -164,21 +179,48 @@ export class SwarmSession {
     const synthRole = recipe.roles.find((r) => r.name === recipe.synthesist);
     const toolsBySeat = new Map(seats.map((s) => [s.id, toolsForRole(s.role, false)]));
     const synthTools = synthRole ? toolsForRole(synthRole, true) : [];
-    const tested = await testFailureTasks(recipe, (command) => runTestCommandInScratch(repo, command, new CommandPolicy(options.policy)));
+    const tested = await testFailureTasks(recipe, (command) =>
+      runTestCommandInScratch(repo, command, new CommandPolicy(options.policy)),
+    );
     if (tested.note !== undefined) {
-      this.emit({ type: "board-entry", entry: await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: tested.note, time: Date.now() }) });
+      this.emit({
+        type: "board-entry",
+        entry: await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: tested.note, time: Date.now() }),
+      });
     }
     const tasks = await gatherTasks(recipe, options.goal, repo.topLevel, board, tested.tasks);
-    const roster: RosterEntry[] = seats.map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
-    const trunkText = renderTrunk({ recipe, goal: options.goal, tools: [], roster, workspaceSummary: await workspaceSummary(repo.topLevel, tasks, board) });
+    const roster: RosterEntry[] = seats.map((s) => ({
+      agent: s.id,
+      role: s.role.name,
+      covers: "claims its own task from the open tasks",
+    }));
+    const trunkText = renderTrunk({
+      recipe,
+      goal: options.goal,
+      tools: [],
+      roster,
+      workspaceSummary: await workspaceSummary(repo.topLevel, tasks, board),
+    });
     const format = await AgentChatFormat.create(model, trunkText, unionOfTools([...toolsBySeat.values(), synthTools]));
     const kvCells = options.kvCells ?? recipe.budgets.kvCells;
-    this.context = await createSwarmContext(model, { maxAgents: Math.max(1, ...stages.map((s) => s.length)) + subagentSeats, kvCells, threads: options.threads });
+    this.context = await createSwarmContext(model, {
+      maxAgents: Math.max(1, ...stages.map((s) => s.length)) + subagentSeats,
+      kvCells,
+      threads: options.threads,
+    });
     const context = this.context;
     await context.appendToTrunk(format.trunkTokens);
     const widestStage = Math.max(1, ...stages.map((s) => s.length));
     this.tailBudget = Math.max(64, Math.floor((context.poolCells - context.trunkTokens.length) / widestStage) - 64);
-    this.emit({ type: "swarm-started", goal: options.goal, recipe: recipe.name, mode: context.mode, model: model.facts, integrationBranch: repo.integrationBranch, trunkTokens: context.trunkTokens.length });
+    this.emit({
+      type: "swarm-started",
+      goal: options.goal,
+      recipe: recipe.name,
+      mode: context.mode,
+      model: model.facts,
+      integrationBranch: repo.integrationBranch,
+      trunkTokens: context.trunkTokens.length,
+    });
     let lastStats = "";
     const statsTimer = setInterval(() => {
       const stats = context.stats();
@@ -190,13 +232,20 @@ export class SwarmSession {
       const ends: SwarmSummary["agents"][number][] = [];
       for (const stage of stages) {
         if (this.controller.signal.aborted || this.fanInDue()) break;
-        const results = await Promise.all(stage.map((seat) => this.runSeat(seat, toolsBySeat.get(seat.id)!, board, repo, format, tasks)));
+        const results = await Promise.all(
+          stage.map((seat) => this.runSeat(seat, toolsBySeat.get(seat.id)!, board, repo, format, tasks)),
+        );
         ends.push(...results);
       }
       const report = await this.fanIn(board, repo, format, synthRole, synthTools, ends);
       this.emit({ type: "kv-stats", stats: context.stats() });
       const outcome = this.controller.signal.aborted ? "stopped" : this.fanInDue() ? "budget" : "completed";
-      const reason = outcome === "stopped" ? "stopped by the user" : outcome === "budget" ? "the wall-clock budget ran out; the synthesist fanned in with what existed" : "every agent finished";
+      const reason =
+        outcome === "stopped"
+          ? "stopped by the user"
+          : outcome === "budget"
+            ? "the wall-clock budget ran out; the synthesist fanned in with what existed"
+            : "every agent finished";
       this.emit({ type: "swarm-ended", outcome, reason, reportPath: report });
       return { outcome, reason, reportPath: report, integrationBranch: repo.integrationBranch, agents: ends };
     } catch (error) {
@@ -208,7 +257,10 @@ export class SwarmSession {
   }
 
   private budgetAction(): "continue" | "fanIn" | "stop" {
-    const budgets = { ...this.options.recipe.budgets, ...(this.options.budgetMs ? { wallClockMs: this.options.budgetMs } : {}) };
+    const budgets = {
+      ...this.options.recipe.budgets,
+      ...(this.options.budgetMs ? { wallClockMs: this.options.budgetMs } : {}),
+    };
     return swarmBudgetAction(budgets, this.startedAt, Date.now()).action;
   }
 
@@ -216,12 +268,28 @@ export class SwarmSession {
     return this.budgetAction() !== "continue";
   }
 
-  private async runSeat(seat: Seat, tools: CatalogTool[], board: SwarmBoard, repo: SwarmRepository, format: AgentChatFormat, tasks: readonly Task[]) {
+  private async runSeat(
+    seat: Seat,
+    tools: CatalogTool[],
+    board: SwarmBoard,
+    repo: SwarmRepository,
+    format: AgentChatFormat,
+    tasks: readonly Task[],
+  ) {
     const agent = await this.fork({ expectedTail: 64 });
     if (agent.id !== seat.id) throw new Error(`The runtime named the fork ${agent.id}, expected ${seat.id}.`);
     // Every agent reads the code in a worktree of its own (readers too: it is their view of the integration branch).
     const workspace = await this.openWorkspace(repo, seat.id);
-    const slot: AgentSlot = { id: seat.id, role: seat.role, agent, tools, depth: 0, isSynthesist: false, opening: "brief", workspace };
+    const slot: AgentSlot = {
+      id: seat.id,
+      role: seat.role,
+      agent,
+      tools,
+      depth: 0,
+      isSynthesist: false,
+      opening: "brief",
+      workspace,
+    };
     const end = await this.runAgent(slot, agentBrief(seat.id, seat.role, tasks), format, board);
     return { id: seat.id, role: seat.role.name, branch: workspace.worktree.branch, end };
   }
@@ -234,10 +302,19 @@ export class SwarmSession {
   }
 
   /** Runs a forked agent to its end, then frees what it held: its private cells and its place on the board. */
-  private async runAgent(slot: AgentSlot, brief: string, format: AgentChatFormat, board: SwarmBoard, parent?: string): Promise<AgentEnd> {
+  private async runAgent(
+    slot: AgentSlot,
+    brief: string,
+    format: AgentChatFormat,
+    board: SwarmBoard,
+    parent?: string,
+  ): Promise<AgentEnd> {
     board.join(slot.id, { isSynthesist: slot.isSynthesist });
     const branch = slot.workspace?.worktree.branch;
-    this.emit({ type: "agent-added", agent: { id: slot.id, role: slot.role.name, ...(parent ? { parent } : {}), ...(branch ? { branch } : {}) } });
+    this.emit({
+      type: "agent-added",
+      agent: { id: slot.id, role: slot.role.name, ...(parent ? { parent } : {}), ...(branch ? { branch } : {}) },
+    });
     try {
       return await this.runner(slot, format, board).run(brief);
     } finally {
@@ -248,21 +325,37 @@ export class SwarmSession {
   }
 
   private openWorkspace(repo: SwarmRepository, agentId: string): Promise<AgentWorkspace> {
-    return AgentWorkspace.open(repo, agentId, { policy: new CommandPolicy(this.options.policy), approver: this.options.approver });
+    return AgentWorkspace.open(repo, agentId, {
+      policy: new CommandPolicy(this.options.policy),
+      approver: this.options.approver,
+    });
   }
 
   /**
    * A sub-agent: forked from its parent's current state (the cheapest fork: it shares everything the parent
    * has read), it works in the parent's worktree while the parent waits, and its findings go back to the parent.
    */
-  private async spawnChild(parent: AgentSlot, task: string, format: AgentChatFormat, board: SwarmBoard): Promise<SubagentOutcome> {
+  private async spawnChild(
+    parent: AgentSlot,
+    task: string,
+    format: AgentChatFormat,
+    board: SwarmBoard,
+  ): Promise<SubagentOutcome> {
     const child = await this.fork({ from: parent.agent, expectedTail: 64 });
     const depth = parent.depth + 1;
     const tools = toolsForRole(parent.role, false, depth < maxSubagentDepth);
     const slot: AgentSlot = { ...parent, id: child.id, agent: child, tools, depth, opening: "call-result" };
-    const brief = JSON.stringify({ result: { youAre: child.id, subAgentOf: parent.id, task, note: "You share your parent's context. Do the task, post findings, then call finish with a summary." } });
+    const brief = JSON.stringify({
+      result: {
+        youAre: child.id,
+        subAgentOf: parent.id,
+        task,
+        note: "You share your parent's context. Do the task, post findings, then call finish with a summary.",
+      },
+    });
     const end = await this.runAgent(slot, brief, format, board, parent.id);
-    const findings = board.board.entries()
+    const findings = board.board
+      .entries()
       .filter((e) => e.author === child.id && ["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"].includes(e.kind))
       .map((e) => ({ kind: e.kind, text: e.text }));
     return { agentId: child.id, summary: end.reason, findings };
@@ -275,11 +368,25 @@ export class SwarmSession {
     const agentController = new AbortController();
     this.agentControllers.set(id, agentController);
     const signal = AbortSignal.any([this.controller.signal, agentController.signal]);
-    const script = options.script?.agents[id] ?? (isSynthesist ? options.script?.agents["synthesist"] : undefined) ?? (options.script ? [] : undefined);
-    const calls = new AgentCalls(agent, format, tools, { maxArgTokens: 256, temperature: options.temperature ?? 0.7, seed: (options.seed ?? 1) + Number(id.replace(/\D/g, "") || 0), ...(script ? { script } : {}), signal });
+    const script =
+      options.script?.agents[id] ??
+      (isSynthesist ? options.script?.agents["synthesist"] : undefined) ??
+      (options.script ? [] : undefined);
+    const calls = new AgentCalls(agent, format, tools, {
+      maxArgTokens: 256,
+      temperature: options.temperature ?? 0.7,
+      seed: (options.seed ?? 1) + Number(id.replace(/\D/g, "") || 0),
+      ...(script ? { script } : {}),
+      signal,
+    });
     const canDelegate = tools.some((t) => t.name === "spawn_subagent");
     return new AgentRunner({
-      id, isSynthesist, calls, board, tools, budgets: options.recipe.budgets,
+      id,
+      isSynthesist,
+      calls,
+      board,
+      tools,
+      budgets: options.recipe.budgets,
       ...(slot.workspace ? { workspace: slot.workspace } : {}),
       guard: new ProgressGuard({ noProgressSteps: 8, repeatLimit: 3 }),
       emit: (e) => this.emit(e),
@@ -295,7 +402,14 @@ export class SwarmSession {
   }
 
   /** The synthesist reads every pad and writes the report; if it cannot, the board is compiled into one. */
-  private async fanIn(board: SwarmBoard, repo: SwarmRepository, format: AgentChatFormat, role: Role | undefined, tools: CatalogTool[], ends: SwarmSummary["agents"][number][]): Promise<string> {
+  private async fanIn(
+    board: SwarmBoard,
+    repo: SwarmRepository,
+    format: AgentChatFormat,
+    role: Role | undefined,
+    tools: CatalogTool[],
+    ends: SwarmSummary["agents"][number][],
+  ): Promise<string> {
     const { options } = this;
     const reportPath = path.join(options.stateDir, "report.md");
     let report: { title: string; body: string } | undefined;
@@ -303,13 +417,24 @@ export class SwarmSession {
     if (role !== undefined) {
       const agent = await this.fork({ role: "synthesist", expectedTail: 128 });
       const workspace = await this.openWorkspace(repo, agent.id);
-      const slot: AgentSlot = { id: agent.id, role, agent, tools, depth: 0, isSynthesist: true, opening: "brief", workspace };
+      const slot: AgentSlot = {
+        id: agent.id,
+        role,
+        agent,
+        tools,
+        depth: 0,
+        isSynthesist: true,
+        opening: "brief",
+        workspace,
+      };
       const end = await this.runAgent(slot, synthesistBrief(agent.id, role, board.board.entries()), format, board);
       ends.push({ id: agent.id, role: role.name, branch: workspace.worktree.branch, end });
       report = end.report;
       why = `The synthesist ended without writing a report (${end.reason}): this report was compiled from the board.`;
     }
-    const text = report ? `# ${report.title}\n\n${report.body}\n` : boardReport(options.goal, board.board.entries(), why);
+    const text = report
+      ? `# ${report.title}\n\n${report.body}\n`
+      : boardReport(options.goal, board.board.entries(), why);
     await writeFile(reportPath, text);
     return reportPath;
   }

@@ -43,8 +43,14 @@ const workspaceDescriptions: Record<ToolName, string> = {
 };
 
 const controlTools: Record<"finish" | "write_report", { description: string; schema: z.ZodType }> = {
-  finish: { description: "End your work: say what you did and what is left. Your claims are released.", schema: finishArgs },
-  write_report: { description: "Write the swarm's final report (synthesist only), then you are done.", schema: writeReportArgs },
+  finish: {
+    description: "End your work: say what you did and what is left. Your claims are released.",
+    schema: finishArgs,
+  },
+  write_report: {
+    description: "Write the swarm's final report (synthesist only), then you are done.",
+    schema: writeReportArgs,
+  },
 };
 
 function entry(name: string, kind: ToolKind, description: string, schema: z.ZodType): CatalogTool {
@@ -53,13 +59,25 @@ function entry(name: string, kind: ToolKind, description: string, schema: z.ZodT
 }
 
 function lookup(name: string): CatalogTool | undefined {
-  if (name in toolArgSchemas) return entry(name, "workspace", workspaceDescriptions[name as ToolName], toolArgSchemas[name as ToolName]);
+  if (name in toolArgSchemas)
+    return entry(name, "workspace", workspaceDescriptions[name as ToolName], toolArgSchemas[name as ToolName]);
   if (name in boardToolArgSchemas) {
-    return entry(name, "board", boardToolDescriptions[name as BoardToolName], boardToolArgSchemas[name as BoardToolName]);
+    return entry(
+      name,
+      "board",
+      boardToolDescriptions[name as BoardToolName],
+      boardToolArgSchemas[name as BoardToolName],
+    );
   }
-  if (name === "finish" || name === "write_report") return entry(name, "control", controlTools[name].description, controlTools[name].schema);
+  if (name === "finish" || name === "write_report")
+    return entry(name, "control", controlTools[name].description, controlTools[name].schema);
   if (name === "spawn_subagent") {
-    return entry(name, "delegate", "Fork a sub-agent from your current state (it knows all you know) for a sub-task; you wait for its findings.", spawnSubagentArgs);
+    return entry(
+      name,
+      "delegate",
+      "Fork a sub-agent from your current state (it knows all you know) for a sub-task; you wait for its findings.",
+      spawnSubagentArgs,
+    );
   }
   return undefined;
 }
@@ -73,7 +91,8 @@ export function toolsForRole(role: Role, isSynthesist: boolean, canDelegate = !i
   const names = [...new Set([...role.tools, ...extra])].sort();
   return names.map((name) => {
     const tool = lookup(name);
-    if (tool === undefined) throw new Error(`Recipe role "${role.name}" lists the tool "${name}", which does not exist.`);
+    if (tool === undefined)
+      throw new Error(`Recipe role "${role.name}" lists the tool "${name}", which does not exist.`);
     return tool;
   });
 }
@@ -87,5 +106,11 @@ export function unionOfTools(lists: readonly (readonly CatalogTool[])[]): Catalo
 
 /** Every tool name a recipe role may list. */
 export function toolNamesForRecipes(): ReadonlySet<string> {
-  return new Set([...Object.keys(toolArgSchemas), ...Object.keys(boardToolArgSchemas), "finish", "write_report", "spawn_subagent"]);
+  return new Set([
+    ...Object.keys(toolArgSchemas),
+    ...Object.keys(boardToolArgSchemas),
+    "finish",
+    "write_report",
+    "spawn_subagent",
+  ]);
 }

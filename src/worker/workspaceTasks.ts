@@ -26,7 +26,13 @@ async function todoTasks(repoRoot: string): Promise<Task[]> {
  * The swarm's open tasks: the goal, TODO comments and any `testTasks` (see testFailureTasks), deduplicated,
  * without those the board says were finished.
  */
-export async function gatherTasks(recipe: Recipe, goal: string, repoRoot: string, board?: SwarmBoard, testTasks: readonly Task[] = []): Promise<Task[]> {
+export async function gatherTasks(
+  recipe: Recipe,
+  goal: string,
+  repoRoot: string,
+  board?: SwarmBoard,
+  testTasks: readonly Task[] = [],
+): Promise<Task[]> {
   const tasks: Task[] = goal.trim() === "" ? [] : [taskFromGoal(goal)];
   if (recipe.taskSources.includes("todo-comments")) tasks.push(...(await todoTasks(repoRoot)));
   tasks.push(...testTasks);
@@ -38,9 +44,13 @@ export async function gatherTasks(recipe: Recipe, goal: string, repoRoot: string
  * The `test-failures` source: the recipe's test command run once in a scratch worktree (src/workspace/
  * scratchTestRun.ts); each failing test becomes a task. When it cannot run, the reason is returned instead.
  */
-export async function testFailureTasks(recipe: Recipe, run: (command: string) => Promise<ScratchTestRun>): Promise<{ tasks: Task[]; note?: string }> {
+export async function testFailureTasks(
+  recipe: Recipe,
+  run: (command: string) => Promise<ScratchTestRun>,
+): Promise<{ tasks: Task[]; note?: string }> {
   if (!recipe.taskSources.includes("test-failures")) return { tasks: [] };
-  if (recipe.testCommand === undefined) return { tasks: [], note: `recipe ${recipe.name} reads test failures but names no testCommand` };
+  if (recipe.testCommand === undefined)
+    return { tasks: [], note: `recipe ${recipe.name} reads test failures but names no testCommand` };
   const outcome = await run(recipe.testCommand);
   if (!outcome.ran) return { tasks: [], note: `no test-failure tasks: ${outcome.reason}` };
   return { tasks: tasksFromTestOutput(outcome.output, outcome.exitCode) };
@@ -57,6 +67,9 @@ export async function workspaceSummary(repoRoot: string, tasks: readonly Task[],
     entries.length === 0
       ? "The board is empty: this is a new swarm."
       : `The board already holds ${entries.length} entries from an earlier run (${done} claims released); read them with grep_board and do not redo finished work:\n` +
-        entries.slice(-30).map((e) => `- ${e.kind} ${e.author}: ${e.text.slice(0, 200)}`).join("\n"),
+        entries
+          .slice(-30)
+          .map((e) => `- ${e.kind} ${e.author}: ${e.text.slice(0, 200)}`)
+          .join("\n"),
   ].join("\n");
 }

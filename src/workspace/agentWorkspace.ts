@@ -27,7 +27,8 @@ export interface AgentWorkspaceOptions {
   readonly maxOutputBytes?: number;
 }
 
-export type ToolCallOutcome<N extends ToolName = ToolName> = { readonly ok: true; readonly result: ToolResult<N> } | { readonly ok: false; readonly error: ToolError };
+export type ToolCallOutcome<N extends ToolName = ToolName> =
+  { readonly ok: true; readonly result: ToolResult<N> } | { readonly ok: false; readonly error: ToolError };
 
 /**
  * The repository's own hooks paths when they point inside the tree (e.g. `.husky`): protected like `.git`.
@@ -69,12 +70,24 @@ export class AgentWorkspace {
   call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallOutcome>;
   async call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallOutcome> {
     if (!(name in toolArgSchemas)) {
-      return { ok: false, error: { code: "invalid-args", message: `There is no tool ${JSON.stringify(name)}; the tools are: ${Object.keys(toolArgSchemas).join(", ")}.` } };
+      return {
+        ok: false,
+        error: {
+          code: "invalid-args",
+          message: `There is no tool ${JSON.stringify(name)}; the tools are: ${Object.keys(toolArgSchemas).join(", ")}.`,
+        },
+      };
     }
     const tool = name as ToolName;
     const parsed = toolArgSchemas[tool].safeParse(rawArgs ?? {});
     if (!parsed.success) {
-      return { ok: false, error: { code: "invalid-args", message: `Arguments of ${tool} are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ")}` } };
+      return {
+        ok: false,
+        error: {
+          code: "invalid-args",
+          message: `Arguments of ${tool} are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ")}`,
+        },
+      };
     }
     try {
       return { ok: true, result: await this.dispatch(tool, parsed.data, signal) };
@@ -85,16 +98,35 @@ export class AgentWorkspace {
 
   private dispatch(tool: ToolName, args: unknown, signal?: AbortSignal): Promise<ToolResult<ToolName>> {
     switch (tool) {
-      case "list_dir": return listDir(this.rules, args as ToolArgs<"list_dir">);
-      case "read_file": return readFileTool(this.rules, args as ToolArgs<"read_file">);
-      case "search": return searchTool(this.rules, args as ToolArgs<"search">);
-      case "write_file": return writeFileTool(this.rules, args as ToolArgs<"write_file">);
-      case "edit_file": return editFileTool(this.rules, args as ToolArgs<"edit_file">);
-      case "run_command": return this.runCommand(args as ToolArgs<"run_command">, signal);
-      case "git_status": return gitStatusTool(this.rules);
-      case "git_diff": return gitDiffTool(this.rules, args as ToolArgs<"git_diff">);
-      case "commit": return commitTool(this.rules, this.worktree.gitDir, this.repo.queue, agentIdentity(this.worktree.agent), args as ToolArgs<"commit">);
-      case "merge_progress": return mergeProgress(this.repo, this.worktree, { ...(args as ToolArgs<"merge_progress">), protectedBy: (p) => protectedBy(p, this.rules) });
+      case "list_dir":
+        return listDir(this.rules, args as ToolArgs<"list_dir">);
+      case "read_file":
+        return readFileTool(this.rules, args as ToolArgs<"read_file">);
+      case "search":
+        return searchTool(this.rules, args as ToolArgs<"search">);
+      case "write_file":
+        return writeFileTool(this.rules, args as ToolArgs<"write_file">);
+      case "edit_file":
+        return editFileTool(this.rules, args as ToolArgs<"edit_file">);
+      case "run_command":
+        return this.runCommand(args as ToolArgs<"run_command">, signal);
+      case "git_status":
+        return gitStatusTool(this.rules);
+      case "git_diff":
+        return gitDiffTool(this.rules, args as ToolArgs<"git_diff">);
+      case "commit":
+        return commitTool(
+          this.rules,
+          this.worktree.gitDir,
+          this.repo.queue,
+          agentIdentity(this.worktree.agent),
+          args as ToolArgs<"commit">,
+        );
+      case "merge_progress":
+        return mergeProgress(this.repo, this.worktree, {
+          ...(args as ToolArgs<"merge_progress">),
+          protectedBy: (p) => protectedBy(p, this.rules),
+        });
     }
   }
 
@@ -102,15 +134,40 @@ export class AgentWorkspace {
   async runCommand(args: ToolArgs<"run_command">, signal?: AbortSignal): Promise<ToolResult<"run_command">> {
     const verdict = this.options.policy.evaluate(args.command);
     const sandbox = this.options.sandbox ?? (await probeBubblewrap());
-    const base = { exitCode: null, signal: null, timedOut: false, sandboxed: sandbox.usable, output: "", truncated: false };
-    if (verdict.decision === "deny") return { ...base, decision: "deny", ran: false, reason: `Refused by the command policy: ${verdict.reasons.join("; ")}` };
+    const base = {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      sandboxed: sandbox.usable,
+      output: "",
+      truncated: false,
+    };
+    if (verdict.decision === "deny")
+      return {
+        ...base,
+        decision: "deny",
+        ran: false,
+        reason: `Refused by the command policy: ${verdict.reasons.join("; ")}`,
+      };
     const reasons = [...verdict.reasons.filter((r) => !r.startsWith("allow:"))];
     if (!sandbox.usable) reasons.push(`ask: no sandbox, so every command needs approval (${sandbox.reason})`);
     if (reasons.length > 0) {
       const approver = this.options.approver ?? denyAllApprover;
-      const request = { id: randomUUID(), agent: this.worktree.agent, command: args.command, cwd: this.worktree.path, reasons, sandboxed: sandbox.usable };
+      const request = {
+        id: randomUUID(),
+        agent: this.worktree.agent,
+        command: args.command,
+        cwd: this.worktree.path,
+        reasons,
+        sandboxed: sandbox.usable,
+      };
       if (!(await approver.requestApproval(request, signal))) {
-        return { ...base, decision: "ask", ran: false, reason: `Not approved: ${reasons.join("; ")}. Try a simpler command or a tool instead.` };
+        return {
+          ...base,
+          decision: "ask",
+          ran: false,
+          reason: `Not approved: ${reasons.join("; ")}. Try a simpler command or a tool instead.`,
+        };
       }
     }
     const wt = this.worktree.path;
@@ -127,7 +184,11 @@ export class AgentWorkspace {
       },
       ...(signal ? { signal } : {}),
     });
-    const why = outcome.timedOut ? "Killed after the timeout." : reasons.length > 0 ? "Ran after approval." : "Ran: allowed by the policy, inside the sandbox.";
+    const why = outcome.timedOut
+      ? "Killed after the timeout."
+      : reasons.length > 0
+        ? "Ran after approval."
+        : "Ran: allowed by the policy, inside the sandbox.";
     return { ...outcome, decision: reasons.length > 0 ? "ask" : "allow", ran: true, reason: why };
   }
 }
@@ -138,6 +199,10 @@ export function toToolError(err: unknown): ToolError {
   if (err instanceof GitCommandError) return { code: "git-failed", message: err.message };
   const e = err as NodeJS.ErrnoException;
   if (e?.code === "ENOENT") return { code: "not-found", message: `Not found: ${e.message}` };
-  if (e?.code === "ELOOP") return { code: "outside-worktree", message: "The path is (or became) a symlink; refused. Name the file it points to." };
+  if (e?.code === "ELOOP")
+    return {
+      code: "outside-worktree",
+      message: "The path is (or became) a symlink; refused. Name the file it points to.",
+    };
   return { code: "io-failed", message: e instanceof Error ? e.message : String(err) };
 }

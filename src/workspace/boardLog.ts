@@ -71,7 +71,9 @@ export class BoardLogFile implements BoardStore {
     if (bytesWritten !== bytes.length) {
       // A short write would leave a torn line in the middle once the next entry lands: cut it now.
       await this.handle.truncate(this.size);
-      throw new Error(`Only ${bytesWritten} of ${bytes.length} bytes of entry ${entry.id} reached ${this.file} (disk full?); it was not posted.`);
+      throw new Error(
+        `Only ${bytesWritten} of ${bytes.length} bytes of entry ${entry.id} reached ${this.file} (disk full?); it was not posted.`,
+      );
     }
     await this.handle.sync();
     this.size += bytes.length;

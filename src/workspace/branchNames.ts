@@ -8,7 +8,9 @@ export const INTEGRATION_NAME = "main";
 /** Throws a clear error when `id` cannot be a swarm or agent id. */
 export function checkId(kind: "swarm" | "agent", id: string): string {
   if (!ID.test(id)) {
-    throw new Error(`Invalid ${kind} id ${JSON.stringify(id)}: use 1-63 lowercase letters, digits, '-' or '_', starting with a letter or digit.`);
+    throw new Error(
+      `Invalid ${kind} id ${JSON.stringify(id)}: use 1-63 lowercase letters, digits, '-' or '_', starting with a letter or digit.`,
+    );
   }
   if (kind === "agent" && id === INTEGRATION_NAME) {
     throw new Error(`Invalid agent id "main": that name is the swarm's integration branch; pick another.`);

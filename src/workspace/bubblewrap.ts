@@ -16,8 +16,15 @@ let cached: Promise<BubblewrapProbe> | undefined;
 function run(file: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { timeout: 10_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as NodeJS.ErrnoException).code === "number" ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
-      resolve({ code: err && (err as NodeJS.ErrnoException).code === "ENOENT" ? -1 : code, output: `${stdout}${stderr}`.trim() });
+      const code = err
+        ? typeof (err as NodeJS.ErrnoException).code === "number"
+          ? Number((err as NodeJS.ErrnoException).code)
+          : 1
+        : 0;
+      resolve({
+        code: err && (err as NodeJS.ErrnoException).code === "ENOENT" ? -1 : code,
+        output: `${stdout}${stderr}`.trim(),
+      });
     });
   });
 }
@@ -29,9 +36,18 @@ export function probeBubblewrap(): Promise<BubblewrapProbe> {
       const res = await run(binary, [...sandboxArgs(os.tmpdir()), "--", "/bin/sh", "-c", "echo sandboxed"]);
       if (res.code === -1) continue;
       if (res.code === 0 && res.output.includes("sandboxed")) return { usable: true, binary };
-      return { usable: false, installed: true, reason: `${binary} is installed but cannot create its sandbox here: ${res.output.slice(0, 300) || `exit ${res.code}`}` };
+      return {
+        usable: false,
+        installed: true,
+        reason: `${binary} is installed but cannot create its sandbox here: ${res.output.slice(0, 300) || `exit ${res.code}`}`,
+      };
     }
-    return { usable: false, installed: false, reason: "bubblewrap (bwrap) is not installed: install the Debian/Ubuntu package 'bubblewrap' to let allowed commands run without approval" };
+    return {
+      usable: false,
+      installed: false,
+      reason:
+        "bubblewrap (bwrap) is not installed: install the Debian/Ubuntu package 'bubblewrap' to let allowed commands run without approval",
+    };
   })();
   return cached;
 }

@@ -25,12 +25,85 @@ export interface PolicyVerdict {
   readonly reasons: readonly string[];
 }
 
-export const BUILTIN_DENY = ["curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "socat", "telnet", "git push", "git config", "git remote", "git hook", "git filter-branch", "git update-ref", "git worktree", "rm -rf /"];
-const ALWAYS_DENY = new Set(["eval", "source", ".", "exec", "sudo", "su", "doas", "pkexec", "chroot", "nsenter", "unshare", "mount", "alias", "trap", "enable", "builtin"]);
+export const BUILTIN_DENY = [
+  "curl",
+  "wget",
+  "ssh",
+  "scp",
+  "sftp",
+  "nc",
+  "ncat",
+  "netcat",
+  "socat",
+  "telnet",
+  "git push",
+  "git config",
+  "git remote",
+  "git hook",
+  "git filter-branch",
+  "git update-ref",
+  "git worktree",
+  "rm -rf /",
+];
+const ALWAYS_DENY = new Set([
+  "eval",
+  "source",
+  ".",
+  "exec",
+  "sudo",
+  "su",
+  "doas",
+  "pkexec",
+  "chroot",
+  "nsenter",
+  "unshare",
+  "mount",
+  "alias",
+  "trap",
+  "enable",
+  "builtin",
+]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "rbash"]);
-const INTERPRETERS = new Set(["python", "python2", "python3", "node", "nodejs", "perl", "ruby", "php", "lua", "deno", "bun", "tclsh", "awk", "gawk", "osascript", "pwsh"]);
-const WRAPPERS = new Set(["env", "nice", "nohup", "timeout", "stdbuf", "xargs", "command", "watch", "ionice", "taskset", "flock", "strace", "ltrace", "setsid", "chronic", "parallel", "find", "fd"]);
-const DANGEROUS_ENV = /^(PATH|LD_[A-Z_]*|DYLD_[A-Z_]*|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|GIT_[A-Z_]*|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|RUBYOPT)$/;
+const INTERPRETERS = new Set([
+  "python",
+  "python2",
+  "python3",
+  "node",
+  "nodejs",
+  "perl",
+  "ruby",
+  "php",
+  "lua",
+  "deno",
+  "bun",
+  "tclsh",
+  "awk",
+  "gawk",
+  "osascript",
+  "pwsh",
+]);
+const WRAPPERS = new Set([
+  "env",
+  "nice",
+  "nohup",
+  "timeout",
+  "stdbuf",
+  "xargs",
+  "command",
+  "watch",
+  "ionice",
+  "taskset",
+  "flock",
+  "strace",
+  "ltrace",
+  "setsid",
+  "chronic",
+  "parallel",
+  "find",
+  "fd",
+]);
+const DANGEROUS_ENV =
+  /^(PATH|LD_[A-Z_]*|DYLD_[A-Z_]*|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|GIT_[A-Z_]*|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|RUBYOPT)$/;
 const SAFE_REDIRECT = /^(\d*>&\d|\d*>&-|\d*>\s*\/dev\/null|&>\/dev\/null|\d*>>\/dev\/null)$/;
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -85,7 +158,10 @@ export class CommandPolicy {
   evaluate(command: string): PolicyVerdict {
     const f = new Findings();
     this.evaluateInto(command, f, 0);
-    return { decision: f.decision, reasons: f.reasons.length > 0 ? f.reasons : ["allow: every part matches an allow rule"] };
+    return {
+      decision: f.decision,
+      reasons: f.reasons.length > 0 ? f.reasons : ["allow: every part matches an allow rule"],
+    };
   }
 
   private evaluateInto(command: string, f: Findings, depth: number): void {
@@ -102,7 +178,8 @@ export class CommandPolicy {
     for (const w of words) {
       for (const e of w.expansions) {
         if (e.kind === "parameter") {
-          if (/^!|@[A-Za-z]$/.test(e.body) || /@[QEPAaKkUuL]\}?$/.test(e.body)) f.add("deny", `the parameter transformation or indirection \${${e.body}}`);
+          if (/^!|@[A-Za-z]$/.test(e.body) || /@[QEPAaKkUuL]\}?$/.test(e.body))
+            f.add("deny", `the parameter transformation or indirection \${${e.body}}`);
           else f.add("ask", `the parameter expansion \${${e.body}}`);
         } else if (e.kind === "command" || e.kind === "process") {
           f.add("ask", `the ${e.kind} substitution ${e.body.slice(0, 80)}`);
@@ -120,8 +197,10 @@ export class CommandPolicy {
     }
     for (const r of cmd.redirects) {
       const spec = `${r.op}${r.target.text}`;
-      if (mentionsProtected(r.target.text, this.protectedNames)) f.add("deny", `redirects into the protected path ${r.target.text}`);
-      else if (!SAFE_REDIRECT.test(spec) || r.target.expansions.length > 0) f.add("ask", `the redirect ${r.op} ${r.target.text}`);
+      if (mentionsProtected(r.target.text, this.protectedNames))
+        f.add("deny", `redirects into the protected path ${r.target.text}`);
+      else if (!SAFE_REDIRECT.test(spec) || r.target.expansions.length > 0)
+        f.add("ask", `the redirect ${r.op} ${r.target.text}`);
     }
     if (cmd.argv.length === 0) return;
     const argv = cmd.argv.map((w) => w.text);
@@ -129,23 +208,40 @@ export class CommandPolicy {
     this.checkProgram(argv, cmd.argv, piped, f, depth);
   }
 
-  private checkProgram(argv: readonly string[], words: readonly Word[], piped: boolean, f: Findings, depth: number): void {
+  private checkProgram(
+    argv: readonly string[],
+    words: readonly Word[],
+    piped: boolean,
+    f: Findings,
+    depth: number,
+  ): void {
     const name = basename(argv[0]);
     if (ALWAYS_DENY.has(name)) f.add("deny", `'${name}' runs code the policy cannot see or changes privileges`);
     if (SHELLS.has(name) || INTERPRETERS.has(name)) this.checkInterpreter(name, argv, words, piped, f, depth);
     if (WRAPPERS.has(name)) this.checkWrapped(name, argv, f, depth);
     if (name === "git") this.checkGit(argv, f);
-    for (const rule of [...BUILTIN_DENY, ...this.rules.deny]) if (matchesDeny(rule, argv)) f.add("deny", `matches the deny rule "${rule}"`);
+    for (const rule of [...BUILTIN_DENY, ...this.rules.deny])
+      if (matchesDeny(rule, argv)) f.add("deny", `matches the deny rule "${rule}"`);
     for (const rule of this.rules.ask) if (matchesPrefix(rule, argv)) f.add("ask", `matches the ask rule "${rule}"`);
-    if (argv.slice(1).some((a) => mentionsProtected(a, this.protectedNames))) f.add("ask", "an argument names a protected path");
+    if (argv.slice(1).some((a) => mentionsProtected(a, this.protectedNames)))
+      f.add("ask", "an argument names a protected path");
     const literal = words.every((w) => w.expansions.length === 0) && !argv[0].includes("/");
-    if (!literal || !this.rules.allow.some((rule) => matchesPrefix(rule, argv))) f.add("ask", `'${argv.slice(0, 2).join(" ")}' matches no allow rule`);
+    if (!literal || !this.rules.allow.some((rule) => matchesPrefix(rule, argv)))
+      f.add("ask", `'${argv.slice(0, 2).join(" ")}' matches no allow rule`);
   }
 
-  private checkInterpreter(name: string, argv: readonly string[], words: readonly Word[], piped: boolean, f: Findings, depth: number): void {
+  private checkInterpreter(
+    name: string,
+    argv: readonly string[],
+    words: readonly Word[],
+    piped: boolean,
+    f: Findings,
+    depth: number,
+  ): void {
     const codeFlag = argv.findIndex((a, i) => i > 0 && /^(-[a-zA-Z]*c|-e|--eval|-p|--print|-r)$/.test(a));
     const readsStdin = argv.length === 1 || argv.slice(1).every((a) => a.startsWith("-")) || argv.includes("-");
-    if (piped && readsStdin && codeFlag < 0) f.add("deny", `pipes data into the ${SHELLS.has(name) ? "shell" : "interpreter"} '${name}'`);
+    if (piped && readsStdin && codeFlag < 0)
+      f.add("deny", `pipes data into the ${SHELLS.has(name) ? "shell" : "interpreter"} '${name}'`);
     if (codeFlag < 0) return f.add("ask", `runs '${name}'`);
     const code = words[codeFlag + 1];
     if (!code) return f.add("ask", `'${name} ${argv[codeFlag]}' without code`);
@@ -160,26 +256,42 @@ export class CommandPolicy {
     f.add("ask", `'${name}' runs another command`);
     if (name === "find" || name === "fd") {
       const at = argv.findIndex((a) => /^(-exec|-execdir|-ok|-okdir|-x|--exec|--exec-batch|-X)$/.test(a));
-      if (at >= 0) this.evaluateInto(argv.slice(at + 1).filter((a) => a !== ";" && a !== "+" && a !== "{}").join(" "), f, depth + 1);
+      if (at >= 0)
+        this.evaluateInto(
+          argv
+            .slice(at + 1)
+            .filter((a) => a !== ";" && a !== "+" && a !== "{}")
+            .join(" "),
+          f,
+          depth + 1,
+        );
       if (argv.includes("-delete")) f.add("ask", "find -delete removes files");
       return;
     }
     // The wrapped command: the first word after the wrapper's options and arguments that looks like a program.
     let i = 1;
-    while (i < argv.length && (argv[i].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]) || /^\d+(\.\d+)?[smhd]?$/.test(argv[i]))) i++;
+    while (
+      i < argv.length &&
+      (argv[i].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]) || /^\d+(\.\d+)?[smhd]?$/.test(argv[i]))
+    )
+      i++;
     const inner = argv.slice(i);
     if (inner.length === 0) return;
-    for (const rule of [...BUILTIN_DENY, ...this.rules.deny]) if (matchesDeny(rule, inner)) f.add("deny", `runs '${inner[0]}', which matches the deny rule "${rule}"`);
+    for (const rule of [...BUILTIN_DENY, ...this.rules.deny])
+      if (matchesDeny(rule, inner)) f.add("deny", `runs '${inner[0]}', which matches the deny rule "${rule}"`);
     const innerName = basename(inner[0]);
     if (ALWAYS_DENY.has(innerName)) f.add("deny", `runs '${innerName}'`);
-    if (SHELLS.has(innerName) && inner.some((a) => /^-[a-zA-Z]*c$/.test(a))) f.add("deny", `'${name}' starts a shell with a command string`);
+    if (SHELLS.has(innerName) && inner.some((a) => /^-[a-zA-Z]*c$/.test(a)))
+      f.add("deny", `'${name}' starts a shell with a command string`);
   }
 
   private checkGit(argv: readonly string[], f: Findings): void {
     for (const a of argv.slice(1)) {
       if (!a.startsWith("-")) break;
-      if (/^(-c|--config-env|--exec-path|--git-dir|--work-tree|--namespace)(=|$)/.test(a)) f.add("deny", `git ${a} changes git's configuration or target for one command`);
+      if (/^(-c|--config-env|--exec-path|--git-dir|--work-tree|--namespace)(=|$)/.test(a))
+        f.add("deny", `git ${a} changes git's configuration or target for one command`);
     }
-    if (argv.some((a) => /^--(output|upload-pack|receive-pack|exec)(=|$)/.test(a) || a === "--ext-diff")) f.add("ask", "a git option that writes files or runs programs");
+    if (argv.some((a) => /^--(output|upload-pack|receive-pack|exec)(=|$)/.test(a) || a === "--ext-diff"))
+      f.add("ask", "a git option that writes files or runs programs");
   }
 }

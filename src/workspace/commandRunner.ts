@@ -6,7 +6,8 @@ import { sandboxArgs, type BubblewrapProbe, type SandboxOptions } from "./bubble
 
 /** Names that look like credentials, and variables that make a shell or the loader run extra code. */
 const SECRET_ENV = /TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|_AUTH|SESSION/i;
-const CODE_ENV = /^(BASH_ENV|ENV|BASH_FUNC_.*|LD_PRELOAD|LD_AUDIT|NODE_OPTIONS|PROMPT_COMMAND|GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|CONFIG.*|EXEC_PATH|SSH.*|ASKPASS)|SSH_AUTH_SOCK|SSH_AGENT_PID)$/;
+const CODE_ENV =
+  /^(BASH_ENV|ENV|BASH_FUNC_.*|LD_PRELOAD|LD_AUDIT|NODE_OPTIONS|PROMPT_COMMAND|GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|CONFIG.*|EXEC_PATH|SSH.*|ASKPASS)|SSH_AUTH_SOCK|SSH_AGENT_PID)$/;
 
 /** The environment a command sees: the worker's, without secrets, with git hooks switched off. */
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
@@ -15,7 +16,13 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string
     if (v !== undefined && !SECRET_ENV.test(k) && !CODE_ENV.test(k)) env[k] = v;
   }
   // Git run by the command (git log, git diff) gets hooks off and never takes optional locks.
-  Object.assign(env, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.hooksPath", GIT_CONFIG_VALUE_0: "/dev/null", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" });
+  Object.assign(env, {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "core.hooksPath",
+    GIT_CONFIG_VALUE_0: "/dev/null",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_TERMINAL_PROMPT: "0",
+  });
   return env;
 }
 
@@ -47,7 +54,12 @@ export function runShellCommand(run: CommandRun): Promise<CommandOutcome> {
     : [shell[0], shell.slice(1)];
   return new Promise((resolve, reject) => {
     // detached: its own process group, so a timeout kills grandchildren too.
-    const child = spawn(file, args, { cwd: run.cwd, env: commandEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(file, args, {
+      cwd: run.cwd,
+      env: commandEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     const out = new CappedBuffer(run.maxOutputBytes);
     child.stdout.on("data", (c: Buffer) => out.push(c));
     child.stderr.on("data", (c: Buffer) => out.push(c));

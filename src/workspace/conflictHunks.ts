@@ -6,7 +6,9 @@ const MAX_HUNKS_PER_FILE = 20;
 const MAX_SIDE_CHARS = 4000;
 
 function cap(text: string): string {
-  return text.length > MAX_SIDE_CHARS ? `${text.slice(0, MAX_SIDE_CHARS)}\n[... cut at ${MAX_SIDE_CHARS} characters]` : text;
+  return text.length > MAX_SIDE_CHARS
+    ? `${text.slice(0, MAX_SIDE_CHARS)}\n[... cut at ${MAX_SIDE_CHARS} characters]`
+    : text;
 }
 
 export function parseConflictHunks(filePath: string, text: string): ConflictFile {

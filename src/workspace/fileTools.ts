@@ -24,9 +24,18 @@ export interface FileToolLimits {
   readonly maxSearchLineChars: number;
 }
 
-export const defaultFileLimits: FileToolLimits = { maxReadBytes: 2_000_000, maxReadChars: 60_000, maxListEntries: 500, maxSearchLineChars: 300 };
+export const defaultFileLimits: FileToolLimits = {
+  maxReadBytes: 2_000_000,
+  maxReadChars: 60_000,
+  maxListEntries: 500,
+  maxSearchLineChars: 300,
+};
 
-export async function listDir(rules: ContainmentRules, args: ToolArgs<"list_dir">, limits = defaultFileLimits): Promise<ToolResult<"list_dir">> {
+export async function listDir(
+  rules: ContainmentRules,
+  args: ToolArgs<"list_dir">,
+  limits = defaultFileLimits,
+): Promise<ToolResult<"list_dir">> {
   const dir = await resolveInWorktree(args.path, "read", rules);
   if (!dir.exists) throw new ToolFailure("not-found", `${args.path} does not exist.`);
   const entries: ToolResult<"list_dir">["entries"] = [];
@@ -35,7 +44,10 @@ export async function listDir(rules: ContainmentRules, args: ToolArgs<"list_dir"
     const names = (await readdir(abs)).sort();
     for (const name of names) {
       if (rel === "" && name === ".git") continue;
-      if (entries.length >= limits.maxListEntries) { truncated = true; return; }
+      if (entries.length >= limits.maxListEntries) {
+        truncated = true;
+        return;
+      }
       const st = await lstat(path.join(abs, name));
       const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
       const relName = rel ? `${rel}/${name}` : name;
@@ -51,13 +63,22 @@ async function readText(real: string, shown: string, maxBytes: number): Promise<
   const st = await lstat(real).catch(() => null);
   if (!st) throw new ToolFailure("not-found", `${shown} does not exist: list its folder to see what is there.`);
   if (!st.isFile()) throw new ToolFailure("invalid-args", `${shown} is not a regular file.`);
-  if (st.size > maxBytes) throw new ToolFailure("too-large", `${shown} has ${st.size} bytes, more than the ${maxBytes} the tools read; use search to find the part you need.`);
+  if (st.size > maxBytes)
+    throw new ToolFailure(
+      "too-large",
+      `${shown} has ${st.size} bytes, more than the ${maxBytes} the tools read; use search to find the part you need.`,
+    );
   const buf = await readFile(real);
-  if (buf.subarray(0, 8000).includes(0)) throw new ToolFailure("invalid-args", `${shown} looks binary (it has NUL bytes); the tools read text files only.`);
+  if (buf.subarray(0, 8000).includes(0))
+    throw new ToolFailure("invalid-args", `${shown} looks binary (it has NUL bytes); the tools read text files only.`);
   return buf.toString("utf8");
 }
 
-export async function readFileTool(rules: ContainmentRules, args: ToolArgs<"read_file">, limits = defaultFileLimits): Promise<ToolResult<"read_file">> {
+export async function readFileTool(
+  rules: ContainmentRules,
+  args: ToolArgs<"read_file">,
+  limits = defaultFileLimits,
+): Promise<ToolResult<"read_file">> {
   const file = await resolveInWorktree(args.path, "read", rules);
   const lines = (await readText(file.real, args.path, limits.maxReadBytes)).split("\n");
   const totalLines = lines.length;
@@ -77,14 +98,20 @@ export async function readFileTool(rules: ContainmentRules, args: ToolArgs<"read
   return { path: file.rel, startLine: start, endLine: last, totalLines, content, truncated };
 }
 
-export async function searchTool(rules: ContainmentRules, args: ToolArgs<"search">, limits = defaultFileLimits): Promise<ToolResult<"search">> {
+export async function searchTool(
+  rules: ContainmentRules,
+  args: ToolArgs<"search">,
+  limits = defaultFileLimits,
+): Promise<ToolResult<"search">> {
   const specs: string[] = [];
   for (const p of args.paths) specs.push(`:(literal)${(await resolveInWorktree(p, "read", rules)).rel || "."}`);
   const flags = ["grep", "-n", "-I", "--untracked", "--no-color", "--full-name", "-z"];
   if (args.fixedString) flags.push("-F");
   else flags.push("-E");
   if (args.ignoreCase) flags.push("-i");
-  const out = await runGit(rules.root, [...flags, "-e", args.pattern, "--", ...(specs.length > 0 ? specs : ["."])], { okExitCodes: [1] });
+  const out = await runGit(rules.root, [...flags, "-e", args.pattern, "--", ...(specs.length > 0 ? specs : ["."])], {
+    okExitCodes: [1],
+  });
   if (out.exitCode === 1) return { matches: [], truncated: false };
   const matches: ToolResult<"search">["matches"] = [];
   const records = out.stdout.split("\n").filter(Boolean);
@@ -92,14 +119,22 @@ export async function searchTool(rules: ContainmentRules, args: ToolArgs<"search
     if (matches.length >= args.maxResults) break;
     const [file, line, ...rest] = rec.split("\0");
     const text = rest.join("\0");
-    matches.push({ path: file, line: Number(line), text: text.length > limits.maxSearchLineChars ? `${text.slice(0, limits.maxSearchLineChars)}[...]` : text });
+    matches.push({
+      path: file,
+      line: Number(line),
+      text: text.length > limits.maxSearchLineChars ? `${text.slice(0, limits.maxSearchLineChars)}[...]` : text,
+    });
   }
   return { matches, truncated: records.length > matches.length };
 }
 
 /** Writes through O_NOFOLLOW on the resolved real path, so a symlink planted after the check is not followed. */
 async function writeResolved(real: string, content: string): Promise<void> {
-  const handle = await open(real, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW, 0o644);
+  const handle = await open(
+    real,
+    fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW,
+    0o644,
+  );
   try {
     await handle.writeFile(content, "utf8");
   } finally {
@@ -107,9 +142,13 @@ async function writeResolved(real: string, content: string): Promise<void> {
   }
 }
 
-export async function writeFileTool(rules: ContainmentRules, args: ToolArgs<"write_file">): Promise<ToolResult<"write_file">> {
+export async function writeFileTool(
+  rules: ContainmentRules,
+  args: ToolArgs<"write_file">,
+): Promise<ToolResult<"write_file">> {
   const file = await resolveInWorktree(args.path, "write", rules);
-  if (file.exists && !(await lstat(file.real)).isFile()) throw new ToolFailure("invalid-args", `${args.path} exists and is not a regular file.`);
+  if (file.exists && !(await lstat(file.real)).isFile())
+    throw new ToolFailure("invalid-args", `${args.path} exists and is not a regular file.`);
   await mkdir(path.dirname(file.real), { recursive: true });
   // The folders just made may have raced with a symlink swap: resolve again before writing.
   const again = await resolveInWorktree(args.path, "write", rules);
@@ -117,19 +156,29 @@ export async function writeFileTool(rules: ContainmentRules, args: ToolArgs<"wri
   return { path: again.rel, bytes: Buffer.byteLength(args.content), created: !file.exists };
 }
 
-export async function editFileTool(rules: ContainmentRules, args: ToolArgs<"edit_file">, limits = defaultFileLimits): Promise<ToolResult<"edit_file">> {
+export async function editFileTool(
+  rules: ContainmentRules,
+  args: ToolArgs<"edit_file">,
+  limits = defaultFileLimits,
+): Promise<ToolResult<"edit_file">> {
   const file = await resolveInWorktree(args.path, "write", rules);
   const text = await readText(file.real, args.path, limits.maxReadBytes);
   const first = text.indexOf(args.search);
   if (first < 0) {
-    throw new ToolFailure("not-found", `The search text was not found in ${args.path}. It must match exactly, including spaces and line breaks: read the file and copy the text.`);
+    throw new ToolFailure(
+      "not-found",
+      `The search text was not found in ${args.path}. It must match exactly, including spaces and line breaks: read the file and copy the text.`,
+    );
   }
   const second = text.indexOf(args.search, first + 1);
   if (second >= 0) {
     const line = (i: number) => text.slice(0, i).split("\n").length;
     let count = 0;
     for (let i = first; i >= 0; i = text.indexOf(args.search, i + 1)) count++;
-    throw new ToolFailure("not-unique", `The search text occurs ${count} times in ${args.path} (lines ${line(first)}, ${line(second)}, ...): include more surrounding lines so it matches exactly once.`);
+    throw new ToolFailure(
+      "not-unique",
+      `The search text occurs ${count} times in ${args.path} (lines ${line(first)}, ${line(second)}, ...): include more surrounding lines so it matches exactly once.`,
+    );
   }
   await writeResolved(file.real, text.slice(0, first) + args.replace + text.slice(first + args.search.length));
   return { path: file.rel, line: text.slice(0, first).split("\n").length };

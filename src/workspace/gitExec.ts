@@ -58,7 +58,9 @@ export class GitCommandError extends Error {
 
   /** True when another git process held a lock file (`index.lock`, `config.lock`, a ref lock): worth retrying. */
   get isLockBusy(): boolean {
-    return /Unable to create '[^']*\.lock': File exists|could not lock config file .*File exists|Another git process seems to be running/i.test(this.output);
+    return /Unable to create '[^']*\.lock': File exists|could not lock config file .*File exists|Another git process seems to be running/i.test(
+      this.output,
+    );
   }
 }
 
@@ -101,7 +103,8 @@ export async function runGit(cwd: string, args: readonly string[], options: GitR
   if (options.signal) gitOptions.abort = options.signal;
   const git = simpleGit(gitOptions).env(cleanEnv(options.env));
   const stdout = await git.raw([...args]);
-  if (exitCode !== 0 && !options.okExitCodes?.includes(exitCode)) throw new GitCommandError(args, exitCode, failureOutput);
+  if (exitCode !== 0 && !options.okExitCodes?.includes(exitCode))
+    throw new GitCommandError(args, exitCode, failureOutput);
   return { stdout, exitCode };
 }
 

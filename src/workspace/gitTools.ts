@@ -20,10 +20,18 @@ export async function gitStatusTool(rules: ContainmentRules): Promise<ToolResult
     .split("\0")
     .filter((s) => s.length > 3)
     .map((s) => ({ index: s[0], worktree: s[1], path: s.slice(3) }));
-  return { files: files.slice(0, MAX_STATUS_FILES), merging: await isMerging(rules.root), truncated: files.length > MAX_STATUS_FILES };
+  return {
+    files: files.slice(0, MAX_STATUS_FILES),
+    merging: await isMerging(rules.root),
+    truncated: files.length > MAX_STATUS_FILES,
+  };
 }
 
-export async function gitDiffTool(rules: ContainmentRules, args: ToolArgs<"git_diff">, maxChars = 60_000): Promise<ToolResult<"git_diff">> {
+export async function gitDiffTool(
+  rules: ContainmentRules,
+  args: ToolArgs<"git_diff">,
+  maxChars = 60_000,
+): Promise<ToolResult<"git_diff">> {
   const specs: string[] = [];
   for (const p of args.paths) specs.push(`:(literal)${(await resolveInWorktree(p, "read", rules)).rel || "."}`);
   const flags = ["diff", "--no-ext-diff", "--no-textconv", "--no-color", ...(args.staged ? ["--cached"] : [])];
@@ -41,7 +49,10 @@ async function refuseLeftoverMarkers(wt: string): Promise<void> {
     if (/^(<{7}|>{7})( |$)/m.test(text)) marked.push(f);
   }
   if (marked.length > 0) {
-    throw new ToolFailure("invalid-args", `These files still have conflict markers (<<<<<<< or >>>>>>>): ${marked.join(", ")}. Resolve them, then commit.`);
+    throw new ToolFailure(
+      "invalid-args",
+      `These files still have conflict markers (<<<<<<< or >>>>>>>): ${marked.join(", ")}. Resolve them, then commit.`,
+    );
   }
 }
 
@@ -57,7 +68,8 @@ export async function commitTool(
     const wt = rules.root;
     const changed = await changedPaths(wt);
     const merging = await mergeHeadExists(gitDir);
-    if (changed.length === 0 && !merging) return { committed: false, sha: null, files: [], reason: "Nothing to commit: the worktree has no changes." };
+    if (changed.length === 0 && !merging)
+      return { committed: false, sha: null, files: [], reason: "Nothing to commit: the worktree has no changes." };
     const blocked = changed.filter((p) => protectedBy(p, rules) !== undefined);
     if (blocked.length > 0) {
       throw new ToolFailure(
@@ -69,6 +81,11 @@ export async function commitTool(
     await withLockRetry(() => runGit(wt, ["add", "-A", "--", "."]));
     await withLockRetry(() => runGit(wt, ["commit", "-q", "--no-verify", "-m", args.message], { identity }));
     const sha = await gitText(wt, ["rev-parse", "HEAD"]);
-    return { committed: true, sha, files: changed.slice(0, MAX_STATUS_FILES), reason: merging ? "Committed and concluded the merge." : "Committed." };
+    return {
+      committed: true,
+      sha,
+      files: changed.slice(0, MAX_STATUS_FILES),
+      reason: merging ? "Committed and concluded the merge." : "Committed.",
+    };
   });
 }

@@ -42,7 +42,11 @@ export interface MergeProgressOptions {
   readonly protectedBy?: (relPath: string) => string | undefined;
 }
 
-export async function mergeProgress(repo: SwarmRepository, worktree: AgentWorktree, options: MergeProgressOptions): Promise<MergeProgressResult> {
+export async function mergeProgress(
+  repo: SwarmRepository,
+  worktree: AgentWorktree,
+  options: MergeProgressOptions,
+): Promise<MergeProgressResult> {
   // The checks and an abort touch only this agent's worktree: shared. An agent's tool calls run one at a time,
   // so its worktree cannot change between these checks and the exclusive merge below.
   const early = await repo.queue.runShared(() => checkWorktree(repo, worktree, options));
@@ -50,27 +54,43 @@ export async function mergeProgress(repo: SwarmRepository, worktree: AgentWorktr
 }
 
 /** A result when the worktree is not ready for a merge (or an abort was asked for), undefined when it is. */
-async function checkWorktree(repo: SwarmRepository, worktree: AgentWorktree, options: MergeProgressOptions): Promise<MergeProgressResult | undefined> {
+async function checkWorktree(
+  repo: SwarmRepository,
+  worktree: AgentWorktree,
+  options: MergeProgressOptions,
+): Promise<MergeProgressResult | undefined> {
   const wt = worktree.path;
   if (await mergeHeadExists(worktree.gitDir)) {
     if (options.abort) {
       await withLockRetry(() => runGit(wt, ["merge", "--abort"]));
       return { status: "aborted", message: "The merge was abandoned; your worktree is back at your last commit." };
     }
-    if ((await unmergedFiles(wt)).length > 0) return conflictResult(wt, `The merge of ${repo.integrationBranch} is still in conflict. ${RESOLVE_HINT}`);
-    return { status: "refused", message: "The conflicts are resolved but the merge is not committed yet: call commit, then merge_progress again." };
+    if ((await unmergedFiles(wt)).length > 0)
+      return conflictResult(wt, `The merge of ${repo.integrationBranch} is still in conflict. ${RESOLVE_HINT}`);
+    return {
+      status: "refused",
+      message: "The conflicts are resolved but the merge is not committed yet: call commit, then merge_progress again.",
+    };
   }
   if (options.abort) return { status: "refused", message: "There is no merge in progress to abort." };
   if ((await changedPaths(wt)).length > 0) {
-    return { status: "refused", message: "Your worktree has uncommitted changes: call commit (or revert them) before merging your progress." };
+    return {
+      status: "refused",
+      message: "Your worktree has uncommitted changes: call commit (or revert them) before merging your progress.",
+    };
   }
   // The commit tool refuses protected paths, but an approved shell command could have committed one.
   const check = options.protectedBy;
   if (check) {
-    const changed = (await gitText(wt, ["diff", "--name-only", "-z", `refs/heads/${repo.integrationBranch}...HEAD`])).split("\0").filter(Boolean);
+    const changed = (await gitText(wt, ["diff", "--name-only", "-z", `refs/heads/${repo.integrationBranch}...HEAD`]))
+      .split("\0")
+      .filter(Boolean);
     const blocked = changed.filter((f) => check(f) !== undefined);
     if (blocked.length > 0) {
-      return { status: "refused", message: `Your branch changes protected paths (${blocked.slice(0, 10).join(", ")}); they are never merged. Revert them in a new commit, then merge again.` };
+      return {
+        status: "refused",
+        message: `Your branch changes protected paths (${blocked.slice(0, 10).join(", ")}); they are never merged. Revert them in a new commit, then merge again.`,
+      };
     }
   }
   return undefined;
@@ -80,14 +100,23 @@ async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree
   const wt = worktree.path;
   const integrationRef = `refs/heads/${repo.integrationBranch}`;
   const integration = await refSha(wt, integrationRef);
-  if (!integration) return { status: "refused", message: `The integration branch ${repo.integrationBranch} is missing: the swarm was discarded or never started.` };
+  if (!integration)
+    return {
+      status: "refused",
+      message: `The integration branch ${repo.integrationBranch} is missing: the swarm was discarded or never started.`,
+    };
   const holder = await worktreeHoldingRef(repo.commonDir, integrationRef);
   if (holder) {
-    return { status: "refused", message: `${repo.integrationBranch} is checked out (git dir ${holder}); moving it would leave that checkout stale. Switch that checkout to another branch, then retry.` };
+    return {
+      status: "refused",
+      message: `${repo.integrationBranch} is checked out (git dir ${holder}); moving it would leave that checkout stale. Switch that checkout to another branch, then retry.`,
+    };
   }
   try {
     await withLockRetry(() =>
-      runGit(wt, ["merge", "--no-edit", "-m", `Merge ${repo.integrationBranch} into ${worktree.branch}`, integration], { identity: agentIdentity(worktree.agent) }),
+      runGit(wt, ["merge", "--no-edit", "-m", `Merge ${repo.integrationBranch} into ${worktree.branch}`, integration], {
+        identity: agentIdentity(worktree.agent),
+      }),
     );
   } catch (err) {
     if (!(err instanceof GitCommandError)) throw err;
@@ -96,11 +125,32 @@ async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree
     }
     // Not a content conflict (e.g. an untracked file in the way): leave nothing half done.
     if (await mergeHeadExists(worktree.gitDir)) await runGit(wt, ["merge", "--abort"]);
-    return { status: "refused", message: `Merging ${repo.integrationBranch} into your branch failed, nothing was changed: ${err.output.trim().slice(0, 1000)}` };
+    return {
+      status: "refused",
+      message: `Merging ${repo.integrationBranch} into your branch failed, nothing was changed: ${err.output.trim().slice(0, 1000)}`,
+    };
   }
   const agentHead = await gitText(wt, ["rev-parse", "HEAD"]);
-  if (agentHead === integration) return { status: "up-to-date", integrationSha: integration, message: "Nothing new to merge: your branch and the integration branch are the same." };
+  if (agentHead === integration)
+    return {
+      status: "up-to-date",
+      integrationSha: integration,
+      message: "Nothing new to merge: your branch and the integration branch are the same.",
+    };
   // Compare-and-swap: moves the integration branch only if it is still where we merged it from.
-  await withLockRetry(() => runGit(repo.topLevel, ["update-ref", "-m", `swarmboard: merge ${worktree.branch}`, integrationRef, agentHead, integration]));
-  return { status: "merged", integrationSha: agentHead, message: `Merged ${worktree.branch} into ${repo.integrationBranch} (${agentHead.slice(0, 10)}).` };
+  await withLockRetry(() =>
+    runGit(repo.topLevel, [
+      "update-ref",
+      "-m",
+      `swarmboard: merge ${worktree.branch}`,
+      integrationRef,
+      agentHead,
+      integration,
+    ]),
+  );
+  return {
+    status: "merged",
+    integrationSha: agentHead,
+    message: `Merged ${worktree.branch} into ${repo.integrationBranch} (${agentHead.slice(0, 10)}).`,
+  };
 }

@@ -9,7 +9,10 @@ export interface Capped {
 /** Cuts `text` to at most `maxChars` characters, ending with a note that says how much was left out. */
 export function capText(text: string, maxChars: number): Capped {
   if (text.length <= maxChars) return { text, truncated: false };
-  return { text: `${text.slice(0, maxChars)}\n[... cut: ${text.length - maxChars} more characters not shown]`, truncated: true };
+  return {
+    text: `${text.slice(0, maxChars)}\n[... cut: ${text.length - maxChars} more characters not shown]`,
+    truncated: true,
+  };
 }
 
 /** Collects a stream's chunks up to `maxBytes`, keeping the head, and counts what it dropped. */

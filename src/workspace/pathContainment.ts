@@ -42,7 +42,11 @@ const IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF\u00AD]/g;
 
 /** The form under which two names may be the same file on some file system. */
 export function foldName(segment: string): string {
-  const s = segment.normalize("NFC").replace(IGNORABLE, "").toLowerCase().replace(/[. ]+$/, "");
+  const s = segment
+    .normalize("NFC")
+    .replace(IGNORABLE, "")
+    .toLowerCase()
+    .replace(/[. ]+$/, "");
   // 8.3 short names of dot-folders (".git" -> "GIT~1") on Windows file systems.
   return /^[a-z0-9]{1,6}~\d$/.test(s) ? `~short:${s.replace(/~\d$/, "")}` : s;
 }
@@ -51,7 +55,9 @@ function isUnder(rel: string, prefix: string): boolean {
   const a = rel.split("/").map(foldName);
   const b = prefix.split("/").filter(Boolean).map(foldName);
   if (b.length === 0 || a.length < b.length) return false;
-  return b.every((seg, i) => seg === a[i] || (a[i].startsWith("~short:") && seg.replace(/^\./, "").startsWith(a[i].slice(7))));
+  return b.every(
+    (seg, i) => seg === a[i] || (a[i].startsWith("~short:") && seg.replace(/^\./, "").startsWith(a[i].slice(7))),
+  );
 }
 
 /** The protected entry `rel` falls under, if any (exceptions excluded). */
@@ -61,14 +67,30 @@ export function protectedBy(rel: string, rules: ContainmentRules): string | unde
 }
 
 function checkSyntax(input: string): string[] {
-  if (input.includes("\0")) throw new PathRefusedError("invalid-args", "The path contains a NUL byte: give a plain relative path.");
-  if (input.trim() === "") throw new PathRefusedError("invalid-args", "The path is empty: give a path relative to your worktree root, e.g. src/main.ts.");
+  if (input.includes("\0"))
+    throw new PathRefusedError("invalid-args", "The path contains a NUL byte: give a plain relative path.");
+  if (input.trim() === "")
+    throw new PathRefusedError(
+      "invalid-args",
+      "The path is empty: give a path relative to your worktree root, e.g. src/main.ts.",
+    );
   if (path.isAbsolute(input) || /^[a-zA-Z]:/.test(input) || input.startsWith("~")) {
-    throw new PathRefusedError("outside-worktree", `${JSON.stringify(input)} is absolute: give a path relative to your worktree root.`);
+    throw new PathRefusedError(
+      "outside-worktree",
+      `${JSON.stringify(input)} is absolute: give a path relative to your worktree root.`,
+    );
   }
-  if (input.includes("\\")) throw new PathRefusedError("invalid-args", `${JSON.stringify(input)} contains a backslash: use '/' between folders.`);
+  if (input.includes("\\"))
+    throw new PathRefusedError(
+      "invalid-args",
+      `${JSON.stringify(input)} contains a backslash: use '/' between folders.`,
+    );
   const segments = input.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.includes("..")) throw new PathRefusedError("outside-worktree", `${JSON.stringify(input)} climbs out with '..': give a path inside your worktree without '..'.`);
+  if (segments.includes(".."))
+    throw new PathRefusedError(
+      "outside-worktree",
+      `${JSON.stringify(input)} climbs out with '..': give a path inside your worktree without '..'.`,
+    );
   return segments;
 }
 
@@ -77,24 +99,45 @@ function inside(root: string, real: string): boolean {
 }
 
 /** Resolves `input` inside the worktree, or throws PathRefusedError saying why not and what to do. */
-export async function resolveInWorktree(input: string, access: "read" | "write", rules: ContainmentRules): Promise<ResolvedPath> {
+export async function resolveInWorktree(
+  input: string,
+  access: "read" | "write",
+  rules: ContainmentRules,
+): Promise<ResolvedPath> {
   const segments = checkSyntax(input);
   const lexicalRel = segments.join("/");
   const guard = (rel: string) => {
     const hit = access === "write" || isUnder(rel, ".git") ? protectedBy(rel, rules) : undefined;
-    if (hit !== undefined) throw new PathRefusedError("protected-path", `${JSON.stringify(input)} is under ${hit}, which agents may not ${access === "write" ? "change" : "read"}.`);
+    if (hit !== undefined)
+      throw new PathRefusedError(
+        "protected-path",
+        `${JSON.stringify(input)} is under ${hit}, which agents may not ${access === "write" ? "change" : "read"}.`,
+      );
   };
   guard(lexicalRel);
   // Walk up to the nearest existing entry, resolve it through every symlink, re-append what does not exist yet.
   let existing = segments.length;
-  while (existing > 0 && !(await lstat(path.join(rules.root, ...segments.slice(0, existing))).then(() => true, () => false))) existing--;
+  while (
+    existing > 0 &&
+    !(await lstat(path.join(rules.root, ...segments.slice(0, existing))).then(
+      () => true,
+      () => false,
+    ))
+  )
+    existing--;
   const base = await realpath(path.join(rules.root, ...segments.slice(0, existing))).catch(() => {
     // lstat saw it but it does not resolve: a symlink to nothing, which a write would create wherever it points.
-    throw new PathRefusedError("outside-worktree", `${JSON.stringify(input)} is a symlink to a missing target: remove the link or name its target.`);
+    throw new PathRefusedError(
+      "outside-worktree",
+      `${JSON.stringify(input)} is a symlink to a missing target: remove the link or name its target.`,
+    );
   });
   const real = path.join(base, ...segments.slice(existing));
   if (!inside(rules.root, real)) {
-    throw new PathRefusedError("outside-worktree", `${JSON.stringify(input)} resolves to ${real}, outside your worktree (through a symlink): only files inside your worktree can be used.`);
+    throw new PathRefusedError(
+      "outside-worktree",
+      `${JSON.stringify(input)} resolves to ${real}, outside your worktree (through a symlink): only files inside your worktree can be used.`,
+    );
   }
   const rel = path.relative(rules.root, real).split(path.sep).join("/");
   guard(rel);

@@ -27,6 +27,9 @@ export async function readRecipeFiles(workspaceRoot: string): Promise<RecipeSour
 }
 
 /** Built-in recipes plus the workspace's own; problems name the file, the field and what was expected. */
-export async function loadRecipeCatalog(workspaceRoot: string, options: RecipeParseOptions = {}): Promise<RecipeCatalog> {
+export async function loadRecipeCatalog(
+  workspaceRoot: string,
+  options: RecipeParseOptions = {},
+): Promise<RecipeCatalog> {
   return buildRecipeCatalog(await readRecipeFiles(workspaceRoot), options);
 }

@@ -17,7 +17,9 @@ export async function locateRepo(dir: string): Promise<RepoLocation> {
   try {
     topLevel = await gitText(dir, ["rev-parse", "--show-toplevel"]);
   } catch (err) {
-    throw new Error(`${dir} is not inside a git working tree (${(err as Error).message}). Open a folder that is a git repository, or run 'git init' there.`);
+    throw new Error(
+      `${dir} is not inside a git working tree (${(err as Error).message}). Open a folder that is a git repository, or run 'git init' there.`,
+    );
   }
   const common = await gitText(topLevel, ["rev-parse", "--git-common-dir"]);
   return { topLevel: realpathSync(topLevel), commonDir: realpathSync(path.resolve(topLevel, common)) };
@@ -28,7 +30,9 @@ export async function headCommit(dir: string): Promise<string> {
   const out = await runGit(dir, ["rev-parse", "--verify", "-q", "HEAD^{commit}"], { okExitCodes: [1] });
   const sha = out.stdout.trim();
   if (out.exitCode !== 0 || sha === "") {
-    throw new Error(`The repository at ${dir} has no commit yet: agents start from HEAD. Make a first commit, then launch the swarm.`);
+    throw new Error(
+      `The repository at ${dir} has no commit yet: agents start from HEAD. Make a first commit, then launch the swarm.`,
+    );
   }
   return sha;
 }
@@ -81,7 +85,10 @@ export async function listWorktrees(dir: string): Promise<WorktreeEntry[]> {
 /** Paths with uncommitted changes (staged, unstaged, untracked; not ignored), worktree-relative. */
 export async function changedPaths(dir: string): Promise<string[]> {
   const out = (await runGit(dir, ["status", "--porcelain=v1", "-z", "-uall", "--no-renames"])).stdout;
-  return out.split("\0").filter((s) => s.length > 3).map((s) => s.slice(3));
+  return out
+    .split("\0")
+    .filter((s) => s.length > 3)
+    .map((s) => s.slice(3));
 }
 
 /** True while a merge is in progress in the worktree at `dir`. */
@@ -97,7 +104,10 @@ export async function absoluteGitDir(dir: string): Promise<string> {
 
 /** True while a merge is in progress in the worktree whose git dir is `gitDir` (a file check, no process). */
 export async function mergeHeadExists(gitDir: string): Promise<boolean> {
-  return stat(path.join(gitDir, "MERGE_HEAD")).then(() => true, () => false);
+  return stat(path.join(gitDir, "MERGE_HEAD")).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -105,7 +115,12 @@ export async function mergeHeadExists(gitDir: string): Promise<boolean> {
  * every merge, and a process per check would cost more than the merge.
  */
 export async function worktreeHoldingRef(commonDir: string, ref: string): Promise<string | null> {
-  const gitDirs = [commonDir, ...(await readdir(path.join(commonDir, "worktrees")).catch(() => [] as string[])).map((n) => path.join(commonDir, "worktrees", n))];
+  const gitDirs = [
+    commonDir,
+    ...(await readdir(path.join(commonDir, "worktrees")).catch(() => [] as string[])).map((n) =>
+      path.join(commonDir, "worktrees", n),
+    ),
+  ];
   for (const dir of gitDirs) {
     const head = await readFile(path.join(dir, "HEAD"), "utf8").catch(() => "");
     if (head.trim() === `ref: ${ref}`) return dir;

@@ -22,28 +22,50 @@ export interface ScratchTestRunOptions {
   readonly sandbox?: BubblewrapProbe;
 }
 
-export async function runTestCommandInScratch(repo: SwarmRepository, command: string, policy: CommandPolicy, options: ScratchTestRunOptions = {}): Promise<ScratchTestRun> {
+export async function runTestCommandInScratch(
+  repo: SwarmRepository,
+  command: string,
+  policy: CommandPolicy,
+  options: ScratchTestRunOptions = {},
+): Promise<ScratchTestRun> {
   const verdict = policy.evaluate(command);
   if (verdict.decision !== "allow") {
-    return { ran: false, reason: `the test command "${command}" is not allowed outright by the command policy (${verdict.reasons.join("; ")}); add it to swarmboard.commandPolicy.allow to get test-failure tasks` };
+    return {
+      ran: false,
+      reason: `the test command "${command}" is not allowed outright by the command policy (${verdict.reasons.join("; ")}); add it to swarmboard.commandPolicy.allow to get test-failure tasks`,
+    };
   }
   const sandbox = options.sandbox ?? (await probeBubblewrap());
-  if (!sandbox.usable) return { ran: false, reason: `no sandbox to run the test command in (${sandbox.reason}); install bubblewrap to get test-failure tasks` };
+  if (!sandbox.usable)
+    return {
+      ran: false,
+      reason: `no sandbox to run the test command in (${sandbox.reason}); install bubblewrap to get test-failure tasks`,
+    };
   const parent = path.dirname(repo.worktreeRoot);
   await mkdir(parent, { recursive: true });
   const dir = await mkdtemp(path.join(parent, `scratch-${repo.swarm}-`));
   try {
-    await repo.queue.run(() => withLockRetry(() => runGit(repo.topLevel, ["worktree", "add", "--detach", dir, repo.integrationBranch])));
+    await repo.queue.run(() =>
+      withLockRetry(() => runGit(repo.topLevel, ["worktree", "add", "--detach", dir, repo.integrationBranch])),
+    );
     const outcome = await runShellCommand({
-      command, cwd: dir, sandbox,
+      command,
+      cwd: dir,
+      sandbox,
       timeoutMs: options.timeoutMs ?? 300_000,
       maxOutputBytes: options.maxOutputBytes ?? 256_000,
       sandboxOptions: { readOnlyBinds: [repo.commonDir] },
     });
-    if (outcome.exitCode === null) return { ran: false, reason: outcome.timedOut ? `the test command timed out` : `the test command was killed (${outcome.signal})` };
+    if (outcome.exitCode === null)
+      return {
+        ran: false,
+        reason: outcome.timedOut ? `the test command timed out` : `the test command was killed (${outcome.signal})`,
+      };
     return { ran: true, exitCode: outcome.exitCode, output: outcome.output, truncated: outcome.truncated };
   } finally {
-    await repo.queue.run(() => withLockRetry(() => runGit(repo.topLevel, ["worktree", "remove", "--force", dir], { okExitCodes: [128] })));
+    await repo.queue.run(() =>
+      withLockRetry(() => runGit(repo.topLevel, ["worktree", "remove", "--force", dir], { okExitCodes: [128] })),
+    );
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -36,15 +36,60 @@ export interface Pipeline {
   readonly then: string;
 }
 
-export type ParseResult = { readonly ok: true; readonly pipelines: readonly Pipeline[] } | { readonly ok: false; readonly reason: string };
+export type ParseResult =
+  { readonly ok: true; readonly pipelines: readonly Pipeline[] } | { readonly ok: false; readonly reason: string };
 
 class Unparsed extends Error {}
 
 type Token = { readonly type: "word"; readonly word: Word } | { readonly type: "op"; readonly op: string };
 
-const OPERATORS = ["&&", "||", ";;", "|&", "&>>", "&>", ">>", ">|", "<<<", "<<", "<>", ">&", "<&", "|", ";", "&", "<", ">", "(", ")", "\n"];
+const OPERATORS = [
+  "&&",
+  "||",
+  ";;",
+  "|&",
+  "&>>",
+  "&>",
+  ">>",
+  ">|",
+  "<<<",
+  "<<",
+  "<>",
+  ">&",
+  "<&",
+  "|",
+  ";",
+  "&",
+  "<",
+  ">",
+  "(",
+  ")",
+  "\n",
+];
 const REDIRECTS = new Set(["&>>", "&>", ">>", ">|", "<>", ">&", "<&", "<", ">"]);
-const RESERVED = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "select", "{", "}", "[[", "]]", "!", "coproc", "time"]);
+const RESERVED = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "for",
+  "while",
+  "until",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "function",
+  "select",
+  "{",
+  "}",
+  "[[",
+  "]]",
+  "!",
+  "coproc",
+  "time",
+]);
 const META = " \t\n;&|<>()";
 
 /** Index just past the `close` matching the opener before `start`, skipping quoted text. */
@@ -79,7 +124,9 @@ function readDollar(src: string, i: number): { exp: Expansion | null; raw: strin
   if (next === "{") {
     const end = matchClose(src, i + 2, "{", "}");
     const body = src.slice(i + 2, end - 1);
-    const exp: Expansion = /^[A-Za-z_][A-Za-z0-9_]*$/.test(body) ? { kind: "variable", name: body } : { kind: "parameter", body };
+    const exp: Expansion = /^[A-Za-z_][A-Za-z0-9_]*$/.test(body)
+      ? { kind: "variable", name: body }
+      : { kind: "parameter", body };
     return { exp, raw: src.slice(i, end), end };
   }
   if (next === "'" || next === '"') throw new Unparsed("$'...' and $\"...\" quoting");
@@ -124,7 +171,7 @@ function readWord(src: string, i: number): { word: Word; end: number } {
       i += 2;
     } else if (c === "'") {
       const end = src.indexOf("'", i + 1);
-      if (end < 0) throw new Unparsed("unbalanced \"'\"");
+      if (end < 0) throw new Unparsed('unbalanced "\'"');
       out.text += src.slice(i + 1, end);
       i = end + 1;
     } else if (c === '"') {
@@ -149,16 +196,29 @@ function tokenize(src: string): Token[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i];
-    if (c === " " || c === "\t") { i++; continue; }
-    if (c === "#") { while (i < src.length && src[i] !== "\n") i++; continue; }
+    if (c === " " || c === "\t") {
+      i++;
+      continue;
+    }
+    if (c === "#") {
+      while (i < src.length && src[i] !== "\n") i++;
+      continue;
+    }
     if ((c === "<" || c === ">") && src[i + 1] === "(") {
       const end = matchClose(src, i + 2, "(", ")");
-      tokens.push({ type: "word", word: { text: src.slice(i, end), expansions: [{ kind: "process", body: src.slice(i + 2, end - 1) }] } });
+      tokens.push({
+        type: "word",
+        word: { text: src.slice(i, end), expansions: [{ kind: "process", body: src.slice(i + 2, end - 1) }] },
+      });
       i = end;
       continue;
     }
     const op = OPERATORS.find((o) => src.startsWith(o, i));
-    if (op) { tokens.push({ type: "op", op }); i += op.length; continue; }
+    if (op) {
+      tokens.push({ type: "op", op });
+      i += op.length;
+      continue;
+    }
     const { word, end } = readWord(src, i);
     // A word of digits right before a redirect is its file descriptor (`2>`): fold it into the operator.
     const nextOp = OPERATORS.find((o) => src.startsWith(o, end));
@@ -178,14 +238,16 @@ function parseTokens(tokens: Token[]): Pipeline[] {
   let commands: SimpleCommand[] = [];
   let cur: { assignments: Word[]; argv: Word[]; redirects: Redirect[] } = { assignments: [], argv: [], redirects: [] };
   const endCommand = () => {
-    if (cur.argv.length === 0 && cur.assignments.length === 0 && cur.redirects.length === 0) throw new Unparsed("an empty command");
+    if (cur.argv.length === 0 && cur.assignments.length === 0 && cur.redirects.length === 0)
+      throw new Unparsed("an empty command");
     commands.push(cur);
     cur = { assignments: [], argv: [], redirects: [] };
   };
   for (let t = 0; t < tokens.length; t++) {
     const tok = tokens[t];
     if (tok.type === "word") {
-      if (cur.argv.length === 0 && RESERVED.has(tok.word.text)) throw new Unparsed(`the shell keyword '${tok.word.text}'`);
+      if (cur.argv.length === 0 && RESERVED.has(tok.word.text))
+        throw new Unparsed(`the shell keyword '${tok.word.text}'`);
       if (cur.argv.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(tok.word.text)) cur.assignments.push(tok.word);
       else cur.argv.push(tok.word);
       continue;

@@ -50,17 +50,23 @@ export async function cleanupSwarm(repo: SwarmRepository): Promise<CleanupReport
 }
 
 /** Removes every worktree and branch of the swarm, merged or not: only on the user's explicit request. */
-export async function discardSwarm(repo: SwarmRepository): Promise<{ removedWorktrees: string[]; deletedBranches: string[] }> {
+export async function discardSwarm(
+  repo: SwarmRepository,
+): Promise<{ removedWorktrees: string[]; deletedBranches: string[] }> {
   return repo.queue.run(async () => {
     const current = await currentBranch(repo.topLevel);
     if (current && `refs/heads/${current}`.startsWith(swarmRefPrefix(repo.swarm))) {
-      throw new Error(`Your checkout is on ${current}, a branch of this swarm: switch to another branch before discarding the swarm.`);
+      throw new Error(
+        `Your checkout is on ${current}, a branch of this swarm: switch to another branch before discarding the swarm.`,
+      );
     }
     const removedWorktrees: string[] = [];
     for (const wt of await repo.agentWorktrees()) {
-      await withLockRetry(() => runGit(repo.topLevel, ["worktree", "remove", "--force", "--force", wt.path]).catch(async (err) => {
-        if (!wt.prunable) throw err;
-      }));
+      await withLockRetry(() =>
+        runGit(repo.topLevel, ["worktree", "remove", "--force", "--force", wt.path]).catch(async (err) => {
+          if (!wt.prunable) throw err;
+        }),
+      );
       removedWorktrees.push(wt.path);
     }
     await withLockRetry(() => runGit(repo.topLevel, ["worktree", "prune"]));
@@ -77,7 +83,10 @@ export async function discardSwarm(repo: SwarmRepository): Promise<{ removedWork
 }
 
 /** Removes one agent's worktree and branch, merged or not: only on the user's explicit request. */
-export async function discardAgent(repo: SwarmRepository, agent: string): Promise<{ removedWorktree: string | null; deletedBranch: string | null }> {
+export async function discardAgent(
+  repo: SwarmRepository,
+  agent: string,
+): Promise<{ removedWorktree: string | null; deletedBranch: string | null }> {
   const branch = agentBranch(repo.swarm, agent);
   return repo.queue.run(async () => {
     if ((await currentBranch(repo.topLevel)) === branch) {
@@ -111,12 +120,18 @@ async function lockFilesIn(dir: string): Promise<string[]> {
  * process itself has git work of the repository queued.
  */
 export async function recoverSwarm(repo: SwarmRepository): Promise<string[]> {
-  if (repo.queue.pending > 0) throw new Error("recoverSwarm was called while git work of this repository is running; call it before starting the swarm's agents.");
+  if (repo.queue.pending > 0)
+    throw new Error(
+      "recoverSwarm was called while git work of this repository is running; call it before starting the swarm's agents.",
+    );
   return repo.queue.run(async () => {
     const candidates: string[] = [];
     for (const wt of await repo.agentWorktrees()) {
       const gitFile = path.join(wt.path, ".git");
-      const isFile = await stat(gitFile).then((s) => s.isFile(), () => false);
+      const isFile = await stat(gitFile).then(
+        (s) => s.isFile(),
+        () => false,
+      );
       if (!isFile) continue;
       const adminDir = (await runGit(wt.path, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
       candidates.push(...(await lockFilesIn(adminDir)).filter((f) => path.dirname(f) === adminDir));

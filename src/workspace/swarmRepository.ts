@@ -52,7 +52,9 @@ export class SwarmRepository {
     await mkdir(options.stateDir, { recursive: true });
     const state = realpathSync(options.stateDir);
     if (state === topLevel || state.startsWith(topLevel + path.sep)) {
-      throw new Error(`The state directory ${state} is inside the repository ${topLevel}: agent worktrees must live outside the user's tree. Choose a state directory elsewhere.`);
+      throw new Error(
+        `The state directory ${state} is inside the repository ${topLevel}: agent worktrees must live outside the user's tree. Choose a state directory elsewhere.`,
+      );
     }
     // One folder per repository (by hash of its git dir) so two repositories never share worktree names.
     const repoKey = createHash("sha256").update(commonDir).digest("hex").slice(0, 12);
@@ -79,10 +81,17 @@ export class SwarmRepository {
    * Creates the integration branch from the user's HEAD, plus one commit of their uncommitted state when asked.
    * An existing integration branch is kept as it is (a resumed swarm), and its commit returned.
    */
-  async start(options: { includeUncommitted: boolean }): Promise<{ integrationSha: string; created: boolean; message: string }> {
+  async start(options: {
+    includeUncommitted: boolean;
+  }): Promise<{ integrationSha: string; created: boolean; message: string }> {
     return this.queue.run(async () => {
       const existing = await refSha(this.topLevel, `refs/heads/${this.integrationBranch}`);
-      if (existing) return { integrationSha: existing, created: false, message: `Resumed ${this.integrationBranch} at ${existing.slice(0, 10)}.` };
+      if (existing)
+        return {
+          integrationSha: existing,
+          created: false,
+          message: `Resumed ${this.integrationBranch} at ${existing.slice(0, 10)}.`,
+        };
       const head = await headCommit(this.topLevel);
       let start = head;
       let message = `Created ${this.integrationBranch} at HEAD ${head.slice(0, 10)}.`;
@@ -94,7 +103,16 @@ export class SwarmRepository {
         }
       }
       // Empty old value: create only; fails rather than overwrite a branch someone made meanwhile.
-      await withLockRetry(() => runGit(this.topLevel, ["update-ref", "-m", "swarmboard: start swarm", `refs/heads/${this.integrationBranch}`, start, ""]));
+      await withLockRetry(() =>
+        runGit(this.topLevel, [
+          "update-ref",
+          "-m",
+          "swarmboard: start swarm",
+          `refs/heads/${this.integrationBranch}`,
+          start,
+          "",
+        ]),
+      );
       return { integrationSha: start, created: true, message };
     });
   }
@@ -109,7 +127,8 @@ export class SwarmRepository {
     const wtPath = this.worktreePath(agent);
     return this.queue.run(async () => {
       const listed = (await listWorktrees(this.topLevel)).find((w) => w.branch === `refs/heads/${branch}`);
-      if (listed && !listed.prunable) return { agent, branch, path: realpathSync(listed.path), gitDir: await absoluteGitDir(listed.path) };
+      if (listed && !listed.prunable)
+        return { agent, branch, path: realpathSync(listed.path), gitDir: await absoluteGitDir(listed.path) };
       if (listed?.prunable) await withLockRetry(() => runGit(this.topLevel, ["worktree", "prune"]));
       await mkdir(this.worktreeRoot, { recursive: true });
       await this.clearAbandonedDir(wtPath);
@@ -128,11 +147,16 @@ export class SwarmRepository {
 
   /** A folder left where a worktree should go (a crash before git registered it) is removed only when empty. */
   private async clearAbandonedDir(wtPath: string): Promise<void> {
-    const exists = await stat(wtPath).then(() => true, () => false);
+    const exists = await stat(wtPath).then(
+      () => true,
+      () => false,
+    );
     if (!exists) return;
     const entries = await readdir(wtPath);
     if (entries.length > 0) {
-      throw new Error(`${wtPath} exists, holds files and is not a registered worktree: move it away (it may hold an agent's work), then retry.`);
+      throw new Error(
+        `${wtPath} exists, holds files and is not a registered worktree: move it away (it may hold an agent's work), then retry.`,
+      );
     }
     await rm(wtPath, { recursive: true });
   }
@@ -144,7 +168,12 @@ export class SwarmRepository {
       .filter((w) => w.branch?.startsWith(prefix) && w.branch !== `refs/heads/${this.integrationBranch}`)
       .map((w) => {
         const branch = (w.branch as string).slice("refs/heads/".length);
-        return { agent: branch.slice(prefix.length - "refs/heads/".length), branch, path: w.path, prunable: w.prunable };
+        return {
+          agent: branch.slice(prefix.length - "refs/heads/".length),
+          branch,
+          path: w.path,
+          prunable: w.prunable,
+        };
       });
   }
 
@@ -152,7 +181,9 @@ export class SwarmRepository {
   async branches(): Promise<string[]> {
     const out = await gitText(this.topLevel, ["for-each-ref", "--format=%(refname:short)", swarmRefPrefix(this.swarm)]);
     const names = out.split("\n").filter(Boolean);
-    return names.sort((a, b) => (a === this.integrationBranch ? -1 : b === this.integrationBranch ? 1 : a.localeCompare(b)));
+    return names.sort((a, b) =>
+      a === this.integrationBranch ? -1 : b === this.integrationBranch ? 1 : a.localeCompare(b),
+    );
   }
 
   /** The commit a branch of this swarm points at, or null. */

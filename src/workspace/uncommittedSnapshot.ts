@@ -17,7 +17,11 @@ export interface UncommittedSnapshot {
   readonly headCommit: string;
 }
 
-export async function snapshotUncommitted(topLevel: string, head: string, identity: GitIdentity): Promise<UncommittedSnapshot> {
+export async function snapshotUncommitted(
+  topLevel: string,
+  head: string,
+  identity: GitIdentity,
+): Promise<UncommittedSnapshot> {
   const userIndex = path.resolve(topLevel, await gitText(topLevel, ["rev-parse", "--git-path", "index"]));
   const tmpDir = await mkdtemp(path.join(os.tmpdir(), "swarmboard-index-"));
   const privateIndex = path.join(tmpDir, "index");
@@ -34,7 +38,8 @@ export async function snapshotUncommitted(topLevel: string, head: string, identi
     const tree = await gitText(topLevel, ["write-tree"], { env });
     const headTree = await gitText(topLevel, ["rev-parse", `${head}^{tree}`]);
     if (tree === headTree) return { commit: null, headCommit: head };
-    const message = "Swarmboard: the user's uncommitted changes at launch\n\nStaged, unstaged and untracked files (not ignored ones), as they were when the swarm started.";
+    const message =
+      "Swarmboard: the user's uncommitted changes at launch\n\nStaged, unstaged and untracked files (not ignored ones), as they were when the swarm started.";
     const commit = await gitText(topLevel, ["commit-tree", tree, "-p", head, "-m", message], { identity });
     return { commit, headCommit: head };
   } finally {

@@ -34,7 +34,9 @@ export function freePort(): Promise<number> {
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -64,11 +66,16 @@ export async function startCodeServer(repoRoot: string, scratch: string): Promis
   const config = path.join(scratch, "config.yaml");
   writeFileSync(config, "auth: none\ncert: false\n");
   const args = [
-    "--auth", "none",
-    "--bind-addr", `127.0.0.1:${port}`,
-    "--config", config,
-    "--user-data-dir", userData,
-    "--extensions-dir", extensions,
+    "--auth",
+    "none",
+    "--bind-addr",
+    `127.0.0.1:${port}`,
+    "--config",
+    config,
+    "--user-data-dir",
+    userData,
+    "--extensions-dir",
+    extensions,
     "--disable-telemetry",
     "--disable-update-check",
     "--disable-workspace-trust",
@@ -92,7 +99,8 @@ export async function startCodeServer(repoRoot: string, scratch: string): Promis
 async function waitForHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`code-server exited with code ${child.exitCode} before it served:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`code-server exited with code ${child.exitCode} before it served:\n${output()}`);
     try {
       const res = await fetch(new URL("healthz", url));
       if (res.ok) return;

@@ -32,9 +32,11 @@ const chromiumArgs = [
 
 function preflight(): void {
   const missing: string[] = [];
-  if (!existsSync(path.join(repoRoot, "dist/host/extension.js"))) missing.push("dist/host/extension.js (run `npm run build`)");
+  if (!existsSync(path.join(repoRoot, "dist/host/extension.js")))
+    missing.push("dist/host/extension.js (run `npm run build`)");
   if (!existsSync(suiteIndex)) missing.push(`${path.relative(repoRoot, suiteIndex)} (run \`npm run compile:tests\`)`);
-  if (!existsSync(chromiumPath)) missing.push(`${chromiumPath} (apt-get install -y chromium, or set SWARMBOARD_CHROMIUM)`);
+  if (!existsSync(chromiumPath))
+    missing.push(`${chromiumPath} (apt-get install -y chromium, or set SWARMBOARD_CHROMIUM)`);
   if (missing.length > 0) throw new Error(`host tests cannot start; missing:\n  ${missing.join("\n  ")}`);
 }
 
@@ -62,7 +64,8 @@ function tally(line: string): void {
 
 /** The last line of the output, for CI: `N passed, N failed`. */
 function closingLine(code: number, seconds: number): string {
-  if (!counts.reported) return `host tests: 0 passed, 1 failed (the suite reported no result; exit code ${code}; see .test-artifacts/host/)`;
+  if (!counts.reported)
+    return `host tests: 0 passed, 1 failed (the suite reported no result; exit code ${code}; see .test-artifacts/host/)`;
   const failed = counts.failing + counts.pending + (code !== 0 && counts.failing === 0 ? 1 : 0);
   return `host tests: ${counts.passing} passed, ${failed} failed (exit code ${code}, ${seconds.toFixed(1)} s)`;
 }
@@ -108,7 +111,10 @@ async function takeScreenshot(page: Page, name: string): Promise<void> {
 function prepareSampleRepo(workspace: string): void {
   cpSync(path.join(repoRoot, "examples/sample-workspace"), workspace, { recursive: true });
   const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=Swarmboard Tests", "-c", "user.email=tests@swarmboard.invalid", ...args], { cwd: workspace, stdio: "pipe" });
+    execFileSync("git", ["-c", "user.name=Swarmboard Tests", "-c", "user.email=tests@swarmboard.invalid", ...args], {
+      cwd: workspace,
+      stdio: "pipe",
+    });
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "sample project");
@@ -129,7 +135,9 @@ async function main(): Promise<number> {
   let browser: Browser | undefined;
   try {
     server = await startCodeServer(repoRoot, scratch);
-    process.stdout.write(`host tests: code-server at ${server.url} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(
+      `host tests: code-server at ${server.url} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     page.on("pageerror", (err) => process.stderr.write(`host tests: page error: ${err.message}\n`));
@@ -138,12 +146,15 @@ async function main(): Promise<number> {
     const { exited } = await exposeAutomation(page, logFile);
     // Browser-side errors (a webview's CSP violations among them) go to the same log, for diagnosis.
     page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") appendFileSync(logFile, `[browser ${m.type()}] ${m.text()}\n`);
+      if (m.type() === "error" || m.type() === "warning")
+        appendFileSync(logFile, `[browser ${m.type()}] ${m.text()}\n`);
     });
     await page.goto(workbenchUrl(server, workspace));
     const timeout = new Promise<number>((resolve) =>
       setTimeout(() => {
-        process.stderr.write(`host tests: no result within ${overallTimeoutMs / 1000} s; code-server said:\n${server?.output()}\n`);
+        process.stderr.write(
+          `host tests: no result within ${overallTimeoutMs / 1000} s; code-server said:\n${server?.output()}\n`,
+        );
         resolve(124);
       }, overallTimeoutMs).unref(),
     );
@@ -163,7 +174,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`host tests: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`host tests: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.stdout.write("host tests: 0 passed, 1 failed (the host tests could not run; see above)\n");
     process.exit(1);
   },

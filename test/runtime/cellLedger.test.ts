@@ -5,7 +5,8 @@ import fc from "fast-check";
 import type { RuntimeMode } from "../../src/protocol/runtime";
 import { CellLedger } from "../../src/runtime/cellLedger";
 
-type Op = { kind: "fork"; from: number } | { kind: "grow"; who: number; count: number } | { kind: "remove"; who: number };
+type Op =
+  { kind: "fork"; from: number } | { kind: "grow"; who: number; count: number } | { kind: "remove"; who: number };
 
 /** Cells as llama.cpp keeps them: seq_cp adds an owner (unified) or copies (split); seq_rm drops an owner. */
 class CellModel {
@@ -85,7 +86,10 @@ function replay(mode: RuntimeMode, ops: readonly Op[]): void {
 describe("cell ledger", () => {
   for (const mode of ["shared-cells", "copy-mode"] as const) {
     it(`agrees with a cell-by-cell model of llama.cpp in ${mode}`, () => {
-      fc.assert(fc.property(fc.array(opArbitrary, { maxLength: 40 }), (ops) => replay(mode, ops)), { numRuns: 300 });
+      fc.assert(
+        fc.property(fc.array(opArbitrary, { maxLength: 40 }), (ops) => replay(mode, ops)),
+        { numRuns: 300 },
+      );
     });
   }
 

@@ -31,10 +31,16 @@ describe("copy mode (stories260K, split KV cache)", () => {
     const stats = swarm.stats();
     assert.equal(stats.usedCells, 3 * trunk, "each fork copies the trunk");
     assert.equal(stats.trunkOwners, 0);
-    assert.deepEqual(stats.agents.map((agent) => agent.privateCells), [trunk, trunk]);
+    assert.deepEqual(
+      stats.agents.map((agent) => agent.privateCells),
+      [trunk, trunk],
+    );
 
     const results = await Promise.all(agents.map((agent) => agent.generate({ maxTokens: 6 })));
-    assert.deepEqual(results.map((result) => result.tokens.length), [6, 6]);
+    assert.deepEqual(
+      results.map((result) => result.tokens.length),
+      [6, 6],
+    );
     for (const check of swarm.checkPositions()) assert.equal(check.llamaMaxPosition + 1, check.ledgerCells, check.id);
   });
 });

@@ -48,14 +48,23 @@ describe("the runtime on a generated model (tiny llama shape, F16, random weight
 
   it("forks for 0 cells and 0 dispatches, then generates in one dispatch per step", async () => {
     const before = swarm.stats();
-    const agents = [await swarm.fork({ expectedTail: 12 }), await swarm.fork({ expectedTail: 12 }), await swarm.fork({ expectedTail: 12 })];
+    const agents = [
+      await swarm.fork({ expectedTail: 12 }),
+      await swarm.fork({ expectedTail: 12 }),
+      await swarm.fork({ expectedTail: 12 }),
+    ];
     const forkedStats = swarm.stats();
     assert.equal(forkedStats.usedCells, before.usedCells);
     assert.equal(forkedStats.dispatches, before.dispatches);
 
-    const results = await Promise.all(agents.map((agent) => agent.generate({ maxTokens: 12, forcedTokens: forced.slice(0, 12) })));
+    const results = await Promise.all(
+      agents.map((agent) => agent.generate({ maxTokens: 12, forcedTokens: forced.slice(0, 12) })),
+    );
     const after = swarm.stats();
-    assert.deepEqual(results.map((result) => result.stopReason), ["max-tokens", "max-tokens", "max-tokens"]);
+    assert.deepEqual(
+      results.map((result) => result.stopReason),
+      ["max-tokens", "max-tokens", "max-tokens"],
+    );
     assert.equal(after.dispatches - forkedStats.dispatches, 12);
     assert.equal(after.dispatchedTokens - forkedStats.dispatchedTokens, 36);
     assert.deepEqual(results[1].sampledTokens, results[0].sampledTokens, "forced runs are deterministic");
@@ -75,7 +84,10 @@ describe("the runtime on a generated model (tiny llama shape, F16, random weight
       ...steady.map((agent) => agent.generate({ maxTokens: 10, forcedTokens: forced.slice(0, 10) })),
       greedy.generate({ maxTokens: forced.length, forcedTokens: forced }),
     ]);
-    assert.deepEqual(results.map((result) => result.stopReason), ["max-tokens", "max-tokens", "kv-full"]);
+    assert.deepEqual(
+      results.map((result) => result.stopReason),
+      ["max-tokens", "max-tokens", "kv-full"],
+    );
     assert.deepEqual(events, [greedy.id]);
     const stats = swarm.stats();
     assert.equal(stats.usedCells, stats.poolCells, "the greedy agent filled every unpromised cell");

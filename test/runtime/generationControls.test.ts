@@ -45,7 +45,11 @@ describe("generation controls (stories260K)", () => {
 
   it("produces only what a GBNF grammar allows when given one", async () => {
     const agent = await swarm.fork();
-    const result = await agent.generate({ maxTokens: 20, gbnf: 'root ::= ("Lily" | "Tom") " ran"', prompt: " Who ran? " });
+    const result = await agent.generate({
+      maxTokens: 20,
+      gbnf: 'root ::= ("Lily" | "Tom") " ran"',
+      prompt: " Who ran? ",
+    });
     assert.ok(["Lily ran", "Tom ran"].includes(result.text), `not allowed: ${JSON.stringify(result.text)}`);
     assert.equal(result.stopReason, "eos", "the grammar ends the generation when it is complete");
   });
@@ -66,12 +70,19 @@ describe("generation controls (stories260K)", () => {
   it("refuses overlapping work on one agent, work on a released one, and forced tokens with a grammar", async () => {
     const agent = await swarm.fork();
     const running = agent.generate({ maxTokens: 5 });
-    await assert.rejects(agent.append("more"), (error: unknown) => error instanceof SwarmRuntimeError && error.code === "agent-busy");
+    await assert.rejects(
+      agent.append("more"),
+      (error: unknown) => error instanceof SwarmRuntimeError && error.code === "agent-busy",
+    );
     await running;
-    await assert.rejects(agent.generate({ maxTokens: 3, forcedTokens: model.tokenize("x"), jsonSchema: { type: "string" } }),
-      (error: unknown) => error instanceof SwarmRuntimeError && error.code === "invalid-request");
+    await assert.rejects(
+      agent.generate({ maxTokens: 3, forcedTokens: model.tokenize("x"), jsonSchema: { type: "string" } }),
+      (error: unknown) => error instanceof SwarmRuntimeError && error.code === "invalid-request",
+    );
     await agent.release();
-    await assert.rejects(agent.generate({ maxTokens: 3 }),
-      (error: unknown) => error instanceof SwarmRuntimeError && error.code === "agent-released");
+    await assert.rejects(
+      agent.generate({ maxTokens: 3 }),
+      (error: unknown) => error instanceof SwarmRuntimeError && error.code === "agent-released",
+    );
   });
 });

@@ -51,7 +51,13 @@ describe("GGUF writer (real node-llama-cpp)", function () {
   });
 
   it("writes a model whose metadata reads back as the requested shape", async function () {
-    const written = await writeLlamaGguf(path.join(dir, "meta.gguf"), { ...spec, layers: 3, heads: 8, kvHeads: 2, contextLength: 777 });
+    const written = await writeLlamaGguf(path.join(dir, "meta.gguf"), {
+      ...spec,
+      layers: 3,
+      heads: 8,
+      kvHeads: 2,
+      contextLength: 777,
+    });
     const model = await llama.loadModel({ modelPath: written.path });
     try {
       const meta = model.fileInfo.metadata;
@@ -93,7 +99,8 @@ describe("GGUF writer (real node-llama-cpp)", function () {
       try {
         const first = await generate(model, "Once upon a time", 6);
         assert.equal(first.length, 6);
-        for (const token of first) assert.ok(token >= 0 && token < written.vocabSize, `token ${token} is in the vocabulary`);
+        for (const token of first)
+          assert.ok(token >= 0 && token < written.vocabSize, `token ${token} is in the vocabulary`);
         assert.deepEqual(await generate(model, "Once upon a time", 6), first);
       } finally {
         await model.dispose();
@@ -126,7 +133,11 @@ describe("GGUF writer (real node-llama-cpp)", function () {
     ["heads that do not divide the width", { width: 64, heads: 6, kvHeads: 2 }, /heads \(6\) must divide width \(64\)/],
     ["KV heads that do not divide the heads", { heads: 4, kvHeads: 3 }, /kvHeads \(3\) must divide heads \(4\)/],
     ["an odd head dimension", { width: 60, heads: 4, kvHeads: 2 }, /head dimension .* must be even/],
-    ["a Q8_0 width that is not a multiple of 32", { width: 48, heads: 4, kvHeads: 2, tensorType: "Q8_0" }, /Q8_0 .* width \(48\)/],
+    [
+      "a Q8_0 width that is not a multiple of 32",
+      { width: 48, heads: 4, kvHeads: 2, tensorType: "Q8_0" },
+      /Q8_0 .* width \(48\)/,
+    ],
     ["zero layers", { layers: 0 }, /layers must be a positive integer, got 0/],
     ["a vocabulary smaller than the bytes", { vocabSize: 100 }, /vocabSize must be an integer of at least 260/],
   ];

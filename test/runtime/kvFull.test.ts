@@ -39,7 +39,11 @@ describe("a full KV pool (stories260K, 256 cells)", () => {
     const stats = swarm.stats();
     assert.equal(stats.reservedCells, available, "the new agent's tail is promised to it");
     const room = stats.freeCells - stats.reservedCells;
-    await assert.rejects(swarm.fork({ expectedTail: room + 1 }), KvAdmissionError, "promised cells are not given twice");
+    await assert.rejects(
+      swarm.fork({ expectedTail: room + 1 }),
+      KvAdmissionError,
+      "promised cells are not given twice",
+    );
   });
 
   it("pauses the agent that runs out of cells while the others finish, then fills the pool exactly", async () => {
@@ -57,7 +61,10 @@ describe("a full KV pool (stories260K, 256 cells)", () => {
     assert.equal(b.stopReason, "max-tokens");
     assert.equal(g.stopReason, "kv-full");
     assert.equal(greedy.paused, true);
-    assert.deepEqual(events.map((event) => event.agentId), [greedy.id]);
+    assert.deepEqual(
+      events.map((event) => event.agentId),
+      [greedy.id],
+    );
     assert.equal(events[0].neededCells, 1);
     assert.equal(events[0].availableCells, 0);
 
@@ -70,8 +77,10 @@ describe("a full KV pool (stories260K, 256 cells)", () => {
     for (const check of swarm.checkPositions()) assert.equal(check.llamaMaxPosition + 1, check.ledgerCells, check.id);
 
     // Past admission control, llama.cpp itself has no slot left: the ledger's "full" is llama.cpp's "full".
-    await assert.rejects(greedy.slot.sequence.evaluateWithoutGeneratingNewTokens(greedy.slot.pending),
-      /could not find a KV slot/);
+    await assert.rejects(
+      greedy.slot.sequence.evaluateWithoutGeneratingNewTokens(greedy.slot.pending),
+      /could not find a KV slot/,
+    );
     for (const check of swarm.checkPositions()) assert.equal(check.llamaMaxPosition + 1, check.ledgerCells, check.id);
   });
 

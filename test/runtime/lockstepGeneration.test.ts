@@ -29,7 +29,10 @@ describe("lockstep generation (stories260K)", () => {
       );
 
       const after = swarm.stats();
-      assert.deepEqual(results.map((result) => result.stopReason), agents.map(() => "max-tokens"));
+      assert.deepEqual(
+        results.map((result) => result.stopReason),
+        agents.map(() => "max-tokens"),
+      );
       // Step 1 decodes each agent's pending trunk token; steps 2-10 decode tokens 1-9; token 10 stays pending.
       assert.equal(after.dispatches - before.dispatches, 10, "one llama_decode per step");
       assert.equal(after.dispatchedTokens - before.dispatchedTokens, 10 * agentCount, "one row per agent per step");

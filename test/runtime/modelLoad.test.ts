@@ -31,20 +31,26 @@ describe("loading a model", () => {
 
   it("names a missing file and the setting to fix", async () => {
     const missing = path.join(dir, "nowhere.gguf");
-    await assert.rejects(loadSwarmModel({ modelPath: missing, threads: 1 }),
-      expectLoadError("model-not-found", missing, /No model file at .*swarmboard\.modelPath/));
+    await assert.rejects(
+      loadSwarmModel({ modelPath: missing, threads: 1 }),
+      expectLoadError("model-not-found", missing, /No model file at .*swarmboard\.modelPath/),
+    );
   });
 
   it("refuses a folder as unreadable", async () => {
-    await assert.rejects(loadSwarmModel({ modelPath: dir, threads: 1 }),
-      expectLoadError("model-unreadable", dir, /not a file/));
+    await assert.rejects(
+      loadSwarmModel({ modelPath: dir, threads: 1 }),
+      expectLoadError("model-unreadable", dir, /not a file/),
+    );
   });
 
   it("refuses garbage bytes as not a GGUF model", async () => {
     const garbage = path.join(dir, "garbage.gguf");
     await writeFile(garbage, Buffer.from("this is not a model at all, just some text bytes"));
-    await assert.rejects(loadSwarmModel({ modelPath: garbage, threads: 1 }),
-      expectLoadError("model-corrupt", garbage, /not a GGUF model/));
+    await assert.rejects(
+      loadSwarmModel({ modelPath: garbage, threads: 1 }),
+      expectLoadError("model-corrupt", garbage, /not a GGUF model/),
+    );
   });
 
   it("refuses a truncated GGUF with llama.cpp's reason as the cause", async () => {

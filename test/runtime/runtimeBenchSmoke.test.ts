@@ -28,7 +28,15 @@ describe("runtime benchmark --quick (stories260K)", function () {
 
   it("measures the three modes side by side and writes the figures", function () {
     const json = path.join(dir, "figures.json");
-    const { status, output } = runBench(["--quick", "--threads", "1", "--model", sharedModelPath("stories260K.gguf"), "--json", json]);
+    const { status, output } = runBench([
+      "--quick",
+      "--threads",
+      "1",
+      "--model",
+      sharedModelPath("stories260K.gguf"),
+      "--json",
+      json,
+    ]);
     assert.equal(status, 0, output);
     assert.match(output, /\| N \| mode \| fork ms\/agent \|/);
     const { rows } = JSON.parse(readFileSync(json, "utf8")) as { rows: BenchRow[] };

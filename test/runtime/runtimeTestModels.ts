@@ -19,7 +19,10 @@ function repoRoot(): string {
 export function sharedModelPath(fileName: string): string {
   const dir = process.env.SWARMBOARD_MODELS_DIR ?? path.join(repoRoot(), "..", "shared", "models");
   const file = path.join(dir, fileName);
-  assert.ok(existsSync(file), `missing test model ${file}: set SWARMBOARD_MODELS_DIR to the folder that holds ${fileName}`);
+  assert.ok(
+    existsSync(file),
+    `missing test model ${file}: set SWARMBOARD_MODELS_DIR to the folder that holds ${fileName}`,
+  );
   return file;
 }
 

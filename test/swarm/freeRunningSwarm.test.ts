@@ -25,18 +25,21 @@ describe("eight free-running agents on a random-weight chat model", function () 
   before(async function () {
     repo = makeSampleRepo();
     const started = Date.now();
-    summary = await new SwarmSession({
-      swarmId: "free",
-      goal: "Fix median for even-length lists",
-      recipe: testRecipe(8, budgetMs),
-      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
-      workspace: repo.workspace,
-      stateDir: repo.stateDir,
-      threads: 2,
-      approver: denyAllApprover,
-      policy: defaultPolicyRules,
-      seed: 7,
-    }, (e) => events.push(e)).run();
+    summary = await new SwarmSession(
+      {
+        swarmId: "free",
+        goal: "Fix median for even-length lists",
+        recipe: testRecipe(8, budgetMs),
+        modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
+        workspace: repo.workspace,
+        stateDir: repo.stateDir,
+        threads: 2,
+        approver: denyAllApprover,
+        policy: defaultPolicyRules,
+        seed: 7,
+      },
+      (e) => events.push(e),
+    ).run();
     elapsedMs = Date.now() - started;
   });
 
@@ -74,7 +77,12 @@ describe("eight free-running agents on a random-weight chat model", function () 
       const result = results.get(call.callId);
       assert.ok(result, `call ${call.callId} (${call.tool}) has a result`);
       if (call.tool === "(malformed)") assert.equal(result.ok, false, "a malformed call is a tool error");
-      if (!result.ok) assert.match(result.summary, /^[a-z-]+[:]|^not run|^release:|^kv-full/, `a tool error says what happened: ${result.summary}`);
+      if (!result.ok)
+        assert.match(
+          result.summary,
+          /^[a-z-]+[:]|^not run|^release:|^kv-full/,
+          `a tool error says what happened: ${result.summary}`,
+        );
     }
   });
 });

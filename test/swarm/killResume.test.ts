@@ -16,23 +16,35 @@ import { git, makeSampleRepo, repoRoot, testRecipe } from "./swarmFixtures";
 const goal = "Fix median for even-length lists";
 
 function boardIds(stateDir: string): string[] {
-  return readFileSync(path.join(stateDir, "board.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => (JSON.parse(l) as { id: string }).id);
+  return readFileSync(path.join(stateDir, "board.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => (JSON.parse(l) as { id: string }).id);
 }
 
 function firstRunScript(goalTask: string, todoTask: string): TurnScript {
-  const observations = Array.from({ length: 40 }, (_, i) => ({ tool: "post_finding", args: { kind: "OBSERVED", text: `observation ${i + 1} of the sample project` } }));
+  const observations = Array.from({ length: 40 }, (_, i) => ({
+    tool: "post_finding",
+    args: { kind: "OBSERVED", text: `observation ${i + 1} of the sample project` },
+  }));
   return {
     agents: {
       "agent-1": [
         { tool: "claim", args: { scope: { taskId: goalTask }, text: "fix median" } },
-        { tool: "edit_file", args: { path: "src/stats.js", search: "[...values].sort()", replace: "[...values].sort((a, b) => a - b)" } },
+        {
+          tool: "edit_file",
+          args: { path: "src/stats.js", search: "[...values].sort()", replace: "[...values].sort((a, b) => a - b)" },
+        },
         { tool: "commit", args: { message: "Sort numerically in median" } },
         { tool: "merge_progress", args: {} },
         ...observations,
       ],
       "agent-2": [
         { tool: "claim", args: { scope: { taskId: todoTask }, text: "variance" } },
-        { tool: "post_finding", args: { kind: "FACT", text: "variance is missing", refs: [{ path: "src/stats.js", line: 15 }] } },
+        {
+          tool: "post_finding",
+          args: { kind: "FACT", text: "variance is missing", refs: [{ path: "src/stats.js", line: 15 }] },
+        },
         { tool: "finish", args: { summary: "reported the missing variance" } },
       ],
     },
@@ -50,13 +62,29 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
     const scriptFile = path.join(repo.root, "script.json");
     writeFileSync(scriptFile, JSON.stringify(firstRunScript(goalTask!.id, todoTask.id)));
     const cli = path.join(repoRoot(), "dist", "cli", "main.js");
-    const common = ["--recipe", recipeFile, "--model", sharedModelPath("stories260K.gguf"), "--workspace", repo.workspace, "--state-dir", repo.stateDir, "--threads", "2", "--plain"];
+    const common = [
+      "--recipe",
+      recipeFile,
+      "--model",
+      sharedModelPath("stories260K.gguf"),
+      "--workspace",
+      repo.workspace,
+      "--state-dir",
+      repo.stateDir,
+      "--threads",
+      "2",
+      "--plain",
+    ];
 
     // First run: killed once agent-1's commit is merged and agent-2 has finished, while agent-1 is still posting.
-    const child = spawn(process.execPath, [cli, "run", "--goal", goal, "--script", scriptFile, ...common], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, "run", "--goal", goal, "--script", scriptFile, ...common], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     await new Promise<void>((resolve, reject) => {
-      child.on("exit", (code) => reject(new Error(`the run ended by itself (code ${code}) before it could be killed:\n${out}`)));
+      child.on("exit", (code) =>
+        reject(new Error(`the run ended by itself (code ${code}) before it could be killed:\n${out}`)),
+      );
       child.stdout.setEncoding("utf8").on("data", (text: string) => {
         out += text;
         if (/agent-1: ok merge: merged/.test(out) && /agent-2: done/.test(out) && /observation 5 /.test(out)) {
@@ -73,13 +101,27 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
 
     // Resume: the agents are scripted to finish at once; the state must have survived.
     writeFileSync(path.join(repo.root, "none.json"), JSON.stringify({ agents: {} }));
-    const resumed = spawnSync(process.execPath, [cli, "run", "--resume", "--script", path.join(repo.root, "none.json"), ...common], { encoding: "utf8" });
+    const resumed = spawnSync(
+      process.execPath,
+      [cli, "run", "--resume", "--script", path.join(repo.root, "none.json"), ...common],
+      { encoding: "utf8" },
+    );
     assert.equal(resumed.status, 0, `resume failed:\n${resumed.stdout}\n${resumed.stderr}`);
 
     const after = boardIds(repo.stateDir);
     for (const id of acknowledged) assert.ok(after.includes(id), `entry ${id} survived the kill and the resume`);
-    assert.equal(git(repo.workspace, "rev-parse", "swarmboard/e2e/agent-1"), branchBefore, "agent-1's branch kept its commits");
-    assert.equal(spawnSync("git", ["merge-base", "--is-ancestor", integrationBefore, "swarmboard/e2e/main"], { cwd: repo.workspace }).status, 0, "the integration branch kept the merge");
+    assert.equal(
+      git(repo.workspace, "rev-parse", "swarmboard/e2e/agent-1"),
+      branchBefore,
+      "agent-1's branch kept its commits",
+    );
+    assert.equal(
+      spawnSync("git", ["merge-base", "--is-ancestor", integrationBefore, "swarmboard/e2e/main"], {
+        cwd: repo.workspace,
+      }).status,
+      0,
+      "the integration branch kept the merge",
+    );
     assert.match(git(repo.workspace, "log", "--format=%s", "swarmboard/e2e/main"), /Sort numerically in median/);
     assert.match(git(repo.workspace, "fsck", "--no-progress"), /^$/);
 
@@ -89,7 +131,10 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
       assert.ok(finishedTaskIds(board.board.entries()).has(todoTask.id), "agent-2's task is recorded as finished");
       const open = await gatherTasks(recipe, goal, repo.workspace, board);
       assert.ok(!open.some((t) => t.id === todoTask.id), "the finished task is not offered again");
-      assert.ok(open.some((t) => t.id === goalTask!.id), "the goal, never finished, is still open");
+      assert.ok(
+        open.some((t) => t.id === goalTask!.id),
+        "the goal, never finished, is still open",
+      );
       assert.equal(board.claims.active(Date.now()).length, 0, "no claim is left open after the resumed run");
     } finally {
       await store.close();

@@ -32,25 +32,48 @@ function script(goalTask: string, todoTask: string, fixmeTask: string): TurnScri
         { tool: "edit_file", args: { path: "src/stats.js", search: oldMedian, replace: newMedian } },
         { tool: "commit", args: { message: "Fix median for even-length lists" } },
         { tool: "merge_progress", args: {} },
-        { tool: "post_finding", args: { kind: "PATCH_SUMMARY", text: "median sorts numerically and averages the middle pair", refs: [{ path: "src/stats.js", line: 9 }] } },
-        { tool: "post_finding", args: { kind: "FACT", text: "mean throws on an empty list", refs: [{ path: "src/stats.js", line: 4 }] } },
+        {
+          tool: "post_finding",
+          args: {
+            kind: "PATCH_SUMMARY",
+            text: "median sorts numerically and averages the middle pair",
+            refs: [{ path: "src/stats.js", line: 9 }],
+          },
+        },
+        {
+          tool: "post_finding",
+          args: { kind: "FACT", text: "mean throws on an empty list", refs: [{ path: "src/stats.js", line: 4 }] },
+        },
         { tool: "finish", args: { summary: "median fixed and merged" } },
       ],
       "agent-2": [
         { tool: "claim", args: { scope: { taskId: todoTask }, text: "add variance" } },
         { tool: "read_file", args: { path: "src/stats.js" } },
-        { tool: "post_finding", args: { kind: "OBSERVED", text: "variance is not implemented", refs: [{ path: "src/stats.js", line: 15 }] } },
+        {
+          tool: "post_finding",
+          args: { kind: "OBSERVED", text: "variance is not implemented", refs: [{ path: "src/stats.js", line: 15 }] },
+        },
         { tool: "spawn_subagent", args: { task: "find who calls median" } },
-        { tool: "post_finding", args: { kind: "FAIL", text: "variance needs a spec for the sample/population choice" } },
+        {
+          tool: "post_finding",
+          args: { kind: "FAIL", text: "variance needs a spec for the sample/population choice" },
+        },
         { tool: "finish", args: { summary: "variance left open" } },
       ],
       "agent-3": [
         { tool: "claim", args: { scope: { taskId: fixmeTask }, text: "the FIXME in median" } },
-        { tool: "send_message", args: { to: "agent-1", text: "The FIXME is yours too: tell me when median is merged." } },
+        {
+          tool: "send_message",
+          args: { to: "agent-1", text: "The FIXME is yours too: tell me when median is merged." },
+        },
         { tool: "list_dir", args: { path: "." } },
         { tool: "list_dir", args: { path: "." } },
         { tool: "list_dir", args: { path: "." } },
-        { tool: "claim", args: { scope: { paths: ["src/stats.js"] }, text: "a malformed call follows" }, rawArgs: "{\"scope\": " },
+        {
+          tool: "claim",
+          args: { scope: { paths: ["src/stats.js"] }, text: "a malformed call follows" },
+          rawArgs: '{"scope": ',
+        },
         { tool: "finish", args: { summary: "left the FIXME to agent-1" } },
       ],
       // agent-2's sub-agent (the next fork, so the next number).
@@ -59,7 +82,12 @@ function script(goalTask: string, todoTask: string, fixmeTask: string): TurnScri
         { tool: "post_finding", args: { kind: "OBSERVED", text: "median is only called from the tests" } },
         { tool: "finish", args: { summary: "median has no callers outside the tests" } },
       ],
-      synthesist: [{ tool: "write_report", args: { title: "Swarm report", body: "median is fixed and merged; variance is open." } }],
+      synthesist: [
+        {
+          tool: "write_report",
+          args: { title: "Swarm report", body: "median is fixed and merged; variance is open." },
+        },
+      ],
     },
   };
 }
@@ -78,18 +106,21 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
     const todo = todos.find((t) => t.title.includes("variance"));
     const fixme = todos.find((t) => t.title.includes("FIXME") || t.detail.includes("FIXME"));
     assert.ok(goal && todo && fixme, `three tasks: ${JSON.stringify([goal, ...todos].map((t) => t?.title))}`);
-    const session = new SwarmSession({
-      swarmId: "e2e",
-      goal: "Fix median for even-length lists",
-      recipe,
-      modelPath: sharedModelPath("stories260K.gguf"),
-      workspace: repo.workspace,
-      stateDir: repo.stateDir,
-      threads: 2,
-      script: script(goal.id, todo.id, fixme.id),
-      approver: denyAllApprover,
-      policy: defaultPolicyRules,
-    }, (e) => events.push(e));
+    const session = new SwarmSession(
+      {
+        swarmId: "e2e",
+        goal: "Fix median for even-length lists",
+        recipe,
+        modelPath: sharedModelPath("stories260K.gguf"),
+        workspace: repo.workspace,
+        stateDir: repo.stateDir,
+        threads: 2,
+        script: script(goal.id, todo.id, fixme.id),
+        approver: denyAllApprover,
+        policy: defaultPolicyRules,
+      },
+      (e) => events.push(e),
+    );
     summary = await session.run();
   });
 
@@ -97,23 +128,46 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
 
   it("ends completed with every agent done and the synthesist's report written", () => {
     assert.equal(summary.outcome, "completed", summary.reason);
-    assert.deepEqual(summary.agents.map((a) => [a.id, a.end.outcome]), [["agent-1", "done"], ["agent-2", "done"], ["agent-3", "done"], ["synthesist-5", "done"]]);
-    assert.equal(readFileSync(summary.reportPath, "utf8"), "# Swarm report\n\nmedian is fixed and merged; variance is open.\n");
+    assert.deepEqual(
+      summary.agents.map((a) => [a.id, a.end.outcome]),
+      [
+        ["agent-1", "done"],
+        ["agent-2", "done"],
+        ["agent-3", "done"],
+        ["synthesist-5", "done"],
+      ],
+    );
+    assert.equal(
+      readFileSync(summary.reportPath, "utf8"),
+      "# Swarm report\n\nmedian is fixed and merged; variance is open.\n",
+    );
   });
 
   it("lets the agents claim three different tasks, and releases every claim at the end", () => {
     const claims = entries().filter((e) => e.kind === "CLAIM");
     assert.deepEqual(claims.map((c) => c.author).sort(), ["agent-1", "agent-2", "agent-3"]);
     assert.equal(new Set(claims.map((c) => c.scope.taskId)).size, 3, "three distinct tasks");
-    const released = new Set(entries().filter((e) => e.kind === "RELEASE").map((e) => e.releases));
+    const released = new Set(
+      entries()
+        .filter((e) => e.kind === "RELEASE")
+        .map((e) => e.releases),
+    );
     for (const c of claims) assert.ok(released.has(c.id), `claim ${c.id} of ${c.author} released`);
   });
 
   it("lands findings of every kind on the board, durably in its log", () => {
     const kinds = new Set(entries().map((e) => e.kind));
-    for (const k of ["OBSERVED", "FACT", "FAIL", "CLAIM", "RELEASE", "PATCH_SUMMARY", "MESSAGE"] as const) assert.ok(kinds.has(k), `a ${k} entry`);
-    const logged = readFileSync(path.join(repo.stateDir, "board.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string });
-    assert.deepEqual(new Set(logged.map((e) => e.id)), new Set(entries().map((e) => e.id)), "every posted entry is in the log");
+    for (const k of ["OBSERVED", "FACT", "FAIL", "CLAIM", "RELEASE", "PATCH_SUMMARY", "MESSAGE"] as const)
+      assert.ok(kinds.has(k), `a ${k} entry`);
+    const logged = readFileSync(path.join(repo.stateDir, "board.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string });
+    assert.deepEqual(
+      new Set(logged.map((e) => e.id)),
+      new Set(entries().map((e) => e.id)),
+      "every posted entry is in the log",
+    );
   });
 
   it("merges agent-1's commit into the integration branch and leaves the user's checkout alone", () => {
@@ -122,7 +176,10 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
     assert.match(git(repo.workspace, "log", "--format=%s", "swarmboard/e2e/main"), /Fix median for even-length lists/);
     assert.equal(git(repo.workspace, "rev-parse", "HEAD"), userHeadBefore);
     assert.equal(git(repo.workspace, "status", "--porcelain"), "");
-    assert.ok(readFileSync(path.join(repo.workspace, "src/stats.js"), "utf8").includes("sort();"), "the user's file is untouched");
+    assert.ok(
+      readFileSync(path.join(repo.workspace, "src/stats.js"), "utf8").includes("sort();"),
+      "the user's file is untouched",
+    );
   });
 
   it("delivers agent-3's direct message to agent-1 when agent-1's next tool call returns", () => {
@@ -134,7 +191,9 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
     assert.equal(deliveries[0]!.point, "tool-call-returned");
     const posted = events.findIndex((e) => e.type === "board-entry" && e.entry.id === message.id);
     const delivered = events.indexOf(deliveries[0]!);
-    const agent1ResultsBetween = events.slice(posted, delivered).filter((e) => e.type === "tool-result" && e.agentId === "agent-1");
+    const agent1ResultsBetween = events
+      .slice(posted, delivered)
+      .filter((e) => e.type === "tool-result" && e.agentId === "agent-1");
     assert.ok(agent1ResultsBetween.length <= 1, "it arrives with agent-1's first tool result after it was posted");
   });
 
@@ -148,13 +207,20 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
     const added = ofType(events, "agent-added").find((e) => e.agent.parent === "agent-2");
     assert.ok(added, "a sub-agent of agent-2 was added");
     assert.equal(added.agent.id, "agent-4");
-    const stats = ofType(events, "kv-stats").map((e) => e.stats).find((s) => s.agents.some((a) => a.agentId === "agent-4"))!;
+    const stats = ofType(events, "kv-stats")
+      .map((e) => e.stats)
+      .find((s) => s.agents.some((a) => a.agentId === "agent-4"))!;
     const child = stats.agents.find((a) => a.agentId === "agent-4")!;
     const parent = stats.agents.find((a) => a.agentId === "agent-2")!;
     assert.equal(child.privateCells, 0, "the fork added no cell of its own");
     assert.ok(child.sequenceCells > stats.trunkCells, "the child shares its parent's private tail, not only the trunk");
-    assert.ok(parent.privateCells < parent.sequenceCells - stats.trunkCells + 1, "what the parent read is now shared with its child");
-    const result = ofType(events, "tool-result").find((r) => r.agentId === "agent-2" && r.summary.startsWith("sub-agent agent-4"));
+    assert.ok(
+      parent.privateCells < parent.sequenceCells - stats.trunkCells + 1,
+      "what the parent read is now shared with its child",
+    );
+    const result = ofType(events, "tool-result").find(
+      (r) => r.agentId === "agent-2" && r.summary.startsWith("sub-agent agent-4"),
+    );
     assert.ok(result?.ok, "agent-2's spawn call returned the sub-agent's outcome");
     assert.ok(entries().some((e) => e.author === "agent-4" && e.text === "median is only called from the tests"));
   });
@@ -172,7 +238,9 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
   });
 
   it("turns a malformed call into a tool error the agent reads", () => {
-    const bad = ofType(events, "tool-result").find((r) => r.agentId === "agent-3" && !r.ok && r.summary.startsWith("invalid-args"));
+    const bad = ofType(events, "tool-result").find(
+      (r) => r.agentId === "agent-3" && !r.ok && r.summary.startsWith("invalid-args"),
+    );
     assert.ok(bad, "agent-3's malformed claim became a tool error");
   });
 
@@ -183,7 +251,11 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
     const atFirstFork = stats.find((s) => s.agents.length === 1)!;
     // The trunk's last token stays pending (each agent decodes it as the first token of its own tail).
     assert.equal(atFirstFork.trunkCells, started.trunkTokens - 1);
-    assert.equal(atFirstFork.dispatchedTokens, atFirstFork.trunkCells, "only the trunk was decoded before the first fork");
+    assert.equal(
+      atFirstFork.dispatchedTokens,
+      atFirstFork.trunkCells,
+      "only the trunk was decoded before the first fork",
+    );
     assert.equal(atFirstFork.usedCells, atFirstFork.trunkCells, "the fork added no cell");
     // (While agent-2's sub-agent lives, agent-2's tail is shared by both and private to neither.)
     for (const s of stats.filter((x) => x.agents.length > 0 && !x.agents.some((a) => a.agentId === "agent-4"))) {

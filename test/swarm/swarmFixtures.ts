@@ -39,11 +39,30 @@ export function makeSampleRepo(): SampleRepo {
   return { root, workspace, stateDir: path.join(root, "state") };
 }
 
-export function ofType<T extends SwarmEvent["type"]>(events: readonly SwarmEvent[], type: T): Array<Extract<SwarmEvent, { type: T }>> {
+export function ofType<T extends SwarmEvent["type"]>(
+  events: readonly SwarmEvent[],
+  type: T,
+): Array<Extract<SwarmEvent, { type: T }>> {
   return events.filter((e): e is Extract<SwarmEvent, { type: T }> => e.type === type);
 }
 
-const codeTools = ["list_dir", "read_file", "search", "grep_board", "post_finding", "send_message", "claim", "release", "write_file", "edit_file", "run_command", "git_status", "git_diff", "commit", "merge_progress"];
+const codeTools = [
+  "list_dir",
+  "read_file",
+  "search",
+  "grep_board",
+  "post_finding",
+  "send_message",
+  "claim",
+  "release",
+  "write_file",
+  "edit_file",
+  "run_command",
+  "git_status",
+  "git_diff",
+  "commit",
+  "merge_progress",
+];
 
 /** A recipe of `workers` workers and a synthesist, with the sample project's goal and TODO tasks. */
 export function testRecipe(workers: number, wallClockMs = 10 * 60_000) {
@@ -51,10 +70,21 @@ export function testRecipe(workers: number, wallClockMs = 10 * 60_000) {
     name: "e2e",
     description: "Workers claim tasks of the sample project; a synthesist reports.",
     roles: [
-      { name: "worker", count: workers, tools: codeTools, instructions: "Claim one task, do it, merge, post what you learned." },
+      {
+        name: "worker",
+        count: workers,
+        tools: codeTools,
+        instructions: "Claim one task, do it, merge, post what you learned.",
+      },
       { name: "synthesist", count: 1, tools: ["grep_board", "read_file"], instructions: "Write the report." },
     ],
-    topology: { kind: "dag", stages: [{ name: "work", roles: ["worker"] }, { name: "report", roles: ["synthesist"], after: ["work"] }] },
+    topology: {
+      kind: "dag",
+      stages: [
+        { name: "work", roles: ["worker"] },
+        { name: "report", roles: ["synthesist"], after: ["work"] },
+      ],
+    },
     visibility: "shared",
     synthesist: "synthesist",
     budgets: { wallClockMs, tokensPerAgent: 100_000, kvCells: 32_768, steps: 40 },
@@ -64,4 +94,3 @@ export function testRecipe(workers: number, wallClockMs = 10 * 60_000) {
   assert.ok(parsed.ok, "the test recipe parses");
   return parsed.recipe;
 }
-

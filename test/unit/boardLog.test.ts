@@ -8,7 +8,8 @@ import { Board, canonicalJson, makeEntry } from "../../src/core/board";
 import { BoardLogCorruptError, encodeEntry } from "../../src/core/boardLogCodec";
 import { BoardLogFile } from "../../src/workspace/boardLog";
 
-const entry = (id: string, text = `text ${id}`): BoardEntry => makeEntry({ id, kind: "FACT", author: "a", time: 1, text });
+const entry = (id: string, text = `text ${id}`): BoardEntry =>
+  makeEntry({ id, kind: "FACT", author: "a", time: 1, text });
 
 describe("board log file", () => {
   let dir: string;
@@ -47,7 +48,9 @@ describe("board log file", () => {
   it("serialises concurrent appends: every line whole, every id once", async () => {
     const file = path.join(dir, "board.jsonl");
     const log = await BoardLogFile.open(file);
-    const results = await Promise.all([...Array(40).keys()].map((i) => log.append(entry(String(i % 30), "x".repeat(i * 100)))));
+    const results = await Promise.all(
+      [...Array(40).keys()].map((i) => log.append(entry(String(i % 30), "x".repeat(i * 100)))),
+    );
     assert.equal(results.filter((r) => r === "posted").length, 30);
     await log.close();
     const reopened = await BoardLogFile.open(file);
@@ -61,8 +64,15 @@ describe("board log file", () => {
     const tornLine = encodeEntry(entry("3")).slice(0, 25);
     await fs.writeFile(file, whole + tornLine);
     const log = await BoardLogFile.open(file);
-    assert.deepEqual(log.entries().map((e) => e.id), ["1", "2"]);
-    assert.deepEqual(log.repair, { droppedBytes: Buffer.byteLength(tornLine), line: 3, reason: "no line end (torn write)" });
+    assert.deepEqual(
+      log.entries().map((e) => e.id),
+      ["1", "2"],
+    );
+    assert.deepEqual(log.repair, {
+      droppedBytes: Buffer.byteLength(tornLine),
+      line: 3,
+      reason: "no line end (torn write)",
+    });
     assert.equal(await fs.readFile(file, "utf8"), whole, "the torn bytes are gone from the file");
     await log.append(entry("3"));
     await log.close();
@@ -72,7 +82,10 @@ describe("board log file", () => {
   it("refuses a log damaged before its last line, naming the file and the line", async () => {
     const file = path.join(dir, "board.jsonl");
     await fs.writeFile(file, encodeEntry(entry("1")) + "{oops}\n" + encodeEntry(entry("2")));
-    await assert.rejects(BoardLogFile.open(file), (e: unknown) => e instanceof BoardLogCorruptError && e.line === 2 && e.message.includes(file));
+    await assert.rejects(
+      BoardLogFile.open(file),
+      (e: unknown) => e instanceof BoardLogCorruptError && e.line === 2 && e.message.includes(file),
+    );
   });
 
   it("refuses to post after close", async () => {
@@ -84,20 +97,28 @@ describe("board log file", () => {
   it("property: replaying a log through the file gives the same board", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ id: fc.integer({ min: 0, max: 15 }), text: fc.string({ maxLength: 40 }) }), { maxLength: 20 }), async (raw) => {
-        const file = path.join(dir, `replay-${run++}.jsonl`);
-        const entries = raw.map((r) => entry(`e${r.id}`, r.text));
-        const log = await BoardLogFile.open(file);
-        for (const e of entries) await log.append(e);
-        await log.close();
-        // Replay the whole history into the reopened log: nothing changes.
-        const again = await BoardLogFile.open(file);
-        for (const e of entries) assert.equal(await again.append(e), "duplicate");
-        await again.close();
-        const reopened = await BoardLogFile.open(file);
-        assert.equal(canonicalJson(Board.fromEntries(reopened.entries()).entries()), canonicalJson(Board.fromEntries(entries).entries()));
-        await reopened.close();
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ id: fc.integer({ min: 0, max: 15 }), text: fc.string({ maxLength: 40 }) }), {
+          maxLength: 20,
+        }),
+        async (raw) => {
+          const file = path.join(dir, `replay-${run++}.jsonl`);
+          const entries = raw.map((r) => entry(`e${r.id}`, r.text));
+          const log = await BoardLogFile.open(file);
+          for (const e of entries) await log.append(e);
+          await log.close();
+          // Replay the whole history into the reopened log: nothing changes.
+          const again = await BoardLogFile.open(file);
+          for (const e of entries) assert.equal(await again.append(e), "duplicate");
+          await again.close();
+          const reopened = await BoardLogFile.open(file);
+          assert.equal(
+            canonicalJson(Board.fromEntries(reopened.entries()).entries()),
+            canonicalJson(Board.fromEntries(entries).entries()),
+          );
+          await reopened.close();
+        },
+      ),
       { numRuns: 40 },
     );
   });

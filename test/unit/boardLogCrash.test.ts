@@ -53,7 +53,11 @@ function runAndKill(proc: Child, file: string, run: number, delayMs: number, bef
     // A child that never says "ready" (broken build, stuck start-up) must fail the test, not hang it.
     const guard = setTimeout(() => {
       kill();
-      reject(new Error(`crash child of run ${run} neither got ready nor died within 20 s; stdout: ${out.slice(-200)} stderr: ${stderr.slice(-500)}`));
+      reject(
+        new Error(
+          `crash child of run ${run} neither got ready nor died within 20 s; stdout: ${out.slice(-200)} stderr: ${stderr.slice(-500)}`,
+        ),
+      );
     }, 20_000);
     proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       if (!beforeReady && timer === undefined && (out + chunk).includes("ready\n")) timer = setTimeout(kill, delayMs);
@@ -99,7 +103,11 @@ describe("board log under SIGKILL", function () {
         next = startChild();
         const result = await runAndKill(current, file, run, delay, beforeReady);
         const context = `run ${run}, seed ${seed}, delay ${delay} ms${beforeReady ? " after the go line" : " after ready"}`;
-        assert.equal(result.signal, "SIGKILL", `the child must die by the kill, not exit on its own (${context}): code ${result.code}, ${result.stderr}`);
+        assert.equal(
+          result.signal,
+          "SIGKILL",
+          `the child must die by the kill, not exit on its own (${context}): code ${result.code}, ${result.stderr}`,
+        );
         if (result.acked.length > 0) killedPosting++;
         for (const id of result.acked) acked.add(id);
         if (!existsSync(file)) {
@@ -110,7 +118,8 @@ describe("board log under SIGKILL", function () {
         if (log.repair !== undefined) repairs++;
         const present = new Set(log.entries().map((e) => e.id));
         await log.close();
-        for (const id of acked) assert.ok(present.has(id), `acknowledged entry ${id} is missing after the kill (${context})`);
+        for (const id of acked)
+          assert.ok(present.has(id), `acknowledged entry ${id} is missing after the kill (${context})`);
         const decoded = decodeLog(await fs.readFile(file, "utf8"), file);
         assert.equal(decoded.torn, undefined, `after reopening, the file parses to its end (${context})`);
         assert.equal(decoded.entries.length, present.size);
@@ -121,6 +130,9 @@ describe("board log under SIGKILL", function () {
     }
     // Not assertions on chance; printed so that a reader sees what the run exercised.
     console.log(`      seed ${seed}: ${kills} kills, ${killedPosting} while posting, ${repairs} torn tails repaired`);
-    assert.ok(killedPosting > kills / 4, `most kills must land while posting (only ${killedPosting} of ${kills}); the child may be failing to start`);
+    assert.ok(
+      killedPosting > kills / 4,
+      `most kills must land while posting (only ${killedPosting} of ${kills}); the child may be failing to start`,
+    );
   });
 });

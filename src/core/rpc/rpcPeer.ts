@@ -20,7 +20,11 @@ export class RpcError extends Error {
 
 /** Throw this from a handler to answer with a specific error code. */
 export class HandlerError extends Error {
-  constructor(readonly code: string, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
     this.name = "HandlerError";
   }
@@ -54,24 +58,35 @@ export class RpcPeer extends DisposableBase {
   /** Requests this side cancelled: their late answers are expected, not violations. */
   private readonly cancelled = new Set<number>();
 
-  constructor(private readonly transport: Transport, private readonly options: RpcPeerOptions = {}) {
+  constructor(
+    private readonly transport: Transport,
+    private readonly options: RpcPeerOptions = {},
+  ) {
     super();
     this.register(transport.onMessage((m) => this.receive(m)));
     this.register(toDisposable(() => this.failPending({ code: "disposed", message: "The connection was closed." })));
   }
 
   /** `signal` cancels the request: the other side's handler sees its own signal abort, and this rejects with `cancelled`. */
-  request<P extends z.ZodType, R extends z.ZodType>(spec: MethodSpec<P, R>, params: z.input<P>, signal?: AbortSignal): Promise<z.output<R>> {
-    if (this.isDisposed) return Promise.reject(new RpcError({ code: "disposed", message: "The connection was closed." }));
+  request<P extends z.ZodType, R extends z.ZodType>(
+    spec: MethodSpec<P, R>,
+    params: z.input<P>,
+    signal?: AbortSignal,
+  ): Promise<z.output<R>> {
+    if (this.isDisposed)
+      return Promise.reject(new RpcError({ code: "disposed", message: "The connection was closed." }));
     // Our own bad params are refused like the other side would refuse them: as a rejected promise with
     // `invalid-params`, so callers handle one failure shape (not a synchronous ZodError).
     const parsed = spec.params.safeParse(params);
     if (!parsed.success) {
-      return Promise.reject(new RpcError({ code: "invalid-params", message: `params of ${spec.method}: ${parsed.error.message}` }));
+      return Promise.reject(
+        new RpcError({ code: "invalid-params", message: `params of ${spec.method}: ${parsed.error.message}` }),
+      );
     }
     const checked = parsed.data;
     const id = this.nextId++;
-    if (signal?.aborted) return Promise.reject(new RpcError({ code: "cancelled", message: `${spec.method} was cancelled.` }));
+    if (signal?.aborted)
+      return Promise.reject(new RpcError({ code: "cancelled", message: `${spec.method} was cancelled.` }));
     return new Promise<z.output<R>>((resolve, reject) => {
       const onAbort = () => {
         if (!this.pending.delete(id)) return;
@@ -79,12 +94,18 @@ export class RpcPeer extends DisposableBase {
         if (!this.isDisposed) this.transport.send({ kind: "cancel", id });
         reject(new RpcError({ code: "cancelled", message: `${spec.method} was cancelled.` }));
       };
-      const settle = <T>(fn: (value: T) => void) => (value: T) => {
-        signal?.removeEventListener("abort", onAbort);
-        fn(value);
-      };
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          signal?.removeEventListener("abort", onAbort);
+          fn(value);
+        };
       signal?.addEventListener("abort", onAbort);
-      this.pending.set(id, { resolve: settle((v: unknown) => resolve(v as z.output<R>)), reject: settle(reject), result: spec.result });
+      this.pending.set(id, {
+        resolve: settle((v: unknown) => resolve(v as z.output<R>)),
+        reject: settle(reject),
+        result: spec.result,
+      });
       this.transport.send({ kind: "request", id, method: spec.method, params: checked });
     });
   }
@@ -150,7 +171,10 @@ export class RpcPeer extends DisposableBase {
         }
         const result = p.result.safeParse(msg.result);
         if (result.success) p.resolve(result.data);
-        else p.reject(new RpcError({ code: "invalid-result", message: `The result failed its schema: ${result.error.message}` }));
+        else
+          p.reject(
+            new RpcError({ code: "invalid-result", message: `The result failed its schema: ${result.error.message}` }),
+          );
         return;
       }
       case "notification":

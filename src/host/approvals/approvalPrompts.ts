@@ -62,7 +62,8 @@ export class ApprovalPrompts implements vscode.Disposable {
 
   private sync(swarmId: string): void {
     const asked = this.store.swarm(swarmId)?.approvals ?? [];
-    for (const a of asked) if (!this.open.has(a.requestId) && !this.settled.has(a.requestId)) void this.prompt(swarmId, a);
+    for (const a of asked)
+      if (!this.open.has(a.requestId) && !this.settled.has(a.requestId)) void this.prompt(swarmId, a);
     // A request that left the view unanswered here (the swarm ended) closes its prompt.
     for (const [id, entry] of this.open) {
       if (entry.prompt.swarmId === swarmId && !asked.some((a) => a.requestId === id)) entry.settle("ended");
@@ -102,22 +103,37 @@ export class ApprovalPrompts implements vscode.Disposable {
     if (result === "disposed") return;
     if (result === "ended") {
       this.log.info(`approval dropped: swarm ${swarmId} ended before \`${a.command}\` of ${a.agentId} was answered`);
-      void vscode.window.showInformationMessage(`Swarmboard: swarm ${swarmId} ended before you answered; \`${a.command}\` of ${a.agentId} did not run.`);
+      void vscode.window.showInformationMessage(
+        `Swarmboard: swarm ${swarmId} ended before you answered; \`${a.command}\` of ${a.agentId} did not run.`,
+      );
       return;
     }
     if (result === "timeout") {
       this.log.warn(`approval timed out: \`${a.command}\` of ${a.agentId} was denied (${a.requestId})`);
-      void vscode.window.showInformationMessage(`Swarmboard: nobody answered in time, so \`${a.command}\` of ${a.agentId} was denied.`);
+      void vscode.window.showInformationMessage(
+        `Swarmboard: nobody answered in time, so \`${a.command}\` of ${a.agentId} was denied.`,
+      );
       this.store.approvalAnswered(swarmId, a.requestId);
       return;
     }
     try {
-      const { known } = await this.worker.request(answerApprovalMethod, { swarmId, requestId: a.requestId, decision: result });
-      this.log.info(`approval answered: ${result} for \`${a.command}\` of ${a.agentId} (${a.requestId})${known ? "" : " — too late, the request had already ended"}`);
-      if (!known) void vscode.window.showWarningMessage(`Swarmboard: \`${a.command}\` of ${a.agentId} had already timed out or its swarm stopped; it was denied and did not run.`);
+      const { known } = await this.worker.request(answerApprovalMethod, {
+        swarmId,
+        requestId: a.requestId,
+        decision: result,
+      });
+      this.log.info(
+        `approval answered: ${result} for \`${a.command}\` of ${a.agentId} (${a.requestId})${known ? "" : " — too late, the request had already ended"}`,
+      );
+      if (!known)
+        void vscode.window.showWarningMessage(
+          `Swarmboard: \`${a.command}\` of ${a.agentId} had already timed out or its swarm stopped; it was denied and did not run.`,
+        );
     } catch (error) {
       this.log.error(`approval answer failed: ${(error as Error).message}`);
-      void vscode.window.showErrorMessage(`Swarmboard: your answer did not reach the worker (${(error as Error).message}); the command will be denied when its request times out.`);
+      void vscode.window.showErrorMessage(
+        `Swarmboard: your answer did not reach the worker (${(error as Error).message}); the command will be denied when its request times out.`,
+      );
     }
     this.store.approvalAnswered(swarmId, a.requestId);
   }
@@ -135,7 +151,9 @@ function waitText(ms: number): string {
 /** What a click on a prompt whose request already ended says. */
 function lateClickText(settledAs: Outcome, a: ApprovalView): string {
   const what = `\`${a.command}\` of ${a.agentId}`;
-  if (settledAs === "timeout") return `Swarmboard: ${what} was already denied: nobody answered in time. It did not run.`;
-  if (settledAs === "ended" || settledAs === "disposed") return `Swarmboard: the swarm ended before the answer; ${what} did not run.`;
+  if (settledAs === "timeout")
+    return `Swarmboard: ${what} was already denied: nobody answered in time. It did not run.`;
+  if (settledAs === "ended" || settledAs === "disposed")
+    return `Swarmboard: the swarm ended before the answer; ${what} did not run.`;
   return `Swarmboard: ${what} was already answered (${settledAs}); this click changes nothing.`;
 }

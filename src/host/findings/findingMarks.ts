@@ -3,7 +3,12 @@
 import type { BoardEntry, BoardEntryKind } from "../../protocol/board";
 
 /** The board kinds that are findings (claims, releases and messages are coordination, not findings). */
-export const findingKinds: ReadonlySet<BoardEntryKind> = new Set<BoardEntryKind>(["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"]);
+export const findingKinds: ReadonlySet<BoardEntryKind> = new Set<BoardEntryKind>([
+  "OBSERVED",
+  "FACT",
+  "FAIL",
+  "PATCH_SUMMARY",
+]);
 
 /** One `file:line` reference of one finding. Lines are 0-based here (the editor's), 1-based on the board. */
 export interface FindingMark {
@@ -31,7 +36,17 @@ export function findingMarks(swarmId: string, entries: readonly BoardEntry[]): F
       // A ref without a line points at the file: show it on the first line.
       const line = Math.max(0, (ref.line ?? 1) - 1);
       const endLine = Math.max(line, (ref.endLine ?? ref.line ?? 1) - 1);
-      marks.push({ key: `${swarmId}/${entry.id}/${index}`, swarmId, entryId: entry.id, kind: entry.kind, author: entry.author, text: entry.text, path: ref.path, line, endLine });
+      marks.push({
+        key: `${swarmId}/${entry.id}/${index}`,
+        swarmId,
+        entryId: entry.id,
+        kind: entry.kind,
+        author: entry.author,
+        text: entry.text,
+        path: ref.path,
+        line,
+        endLine,
+      });
     });
   }
   return marks;

@@ -102,13 +102,19 @@ export class FindingsInEditor implements vscode.Disposable {
       const marks = enabled ? this.marksOf(editor.document) : [];
       const lastLine = Math.max(0, editor.document.lineCount - 1);
       const byLine = new Map<number, FindingMark[]>();
-      for (const m of marks) byLine.set(Math.min(m.line, lastLine), [...(byLine.get(Math.min(m.line, lastLine)) ?? []), m]);
+      for (const m of marks)
+        byLine.set(Math.min(m.line, lastLine), [...(byLine.get(Math.min(m.line, lastLine)) ?? []), m]);
       const options: vscode.DecorationOptions[] = [];
       const shown: ShownFinding[] = [];
       for (const [line, atLine] of byLine) {
         const label = atLine.map((m) => markLabel(m, atLine.length > 1 ? 40 : 90)).join("  |  ");
-        options.push({ range: new vscode.Range(line, 0, line, 0), hoverMessage: atLine.map(hover), renderOptions: { after: { contentText: `  ${label}` } } });
-        for (const m of atLine) shown.push({ line, endLine: Math.min(m.endLine, lastLine), label: markLabel(m), entryId: m.entryId });
+        options.push({
+          range: new vscode.Range(line, 0, line, 0),
+          hoverMessage: atLine.map(hover),
+          renderOptions: { after: { contentText: `  ${label}` } },
+        });
+        for (const m of atLine)
+          shown.push({ line, endLine: Math.min(m.endLine, lastLine), label: markLabel(m), entryId: m.entryId });
       }
       editor.setDecorations(this.decoration, options);
       if (shown.length > 0) this.shown.set(editor.document.uri.toString(), shown);

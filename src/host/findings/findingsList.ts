@@ -11,10 +11,19 @@ interface FindingItem extends vscode.QuickPickItem {
   readonly entry: BoardEntry;
 }
 
-const kindIcons: Record<string, string> = { OBSERVED: "$(eye)", FACT: "$(info)", FAIL: "$(error)", PATCH_SUMMARY: "$(git-commit)" };
+const kindIcons: Record<string, string> = {
+  OBSERVED: "$(eye)",
+  FACT: "$(info)",
+  FAIL: "$(error)",
+  PATCH_SUMMARY: "$(git-commit)",
+};
 
 /** Opens a finding's first ref at its line; undefined when it points at no file. */
-export async function openFinding(store: SwarmStore, swarmId: string, entry: BoardEntry): Promise<vscode.TextEditor | undefined> {
+export async function openFinding(
+  store: SwarmStore,
+  swarmId: string,
+  entry: BoardEntry,
+): Promise<vscode.TextEditor | undefined> {
   const ref = entry.refs[0];
   const folder = swarmFolder(store, swarmId);
   if (ref === undefined || folder === undefined) return undefined;
@@ -26,11 +35,17 @@ export async function openFinding(store: SwarmStore, swarmId: string, entry: Boa
 }
 
 /** The swarm to act on: the one named, the only one, or the user's pick (undefined when cancelled or none). */
-export async function chooseSwarm(store: SwarmStore, swarmId: string | undefined, purpose: string): Promise<string | undefined> {
+export async function chooseSwarm(
+  store: SwarmStore,
+  swarmId: string | undefined,
+  purpose: string,
+): Promise<string | undefined> {
   if (swarmId !== undefined) return swarmId;
   const swarms = store.swarms();
   if (swarms.length === 0) {
-    void vscode.window.showInformationMessage(`Swarmboard: there is no swarm in this window yet to ${purpose}. Launch one first.`);
+    void vscode.window.showInformationMessage(
+      `Swarmboard: there is no swarm in this window yet to ${purpose}. Launch one first.`,
+    );
     return undefined;
   }
   if (swarms.length === 1) return swarms[0]!.id;
@@ -41,7 +56,11 @@ export async function chooseSwarm(store: SwarmStore, swarmId: string | undefined
   return picked?.label;
 }
 
-export async function listFindings(store: SwarmStore, picker: QuickPicker, args?: { swarmId?: string }): Promise<BoardEntry | undefined> {
+export async function listFindings(
+  store: SwarmStore,
+  picker: QuickPicker,
+  args?: { swarmId?: string },
+): Promise<BoardEntry | undefined> {
   const swarmId = await chooseSwarm(store, args?.swarmId, "to list the findings of");
   if (swarmId === undefined) return undefined;
   const entries = findingEntries(store.swarm(swarmId)?.entries ?? []);
@@ -55,7 +74,10 @@ export async function listFindings(store: SwarmStore, picker: QuickPicker, args?
     description: entry.refs.map((r) => (r.line ? `${r.path}:${r.line}` : r.path)).join(", "),
     detail: entry.text,
   }));
-  const picked = await picker.pick(items, { title: `Findings of ${swarmId}`, placeholder: "Pick a finding to open the file at its line" });
+  const picked = await picker.pick(items, {
+    title: `Findings of ${swarmId}`,
+    placeholder: "Pick a finding to open the file at its line",
+  });
   if (picked === undefined) return undefined;
   await openFinding(store, swarmId, picked.entry);
   return picked.entry;

@@ -31,7 +31,14 @@ export class LaunchInput {
     if (step.placeholder !== undefined) box.placeholder = step.placeholder;
     const check = () => {
       const verdict = step.validate?.(box.value);
-      box.validationMessage = verdict ? { message: verdict.message, severity: verdict.blocking ? vscode.InputBoxValidationSeverity.Error : vscode.InputBoxValidationSeverity.Warning } : undefined;
+      box.validationMessage = verdict
+        ? {
+            message: verdict.message,
+            severity: verdict.blocking
+              ? vscode.InputBoxValidationSeverity.Error
+              : vscode.InputBoxValidationSeverity.Warning,
+          }
+        : undefined;
       return verdict;
     };
     check();
@@ -52,8 +59,16 @@ export class LaunchInput {
     });
   }
 
-  pick<T extends vscode.QuickPickItem>(items: readonly T[], title: string, placeholder?: string): Promise<T | undefined> {
-    const picked = this.picker.pick(items, { title, ignoreFocusOut: true, ...(placeholder !== undefined ? { placeholder } : {}) });
+  pick<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    title: string,
+    placeholder?: string,
+  ): Promise<T | undefined> {
+    const picked = this.picker.pick(items, {
+      title,
+      ignoreFocusOut: true,
+      ...(placeholder !== undefined ? { placeholder } : {}),
+    });
     this.box = undefined;
     return picked;
   }

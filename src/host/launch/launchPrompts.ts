@@ -17,7 +17,10 @@ export async function recipeChoices(folder: vscode.Uri): Promise<{ choices: Reci
   const pattern = new vscode.RelativePattern(folder, ".swarmboard/recipes/*.json");
   const files = await vscode.workspace.findFiles(pattern, undefined, 200);
   const sources = await Promise.all(
-    files.map(async (uri) => ({ file: vscode.workspace.asRelativePath(uri, false), text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) })),
+    files.map(async (uri) => ({
+      file: vscode.workspace.asRelativePath(uri, false),
+      text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)),
+    })),
   );
   const catalog = buildRecipeCatalog(sources);
   const choices = [...catalog.recipes.values()].map((r) => ({
@@ -26,7 +29,10 @@ export async function recipeChoices(folder: vscode.Uri): Promise<{ choices: Reci
     origin: catalog.origins.get(r.name) ?? "built-in",
     agents: r.roles.filter((role) => role.name !== r.synthesist).reduce((n, role) => n + role.count, 0),
   }));
-  return { choices, problems: catalog.problems.map((p) => `${p.file}: ${p.field}: expected ${p.expected}, got ${p.got}`) };
+  return {
+    choices,
+    problems: catalog.problems.map((p) => `${p.file}: ${p.field}: expected ${p.expected}, got ${p.got}`),
+  };
 }
 
 const title = "Launch Swarm";
@@ -36,7 +42,8 @@ export async function askGoal(input: LaunchInput): Promise<string | undefined> {
     title: `${title} (1/4): goal`,
     prompt: "What should the swarm do?",
     placeholder: "e.g. Fix median for even-length lists",
-    validate: (v) => (v.trim() === "" ? { message: "Write a goal: the agents plan from it.", blocking: true } : undefined),
+    validate: (v) =>
+      v.trim() === "" ? { message: "Write a goal: the agents plan from it.", blocking: true } : undefined,
   });
 }
 
@@ -54,12 +61,19 @@ export type ModelAnswer = { kind: "path"; path: string } | { kind: "pull"; uri: 
 export async function askModel(input: LaunchInput, configured: string): Promise<ModelAnswer | undefined> {
   const items: Array<vscode.QuickPickItem & { id: "configured" | "file" | "pull" }> = [];
   if (configured !== "") items.push({ id: "configured", label: "$(check) Configured model", description: configured });
-  items.push({ id: "file", label: "$(file-binary) Pick a GGUF file…" }, { id: "pull", label: "$(cloud-download) Pull a model…", description: "hf:<user>/<repo>/<file>.gguf or a URL" });
+  items.push(
+    { id: "file", label: "$(file-binary) Pick a GGUF file…" },
+    { id: "pull", label: "$(cloud-download) Pull a model…", description: "hf:<user>/<repo>/<file>.gguf or a URL" },
+  );
   const picked = await input.pick(items, `${title} (3/4): model`);
   if (!picked) return undefined;
   if (picked.id === "configured") return { kind: "path", path: configured };
   if (picked.id === "file") {
-    const files = await vscode.window.showOpenDialog({ title: "Pick a GGUF model", canSelectMany: false, filters: { "GGUF models": ["gguf"] } });
+    const files = await vscode.window.showOpenDialog({
+      title: "Pick a GGUF model",
+      canSelectMany: false,
+      filters: { "GGUF models": ["gguf"] },
+    });
     return files?.[0] ? { kind: "path", path: files[0].fsPath } : undefined;
   }
   const uri = await input.text({ title: "Pull a model", prompt: "A model URI (hf:…) or an https URL of a .gguf file" });
@@ -68,11 +82,17 @@ export async function askModel(input: LaunchInput, configured: string): Promise<
 
 /** The agent-count step's prompt: the recipe's count, the user's limit and the budget's estimate. */
 export function agentsPrompt(recipeAgents: number, fit: number | undefined, limit: number): string {
-  const estimate = fit === undefined ? "" : ` The KV budget fits about ${fit} agents (2,048-token trunk, 1,024-token tails).`;
+  const estimate =
+    fit === undefined ? "" : ` The KV budget fits about ${fit} agents (2,048-token trunk, 1,024-token tails).`;
   return `How many agents? The recipe has ${recipeAgents}; your limit is ${limit}.${estimate}`;
 }
 
-export async function askAgents(input: LaunchInput, recipeAgents: number, fit: number | undefined, maxAgents: number): Promise<number | undefined> {
+export async function askAgents(
+  input: LaunchInput,
+  recipeAgents: number,
+  fit: number | undefined,
+  maxAgents: number,
+): Promise<number | undefined> {
   const limit = Math.max(1, Math.min(64, maxAgents));
   const text = await input.text({
     title: `${title} (4/4): agents`,
@@ -80,8 +100,11 @@ export async function askAgents(input: LaunchInput, recipeAgents: number, fit: n
     value: String(Math.min(recipeAgents, limit, fit ?? limit) || 1),
     validate: (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > limit) return { message: `Enter a whole number from 1 to ${limit} (swarmboard.maxAgents).`, blocking: true };
-      return fit !== undefined && n > fit ? { message: `More than the ${fit} the budget fits: agents will wait for cells.`, blocking: false } : undefined;
+      if (!Number.isInteger(n) || n < 1 || n > limit)
+        return { message: `Enter a whole number from 1 to ${limit} (swarmboard.maxAgents).`, blocking: true };
+      return fit !== undefined && n > fit
+        ? { message: `More than the ${fit} the budget fits: agents will wait for cells.`, blocking: false }
+        : undefined;
     },
   });
   return text === undefined ? undefined : Number(text);

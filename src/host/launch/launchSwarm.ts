@@ -4,7 +4,13 @@
 import { cpus } from "node:os";
 import * as vscode from "vscode";
 import { toErrorData } from "../../core/rpc/rpcPeer";
-import { modelFactsMethod, pullModelMethod, pullProgressNotification, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
+import {
+  modelFactsMethod,
+  pullModelMethod,
+  pullProgressNotification,
+  startSwarmMethod,
+  type StartSwarmParams,
+} from "../../protocol/swarmRpc";
 import type { Settings } from "../../protocol/settings";
 import { readSettings } from "../configuration";
 import type { HostLog } from "../hostLog";
@@ -45,7 +51,8 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
   if (!vscode.workspace.isTrusted) return { outcome: "refused", reason: untrustedReason };
   const folder = vscode.workspace.workspaceFolders?.[0];
   const settingsResult = readSettings();
-  if (!settingsResult.ok) return { outcome: "refused", reason: `Fix your settings first: ${settingsResult.problems.join(" ")}` };
+  if (!settingsResult.ok)
+    return { outcome: "refused", reason: `Fix your settings first: ${settingsResult.problems.join(" ")}` };
   const settings = settingsResult.settings;
   let args: LaunchArgs;
   let fit: number | undefined;
@@ -54,16 +61,22 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
     if (!parsed.ok) return { outcome: "refused", reason: parsed.reason };
     args = parsed.args;
   } else {
-    if (!folder) return { outcome: "refused", reason: "Open a folder (a git repository) first: a swarm works in a repository." };
+    if (!folder)
+      return { outcome: "refused", reason: "Open a folder (a git repository) first: a swarm works in a repository." };
     const asked = await ask(deps, folder.uri, settings);
     if (asked.outcome !== "answered") return asked;
     args = asked.args;
     fit = asked.fit;
   }
   const workspace = args.workspace ?? folder?.uri.fsPath;
-  if (!workspace) return { outcome: "refused", reason: "Open a folder (a git repository) first: a swarm works in a repository." };
+  if (!workspace)
+    return { outcome: "refused", reason: "Open a folder (a git repository) first: a swarm works in a repository." };
   const modelPath = args.modelPath ?? settings.modelPath;
-  if (modelPath === "") return { outcome: "refused", reason: "No model is set: set swarmboard.modelPath, or launch from the command palette and pick or pull one." };
+  if (modelPath === "")
+    return {
+      outcome: "refused",
+      reason: "No model is set: set swarmboard.modelPath, or launch from the command palette and pick or pull one.",
+    };
   const threads = args.threads ?? defaultThreads(settings);
   const kvCells = args.kvCells ?? settings.kvCellsBudget;
   if (fit === undefined) {
@@ -71,9 +84,20 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
     if (loaded.outcome !== "loaded") return loaded;
   }
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const stateDir = vscode.Uri.joinPath(deps.storageDir, "swarms", `${stamp}-${Math.random().toString(36).slice(2, 8)}`).fsPath;
+  const stateDir = vscode.Uri.joinPath(
+    deps.storageDir,
+    "swarms",
+    `${stamp}-${Math.random().toString(36).slice(2, 8)}`,
+  ).fsPath;
   const params: StartSwarmParams = {
-    goal: args.goal, recipe: args.recipe, modelPath, workspace, stateDir, threads, kvCells, policy: settings.commandPolicy,
+    goal: args.goal,
+    recipe: args.recipe,
+    modelPath,
+    workspace,
+    stateDir,
+    threads,
+    kvCells,
+    policy: settings.commandPolicy,
     ...(args.agents ? { agents: args.agents } : {}),
     ...(args.budgetMs ? { budgetMs: args.budgetMs } : {}),
     ...(args.script ? { script: args.script } : {}),
@@ -91,7 +115,12 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
 }
 
 /** Loads the model in the worker (model/facts loads it once; the swarm reuses it) under a cancellable notification. */
-async function loadModel(deps: LaunchDeps, modelPath: string, threads: number, kvCells: number): Promise<{ outcome: "loaded"; fit: number } | LaunchResult> {
+async function loadModel(
+  deps: LaunchDeps,
+  modelPath: string,
+  threads: number,
+  kvCells: number,
+): Promise<{ outcome: "loaded"; fit: number } | LaunchResult> {
   const name = modelPath.split(/[\\/]/).pop() ?? modelPath;
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Swarmboard: loading ${name}`, cancellable: true },
@@ -101,12 +130,18 @@ async function loadModel(deps: LaunchDeps, modelPath: string, threads: number, k
       try {
         progress.report({ message: "the worker maps the model once for all agents…" });
         const facts = await deps.worker.request(modelFactsMethod, { modelPath, threads, kvCells }, controller.signal);
-        deps.log.info(`model ${name}: ${facts.mode}, ${facts.facts.kvBytesPerCell} bytes per cell, about ${facts.agentsThatFit} agents fit in ${kvCells} cells`);
+        deps.log.info(
+          `model ${name}: ${facts.mode}, ${facts.facts.kvBytesPerCell} bytes per cell, about ${facts.agentsThatFit} agents fit in ${kvCells} cells`,
+        );
         return { outcome: "loaded" as const, fit: facts.agentsThatFit };
       } catch (err) {
-        if (token.isCancellationRequested) return { outcome: "cancelled" as const, reason: `Loading ${name} was cancelled; nothing was launched.` };
+        if (token.isCancellationRequested)
+          return { outcome: "cancelled" as const, reason: `Loading ${name} was cancelled; nothing was launched.` };
         const { message } = toErrorData(err);
-        return { outcome: "failed" as const, reason: `Could not load the model ${modelPath}: ${message}. Check swarmboard.modelPath points at a GGUF file.` };
+        return {
+          outcome: "failed" as const,
+          reason: `Could not load the model ${modelPath}: ${message}. Check swarmboard.modelPath points at a GGUF file.`,
+        };
       } finally {
         sub.dispose();
       }
@@ -123,13 +158,16 @@ async function pullModel(deps: LaunchDeps, uri: string): Promise<string | undefi
         token.onCancellationRequested(() => controller.abort()),
         deps.worker.onNotification(pullProgressNotification, (p) => {
           if (p.uri !== uri || p.totalBytes <= 0) return;
-          progress.report({ message: `${(p.downloadedBytes / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MiB` });
+          progress.report({
+            message: `${(p.downloadedBytes / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MiB`,
+          });
         }),
       ];
       try {
         return (await deps.worker.request(pullModelMethod, { uri }, controller.signal)).path;
       } catch (err) {
-        if (!token.isCancellationRequested) void vscode.window.showErrorMessage(`Swarmboard: could not pull ${uri}: ${toErrorData(err).message}`);
+        if (!token.isCancellationRequested)
+          void vscode.window.showErrorMessage(`Swarmboard: could not pull ${uri}: ${toErrorData(err).message}`);
         return undefined;
       } finally {
         for (const s of subs) s.dispose();
@@ -145,7 +183,8 @@ async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Pr
   const goal = await askGoal(deps.input);
   if (goal === undefined) return cancelled;
   const { choices, problems } = await recipeChoices(folder);
-  if (problems.length > 0) void vscode.window.showWarningMessage(`Swarmboard: some recipe files were left out: ${problems.join("; ")}`);
+  if (problems.length > 0)
+    void vscode.window.showWarningMessage(`Swarmboard: some recipe files were left out: ${problems.join("; ")}`);
   const recipe = await askRecipe(deps.input, choices);
   if (recipe === undefined) return cancelled;
   const model = await askModel(deps.input, settings.modelPath);
@@ -156,7 +195,12 @@ async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Pr
   const loaded = await loadModel(deps, modelPath, threads, settings.kvCellsBudget);
   if (loaded.outcome !== "loaded") return loaded;
   const fit = loaded.fit;
-  const agents = await askAgents(deps.input, choices.find((c) => c.name === recipe)?.agents ?? 1, fit, settings.maxAgents);
+  const agents = await askAgents(
+    deps.input,
+    choices.find((c) => c.name === recipe)?.agents ?? 1,
+    fit,
+    settings.maxAgents,
+  );
   if (agents === undefined) return cancelled;
   return { outcome: "answered", args: { goal: goal.trim(), recipe, agents, modelPath, threads }, fit };
 }

@@ -44,69 +44,112 @@ async function askForModel(deps: ModelDeps): Promise<string | undefined> {
   const currentPath = current.ok ? current.settings.modelPath : "";
   const items = [
     { id: "file", label: "$(file) Choose a GGUF file…" },
-    { id: "pull", label: "$(cloud-download) Download from Hugging Face…", detail: "hf:<user>/<repo>:<quant> or an https URL to a .gguf" },
+    {
+      id: "pull",
+      label: "$(cloud-download) Download from Hugging Face…",
+      detail: "hf:<user>/<repo>:<quant> or an https URL to a .gguf",
+    },
     ...(currentPath ? [{ id: "current", label: `$(check) Keep ${basename(currentPath)}`, detail: currentPath }] : []),
   ];
-  const choice = await vscode.window.showQuickPick(items, { title: "Swarmboard: which model should the agents share?" });
+  const choice = await vscode.window.showQuickPick(items, {
+    title: "Swarmboard: which model should the agents share?",
+  });
   if (choice?.id === "current") return currentPath;
   if (choice?.id === "pull") return pullModel(deps);
   if (choice?.id !== "file") return undefined;
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "GGUF models": ["gguf"] }, title: "Choose a GGUF model" });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    filters: { "GGUF models": ["gguf"] },
+    title: "Choose a GGUF model",
+  });
   return picked?.[0]?.fsPath;
 }
 
 export async function pullModel(deps: ModelDeps, uriArg?: string): Promise<string | undefined> {
-  const uri = uriArg ?? (await vscode.window.showInputBox({
-    title: "Download a GGUF model",
-    prompt: "A Hugging Face URI (hf:<user>/<repo>:<quant>) or an https URL of a .gguf file",
-    validateInput: (v) => (v.trim() === "" ? "Enter a URI" : undefined),
-  }))?.trim();
+  const uri =
+    uriArg ??
+    (
+      await vscode.window.showInputBox({
+        title: "Download a GGUF model",
+        prompt: "A Hugging Face URI (hf:<user>/<repo>:<quant>) or an https URL of a .gguf file",
+        validateInput: (v) => (v.trim() === "" ? "Enter a URI" : undefined),
+      })
+    )?.trim();
   if (!uri) return undefined;
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${uri}`, cancellable: true }, async (progress, token) => {
-    const abort = new AbortController();
-    deps.pulls.abort = abort;
-    deps.pulls.progress = undefined;
-    token.onCancellationRequested(() => abort.abort());
-    let reported = 0;
-    const sub = deps.worker.onNotification(pullProgressNotification, (p) => {
-      if (p.uri !== uri || p.totalBytes <= 0) return;
-      deps.pulls.progress = { downloadedBytes: p.downloadedBytes, totalBytes: p.totalBytes };
-      const percent = (100 * p.downloadedBytes) / p.totalBytes;
-      progress.report({ increment: percent - reported, message: `${formatBytes(p.downloadedBytes)} of ${formatBytes(p.totalBytes)}` });
-      reported = percent;
-    });
-    try {
-      const { path } = await deps.worker.request(pullModelMethod, { uri, dir: deps.modelsDir.fsPath }, abort.signal);
-      deps.log.info(`downloaded ${uri} to ${path}`);
-      return path;
-    } catch (error) {
-      const cancelled = error instanceof RpcError && error.error.code === "cancelled";
-      const text = cancelled ? `Swarmboard: the download of ${uri} was cancelled; what arrived is kept so a retry resumes.` : `Swarmboard: could not download ${uri}: ${(error as Error).message}`;
-      deps.log.warn(text);
-      void (cancelled ? vscode.window.showInformationMessage(text) : vscode.window.showErrorMessage(text));
-      return undefined;
-    } finally {
-      sub.dispose();
-      if (deps.pulls.abort === abort) deps.pulls.abort = undefined;
-    }
-  });
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Downloading ${uri}`, cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      deps.pulls.abort = abort;
+      deps.pulls.progress = undefined;
+      token.onCancellationRequested(() => abort.abort());
+      let reported = 0;
+      const sub = deps.worker.onNotification(pullProgressNotification, (p) => {
+        if (p.uri !== uri || p.totalBytes <= 0) return;
+        deps.pulls.progress = { downloadedBytes: p.downloadedBytes, totalBytes: p.totalBytes };
+        const percent = (100 * p.downloadedBytes) / p.totalBytes;
+        progress.report({
+          increment: percent - reported,
+          message: `${formatBytes(p.downloadedBytes)} of ${formatBytes(p.totalBytes)}`,
+        });
+        reported = percent;
+      });
+      try {
+        const { path } = await deps.worker.request(pullModelMethod, { uri, dir: deps.modelsDir.fsPath }, abort.signal);
+        deps.log.info(`downloaded ${uri} to ${path}`);
+        return path;
+      } catch (error) {
+        const cancelled = error instanceof RpcError && error.error.code === "cancelled";
+        const text = cancelled
+          ? `Swarmboard: the download of ${uri} was cancelled; what arrived is kept so a retry resumes.`
+          : `Swarmboard: could not download ${uri}: ${(error as Error).message}`;
+        deps.log.warn(text);
+        void (cancelled ? vscode.window.showInformationMessage(text) : vscode.window.showErrorMessage(text));
+        return undefined;
+      } finally {
+        sub.dispose();
+        if (deps.pulls.abort === abort) deps.pulls.abort = undefined;
+      }
+    },
+  );
 }
 
 /** Reads the model's facts, asks when it would not fit, saves it, shows the facts. */
 export async function useModel(deps: ModelDeps, modelPath: string): Promise<SelectedModel | undefined> {
   const name = basename(modelPath);
-  if (!/\.gguf$/i.test(modelPath)) throw new Error(`${modelPath} is not a .gguf file: Swarmboard loads GGUF models only.`);
+  if (!/\.gguf$/i.test(modelPath))
+    throw new Error(`${modelPath} is not a .gguf file: Swarmboard loads GGUF models only.`);
   const size = (await vscode.workspace.fs.stat(vscode.Uri.file(modelPath))).size;
   const early = memoryVerdict(size, 0, deps.freeMemory());
-  if (!early.fits && !(await deps.confirmations.confirm(`${name} does not fit in free memory. Load it anyway to read its facts?`, early.text, "Load anyway"))) return undefined;
+  if (
+    !early.fits &&
+    !(await deps.confirmations.confirm(
+      `${name} does not fit in free memory. Load it anyway to read its facts?`,
+      early.text,
+      "Load anyway",
+    ))
+  )
+    return undefined;
   const settings = readSettings();
   const kvCells = settings.ok ? settings.settings.kvCellsBudget : 16_384;
   const threads = settings.ok && settings.settings.threads > 0 ? settings.settings.threads : 2;
-  const facts = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Reading ${name}` }, () =>
-    deps.worker.request(modelFactsMethod, { modelPath, threads, kvCells }));
+  const facts = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `Reading ${name}` },
+    () => deps.worker.request(modelFactsMethod, { modelPath, threads, kvCells }),
+  );
   const memory = memoryVerdict(facts.fileBytes, facts.poolBytes, deps.freeMemory());
-  if (!memory.fits && !(await deps.confirmations.confirm(`${name} and its KV pool do not fit in free memory. Use it anyway?`, memory.text, "Use anyway"))) return undefined;
-  await vscode.workspace.getConfiguration("swarmboard").update("modelPath", modelPath, vscode.ConfigurationTarget.Global);
+  if (
+    !memory.fits &&
+    !(await deps.confirmations.confirm(
+      `${name} and its KV pool do not fit in free memory. Use it anyway?`,
+      memory.text,
+      "Use anyway",
+    ))
+  )
+    return undefined;
+  await vscode.workspace
+    .getConfiguration("swarmboard")
+    .update("modelPath", modelPath, vscode.ConfigurationTarget.Global);
   const lines = factsLines(name, facts, kvCells);
   for (const line of lines) deps.log.info(`model: ${line}`);
   deps.log.info(`model: ${memory.text}`);
@@ -115,8 +158,12 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
 }
 
 /** Without arguments it asks; `{ path }` or `{ pullUri }` skip the questions (tests, other commands). */
-export async function selectModel(deps: ModelDeps, args?: { path?: string; pullUri?: string }): Promise<SelectedModel | undefined> {
-  const modelPath = args?.path ?? (args?.pullUri !== undefined ? await pullModel(deps, args.pullUri) : await askForModel(deps));
+export async function selectModel(
+  deps: ModelDeps,
+  args?: { path?: string; pullUri?: string },
+): Promise<SelectedModel | undefined> {
+  const modelPath =
+    args?.path ?? (args?.pullUri !== undefined ? await pullModel(deps, args.pullUri) : await askForModel(deps));
   if (modelPath === undefined) return undefined;
   try {
     return await useModel(deps, modelPath);

@@ -30,7 +30,10 @@ export class PanelController implements vscode.Disposable {
     private readonly worker: WorkerProcess,
     private readonly store: SwarmStore,
   ) {
-    this.subscriptions.push(worker.onDidChangeState(() => this.schedule()), store.onDidChange(() => this.schedule()));
+    this.subscriptions.push(
+      worker.onDidChangeState(() => this.schedule()),
+      store.onDidChange(() => this.schedule()),
+    );
   }
 
   /** Opens the panel, or brings the open one to the front. */
@@ -91,7 +94,11 @@ export class PanelController implements vscode.Disposable {
       return;
     }
     // The same command as the tree's findings: it keeps the path inside the swarm's workspace.
-    await vscode.commands.executeCommand("swarmboard.openFindingRef", { swarmId: swarm.id, path: request.path, line: request.line ?? 1 });
+    await vscode.commands.executeCommand("swarmboard.openFindingRef", {
+      swarmId: swarm.id,
+      path: request.path,
+      line: request.line ?? 1,
+    });
   }
 
   dispose(): void {

@@ -52,7 +52,12 @@ export function projectSwarm(view: SwarmViewState): SwarmPanelView {
     colour: colourOf(ids, a.id),
     current: a.current.slice(-currentChars),
     laneTotal: a.lane.length,
-    lane: a.lane.slice(-laneItemsShown).map((item) => ({ time: item.time, kind: item.kind, text: item.text, ...(item.ok === undefined ? {} : { ok: item.ok }) })),
+    lane: a.lane.slice(-laneItemsShown).map((item) => ({
+      time: item.time,
+      kind: item.kind,
+      text: item.text,
+      ...(item.ok === undefined ? {} : { ok: item.ok }),
+    })),
   }));
   const findings = view.entries.slice(-findingsShown).map((e) => {
     const ref = e.refs[0] ?? (e.scope.paths[0] ? { path: e.scope.paths[0] } : undefined);

@@ -85,7 +85,11 @@ export class SwarmPanel implements vscode.Disposable {
     return new Promise<ProbeReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.probes.delete(nonce);
-        reject(new Error(`The Swarmboard panel did not answer probe ${nonce} within ${probeTimeoutMs} ms (ready: ${this.ready}).`));
+        reject(
+          new Error(
+            `The Swarmboard panel did not answer probe ${nonce} within ${probeTimeoutMs} ms (ready: ${this.ready}).`,
+          ),
+        );
       }, probeTimeoutMs);
       this.probes.set(nonce, (reply) => {
         clearTimeout(timer);

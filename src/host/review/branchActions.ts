@@ -24,7 +24,10 @@ export async function mergeBranch(deps: ReviewDeps, target: BranchTarget): Promi
     "Merge",
   );
   if (!ok) return undefined;
-  const result = await deps.worker.request(mergeBranchMethod, { ...reviewTarget(deps.store, target.swarmId), branch: target.branch });
+  const result = await deps.worker.request(mergeBranchMethod, {
+    ...reviewTarget(deps.store, target.swarmId),
+    branch: target.branch,
+  });
   if (result.status === "refused") {
     const text = `Swarmboard did not merge ${target.branch}: ${result.message}${result.files.length > 0 ? ` (files: ${result.files.join(", ")})` : ""}`;
     deps.log.warn(text);
@@ -37,21 +40,31 @@ export async function mergeBranch(deps: ReviewDeps, target: BranchTarget): Promi
   return result;
 }
 
-export async function discardBranch(deps: ReviewDeps, target: BranchTarget): Promise<{ removedWorktrees: string[]; deletedBranches: string[] } | undefined> {
+export async function discardBranch(
+  deps: ReviewDeps,
+  target: BranchTarget,
+): Promise<{ removedWorktrees: string[]; deletedBranches: string[] } | undefined> {
   const parts = branchParts(target.branch);
   if (parts === undefined || parts.swarmId !== target.swarmId) {
-    throw new Error(`${target.branch} is not a branch of swarm ${target.swarmId}: Swarmboard only discards its own swarm's branches.`);
+    throw new Error(
+      `${target.branch} is not a branch of swarm ${target.swarmId}: Swarmboard only discards its own swarm's branches.`,
+    );
   }
   const wholeSwarm = parts.name === "main";
   const ok = await deps.confirmations.confirm(
-    wholeSwarm ? `Discard every branch and worktree of swarm ${target.swarmId}?` : `Discard ${target.branch} and its worktree?`,
+    wholeSwarm
+      ? `Discard every branch and worktree of swarm ${target.swarmId}?`
+      : `Discard ${target.branch} and its worktree?`,
     wholeSwarm
       ? "The integration branch and every agent branch and worktree of this swarm are deleted. Your own branches are not touched."
       : "The agent's branch and worktree are deleted; work merged elsewhere stays. Other branches are not touched.",
     "Discard",
   );
   if (!ok) return undefined;
-  const result = await deps.worker.request(discardBranchMethod, { ...reviewTarget(deps.store, target.swarmId), ...(wholeSwarm ? {} : { agentId: parts.name }) });
+  const result = await deps.worker.request(discardBranchMethod, {
+    ...reviewTarget(deps.store, target.swarmId),
+    ...(wholeSwarm ? {} : { agentId: parts.name }),
+  });
   const text = `Swarmboard: deleted ${result.deletedBranches.length} branch(es) (${result.deletedBranches.join(", ") || "none"}) and ${result.removedWorktrees.length} worktree(s).`;
   deps.log.info(text);
   void vscode.window.showInformationMessage(text);
@@ -59,12 +72,21 @@ export async function discardBranch(deps: ReviewDeps, target: BranchTarget): Pro
 }
 
 /** The agent's worktree folder: `<stateDir>/worktrees/<repo key>/<swarm>/<agent>` (the repo key is a hash the worker chose). */
-export async function findWorktree(stateDir: string, swarmId: string, agentId: string): Promise<vscode.Uri | undefined> {
+export async function findWorktree(
+  stateDir: string,
+  swarmId: string,
+  agentId: string,
+): Promise<vscode.Uri | undefined> {
   const root = vscode.Uri.joinPath(vscode.Uri.file(stateDir), "worktrees");
-  const keys = await Promise.resolve(vscode.workspace.fs.readDirectory(root)).catch(() => [] as [string, vscode.FileType][]);
+  const keys = await Promise.resolve(vscode.workspace.fs.readDirectory(root)).catch(
+    () => [] as [string, vscode.FileType][],
+  );
   for (const [key] of keys) {
     const candidate = vscode.Uri.joinPath(root, key, swarmId, agentId);
-    const exists = await Promise.resolve(vscode.workspace.fs.stat(candidate)).then(() => true, () => false);
+    const exists = await Promise.resolve(vscode.workspace.fs.stat(candidate)).then(
+      () => true,
+      () => false,
+    );
     if (exists) return candidate;
   }
   return undefined;
@@ -79,7 +101,9 @@ export async function openWorktree(deps: ReviewDeps, target: BranchTarget): Prom
   }
   const folder = await findWorktree(place.stateDir, target.swarmId, parts.name);
   if (folder === undefined) {
-    void vscode.window.showWarningMessage(`Swarmboard: the worktree of ${parts.name} is gone (discarded or cleaned up); its branch ${target.branch} may still exist.`);
+    void vscode.window.showWarningMessage(
+      `Swarmboard: the worktree of ${parts.name} is gone (discarded or cleaned up); its branch ${target.branch} may still exist.`,
+    );
     return undefined;
   }
   await vscode.commands.executeCommand("vscode.openFolder", folder, { forceNewWindow: true });

@@ -27,7 +27,8 @@ export interface BranchTarget {
 export function toBranchTarget(arg: unknown): BranchTarget {
   if (typeof arg === "string") {
     const parts = branchParts(arg);
-    if (parts === undefined) throw new Error(`${arg} is not a Swarmboard branch (expected swarmboard/<swarm>/<agent>).`);
+    if (parts === undefined)
+      throw new Error(`${arg} is not a Swarmboard branch (expected swarmboard/<swarm>/<agent>).`);
     return { swarmId: parts.swarmId, branch: arg };
   }
   if (typeof arg === "object" && arg !== null && typeof (arg as BranchTarget).branch === "string") {
@@ -37,9 +38,15 @@ export function toBranchTarget(arg: unknown): BranchTarget {
   throw new Error("Name a branch to open: swarmboard.openBranchDiff takes a branch name or { swarmId, branch }.");
 }
 
-export function reviewTarget(store: SwarmStore, swarmId: string): { workspace: string; stateDir: string; swarmId: string } {
+export function reviewTarget(
+  store: SwarmStore,
+  swarmId: string,
+): { workspace: string; stateDir: string; swarmId: string } {
   const place = store.place(swarmId);
-  if (place === undefined) throw new Error(`Swarm ${swarmId} was not launched in this window, so its repository is unknown here. Review it from the window that launched it.`);
+  if (place === undefined)
+    throw new Error(
+      `Swarm ${swarmId} was not launched in this window, so its repository is unknown here. Review it from the window that launched it.`,
+    );
   return { workspace: place.workspace, stateDir: place.stateDir, swarmId };
 }
 
@@ -49,8 +56,16 @@ export interface OpenedDiff {
   readonly right: vscode.Uri;
 }
 
-export async function openBranchDiff(worker: WorkerProcess, store: SwarmStore, log: HostLog, target: BranchTarget): Promise<OpenedDiff[]> {
-  const changed = await worker.request(changedFilesMethod, { ...reviewTarget(store, target.swarmId), branch: target.branch });
+export async function openBranchDiff(
+  worker: WorkerProcess,
+  store: SwarmStore,
+  log: HostLog,
+  target: BranchTarget,
+): Promise<OpenedDiff[]> {
+  const changed = await worker.request(changedFilesMethod, {
+    ...reviewTarget(store, target.swarmId),
+    branch: target.branch,
+  });
   if (changed.files.length === 0) {
     void vscode.window.showInformationMessage(`Swarmboard: ${target.branch} changes no files.`);
     return [];
@@ -61,13 +76,21 @@ export async function openBranchDiff(worker: WorkerProcess, store: SwarmStore, l
     const left = refUri(target.swarmId, changed.base, file.oldPath ?? file.path);
     const right = refUri(target.swarmId, target.branch, file.path);
     const title = `${file.path} (${file.status}: base ↔ ${short})`;
-    await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: opened.length > 0 });
+    await vscode.commands.executeCommand("vscode.diff", left, right, title, {
+      preview: false,
+      preserveFocus: opened.length > 0,
+    });
     opened.push({ path: file.path, left, right });
   }
   const rest = changed.files.length - opened.length;
   log.info(`opened ${opened.length} diff(s) of ${target.branch}${rest > 0 ? `; ${rest} more file(s) not opened` : ""}`);
   if (rest > 0) {
-    void vscode.window.showInformationMessage(`Swarmboard: opened the first ${opened.length} files of ${target.branch}; ${rest} more changed: ${changed.files.slice(maxDiffs).map((f) => f.path).join(", ")}`);
+    void vscode.window.showInformationMessage(
+      `Swarmboard: opened the first ${opened.length} files of ${target.branch}; ${rest} more changed: ${changed.files
+        .slice(maxDiffs)
+        .map((f) => f.path)
+        .join(", ")}`,
+    );
   }
   return opened;
 }

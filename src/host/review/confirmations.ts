@@ -23,7 +23,8 @@ export class Confirmations {
   async confirm(message: string, detail: string, action: string): Promise<boolean> {
     this.asked.push(message);
     const scripted = this.scripted.shift();
-    const yes = scripted ?? (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+    const yes =
+      scripted ?? (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
     this.log.info(`${message} ${yes ? `-> ${action}` : "-> cancelled"}`);
     return yes;
   }

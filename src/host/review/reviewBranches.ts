@@ -25,20 +25,29 @@ export function branchItem(b: BranchReview): BranchItem {
 
 const actions = [
   { id: "diff", label: "$(diff) Open changes", detail: "Base vs branch, one diff editor per file (read-only)" },
-  { id: "merge", label: "$(git-merge) Merge into your current branch…", detail: "Asks first; refused if your uncommitted changes touch the same files" },
+  {
+    id: "merge",
+    label: "$(git-merge) Merge into your current branch…",
+    detail: "Asks first; refused if your uncommitted changes touch the same files",
+  },
   { id: "discard", label: "$(trash) Discard branch and worktree…", detail: "Asks first; only this swarm's branches" },
   { id: "worktree", label: "$(folder-opened) Open the agent's worktree in a new window" },
 ] as const;
 
 export class BranchReviewCommand {
-  constructor(private readonly deps: ReviewDeps, private readonly picker: QuickPicker) {}
+  constructor(
+    private readonly deps: ReviewDeps,
+    private readonly picker: QuickPicker,
+  ) {}
 
   async run(args?: { swarmId?: string }): Promise<BranchReview[] | undefined> {
     const swarmId = await chooseSwarm(this.deps.store, args?.swarmId, "to review");
     if (swarmId === undefined) return undefined;
     const { branches } = await this.deps.worker.request(listBranchesMethod, reviewTarget(this.deps.store, swarmId));
     if (branches.length === 0) {
-      void vscode.window.showInformationMessage(`Swarmboard: swarm ${swarmId} has no branches left (discarded, or it never started).`);
+      void vscode.window.showInformationMessage(
+        `Swarmboard: swarm ${swarmId} has no branches left (discarded, or it never started).`,
+      );
       return branches;
     }
     const picked = await this.pick(swarmId, branches);
@@ -55,7 +64,10 @@ export class BranchReviewCommand {
   }
 
   private async act(target: BranchTarget, isAgent: boolean): Promise<void> {
-    const choice = await this.picker.pick(actions.filter((a) => isAgent || a.id !== "worktree"), { title: target.branch });
+    const choice = await this.picker.pick(
+      actions.filter((a) => isAgent || a.id !== "worktree"),
+      { title: target.branch },
+    );
     switch (choice?.id) {
       case "diff":
         await openBranchDiff(this.deps.worker, this.deps.store, this.deps.log, target);

@@ -55,7 +55,10 @@ export interface ReviewSurfacesDeps {
   readonly globalStorage: vscode.Uri;
 }
 
-export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables: vscode.Disposable[]; hooks: ReviewSurfacesTestHooks } {
+export function registerReviewSurfaces(deps: ReviewSurfacesDeps): {
+  disposables: vscode.Disposable[];
+  hooks: ReviewSurfacesTestHooks;
+} {
   const { worker, store, log } = deps;
   const confirmations = new Confirmations(log);
   const reviewDeps: ReviewDeps = { worker, store, log, confirmations };
@@ -65,7 +68,9 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
   const review = new BranchReviewCommand(reviewDeps, picker);
   let freeMemoryOverride: number | undefined;
   const modelDeps = {
-    worker, log, confirmations,
+    worker,
+    log,
+    confirmations,
     modelsDir: vscode.Uri.joinPath(deps.globalStorage, "models"),
     freeMemory: () => freeMemoryOverride ?? defaultFreeMemory(),
     pulls: new PullInProgress(),
@@ -83,12 +88,15 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
       }
     });
   const disposables: vscode.Disposable[] = [
-    findings, approvals,
+    findings,
+    approvals,
     registerGitContent(worker, store),
     guarded(reviewCommandIds.listFindings, (args?: { swarmId?: string }) => listFindings(store, picker, args)),
     guarded(reviewCommandIds.reviewBranches, (args?: { swarmId?: string }) => review.run(args)),
     // From the palette (no branch given) it starts at the branch list.
-    guarded(reviewCommandIds.openBranchDiff, async (arg?: unknown) => (arg === undefined ? review.run() : openBranchDiff(worker, store, log, toBranchTarget(arg)))),
+    guarded(reviewCommandIds.openBranchDiff, async (arg?: unknown) =>
+      arg === undefined ? review.run() : openBranchDiff(worker, store, log, toBranchTarget(arg)),
+    ),
     guarded(reviewCommandIds.mergeBranch, (arg: unknown) => mergeBranch(reviewDeps, toBranchTarget(arg))),
     guarded(reviewCommandIds.discardBranch, (arg: unknown) => discardBranch(reviewDeps, toBranchTarget(arg))),
     guarded(reviewCommandIds.openAgentWorktree, (arg: unknown) => openWorktree(reviewDeps, toBranchTarget(arg))),
@@ -96,8 +104,15 @@ export function registerReviewSurfaces(deps: ReviewSurfacesDeps): { disposables:
   ];
   const hooks: ReviewSurfacesTestHooks = {
     findings: { shownIn: (uri) => findings.shownIn(uri) },
-    approvals: { pending: () => approvals.pending(), answer: (id, decision) => approvals.answer(id, decision), setTimeoutMs: (ms) => approvals.setTimeoutMs(ms) },
-    confirmations: { answerNext: (...answers) => confirmations.answerNext(...answers), questions: () => confirmations.questions() },
+    approvals: {
+      pending: () => approvals.pending(),
+      answer: (id, decision) => approvals.answer(id, decision),
+      setTimeoutMs: (ms) => approvals.setTimeoutMs(ms),
+    },
+    confirmations: {
+      answerNext: (...answers) => confirmations.answerNext(...answers),
+      questions: () => confirmations.questions(),
+    },
     picker: () => picker.current,
     models: {
       setFreeMemory: (bytes) => (freeMemoryOverride = bytes),

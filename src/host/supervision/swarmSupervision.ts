@@ -9,7 +9,12 @@ import type { StuckWatch } from "./stuckWatch";
 
 const restartAction = "Restart Worker";
 
-export function superviseSwarms(worker: WorkerProcess, store: SwarmStore, stuck: StuckWatch, log: HostLog): vscode.Disposable {
+export function superviseSwarms(
+  worker: WorkerProcess,
+  store: SwarmStore,
+  stuck: StuckWatch,
+  log: HostLog,
+): vscode.Disposable {
   const offerRestart = async (text: string) => {
     const picked = await vscode.window.showErrorMessage(text, restartAction);
     if (picked === restartAction) worker.restart("restarted by the user");
@@ -19,10 +24,14 @@ export function superviseSwarms(worker: WorkerProcess, store: SwarmStore, stuck:
       for (const view of store.swarms()) {
         if (view.status !== "running" && view.status !== "starting") continue;
         // The swarm lived in that process: nothing more will come for it, so the store says it failed.
-        store.apply(view.id, [{ type: "swarm-ended", swarmId: view.id, time: Date.now(), outcome: "failed", reason: `the worker ${how}` }]);
+        store.apply(view.id, [
+          { type: "swarm-ended", swarmId: view.id, time: Date.now(), outcome: "failed", reason: `the worker ${how}` },
+        ]);
       }
     }),
-    worker.onDidGiveUp((reason) => void offerRestart(`Swarmboard: the worker ${reason}. See the Swarmboard output for why.`)),
+    worker.onDidGiveUp(
+      (reason) => void offerRestart(`Swarmboard: the worker ${reason}. See the Swarmboard output for why.`),
+    ),
     stuck.onDidReport(({ swarmId, quietMs, liveAgents }) => {
       const text = `Swarmboard: the worker looks stuck: swarm ${swarmId} has ${liveAgents} live agents and sent no progress for ${Math.round(quietMs / 1000)} s.`;
       log.warn(text);

@@ -29,9 +29,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function registerSwarmCommands(deps: SwarmCommandDeps): vscode.Disposable[] {
   const { worker, store, log } = deps;
   const running = () => store.swarms().find((s) => s.status === "running" || s.status === "starting");
-  const agentRef = (arg: unknown): AgentRef => (isRecord(arg) ? { swarmId: String(arg.swarmId ?? ""), agentId: String(arg.agentId ?? "") } : {});
+  const agentRef = (arg: unknown): AgentRef =>
+    isRecord(arg) ? { swarmId: String(arg.swarmId ?? ""), agentId: String(arg.agentId ?? "") } : {};
   return [
-    vscode.commands.registerCommand("swarmboard.launchSwarm", (arg?: unknown): Promise<LaunchResult> => launchSwarm(deps, arg)),
+    vscode.commands.registerCommand("swarmboard.launchSwarm", (arg?: unknown): Promise<LaunchResult> =>
+      launchSwarm(deps, arg),
+    ),
     vscode.commands.registerCommand("swarmboard.stopSwarm", async (arg?: unknown): Promise<boolean> => {
       const swarmId = isRecord(arg) && typeof arg.swarmId === "string" ? arg.swarmId : running()?.id;
       if (!swarmId) {
@@ -66,7 +69,9 @@ export function registerSwarmCommands(deps: SwarmCommandDeps): vscode.Disposable
     }),
     vscode.commands.registerCommand("swarmboard.openFindingRef", async (arg?: unknown) => {
       if (!isRecord(arg) || typeof arg.path !== "string") return;
-      const root = (typeof arg.swarmId === "string" ? store.place(arg.swarmId)?.workspace : undefined) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      const root =
+        (typeof arg.swarmId === "string" ? store.place(arg.swarmId)?.workspace : undefined) ??
+        vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       if (!root) return;
       const file = path.resolve(root, arg.path);
       const rel = path.relative(root, file);
@@ -77,7 +82,10 @@ export function registerSwarmCommands(deps: SwarmCommandDeps): vscode.Disposable
       }
       const line = Math.max(0, (typeof arg.line === "number" ? arg.line : 1) - 1);
       try {
-        await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
+        await vscode.window.showTextDocument(vscode.Uri.file(file), {
+          selection: new vscode.Range(line, 0, line, 0),
+          preview: true,
+        });
       } catch (err) {
         void vscode.window.showWarningMessage(`Swarmboard: could not open ${arg.path}: ${(err as Error).message}`);
       }

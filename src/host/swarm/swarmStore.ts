@@ -28,13 +28,20 @@ export class SwarmStore implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(worker: WorkerProcess) {
-    this.subscription = worker.onNotification(swarmEventsNotification, ({ swarmId, events }) => this.apply(swarmId, events));
+    this.subscription = worker.onNotification(swarmEventsNotification, ({ swarmId, events }) =>
+      this.apply(swarmId, events),
+    );
   }
 
   /** Records a launched swarm before its first event arrives. */
   launched(swarmId: string, place: SwarmPlace): void {
     this.places.set(swarmId, place);
-    if (!this.views.has(swarmId)) this.views.set(swarmId, { ...emptySwarm(swarmId, Date.now()), goal: place.params.goal, recipe: place.params.recipe });
+    if (!this.views.has(swarmId))
+      this.views.set(swarmId, {
+        ...emptySwarm(swarmId, Date.now()),
+        goal: place.params.goal,
+        recipe: place.params.recipe,
+      });
     this.emitter.fire({ swarmId, types: new Set() });
   }
 

@@ -6,14 +6,17 @@ describe("activation", () => {
   it("activates in the extension host and hands the tests their hooks", async () => {
     const { extension, hooks } = await swarmboard();
     assert.equal(extension.isActive, true);
-    assert.ok(hooks.log.recentLines().some((l) => l.includes("activating")), "the activation was not logged");
+    assert.ok(
+      hooks.log.recentLines().some((l) => l.includes("activating")),
+      "the activation was not logged",
+    );
   });
 
   it("registers every command the manifest contributes", async () => {
     const { extension } = await swarmboard();
-    const contributed = (extension.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map(
-      (c) => c.command,
-    );
+    const contributed = (
+      extension.packageJSON as { contributes: { commands: { command: string }[] } }
+    ).contributes.commands.map((c) => c.command);
     assert.deepEqual(contributed.sort(), [
       "swarmboard.launchSwarm",
       "swarmboard.listFindings",

@@ -18,7 +18,9 @@ export async function requestScreenshot(name: string, timeoutMs = 30_000): Promi
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(file)) {
     if (Date.now() > deadline) {
-      throw new Error(`the runner did not save the screenshot ${file} within ${timeoutMs} ms (is the suite run by runHostTests?)`);
+      throw new Error(
+        `the runner did not save the screenshot ${file} within ${timeoutMs} ms (is the suite run by runHostTests?)`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }

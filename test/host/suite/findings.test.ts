@@ -16,10 +16,18 @@ describe("findings in the editor", function () {
     const run = await sharedRun(hooks);
     const uri = vscode.Uri.file(path.join(run.repo, "src", "stats.js"));
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
-    const shown = await waitFor("the FACT finding at line 4", () => hooks.reviewSurfaces.findings.shownIn(uri).find((f) => f.label.startsWith("FACT")), 180_000);
+    const shown = await waitFor(
+      "the FACT finding at line 4",
+      () => hooks.reviewSurfaces.findings.shownIn(uri).find((f) => f.label.startsWith("FACT")),
+      180_000,
+    );
     assert.equal(shown.line, 3, "0-based line 3 is the file's line 4");
     assert.equal(shown.label, "FACT · agent-1: mean throws on an empty list");
-    await waitFor("agent-2's OBSERVED finding too", () => hooks.reviewSurfaces.findings.shownIn(uri).find((f) => f.label.startsWith("OBSERVED · agent-2")), 180_000);
+    await waitFor(
+      "agent-2's OBSERVED finding too",
+      () => hooks.reviewSurfaces.findings.shownIn(uri).find((f) => f.label.startsWith("OBSERVED · agent-2")),
+      180_000,
+    );
     if (vscode.env.uiKind === vscode.UIKind.Web) {
       // The picture: no leftover notifications, the hover of the FACT open (its full text, kind and author).
       await vscode.commands.executeCommand("notifications.clearAll");
@@ -36,10 +44,14 @@ describe("findings in the editor", function () {
     const uri = vscode.Uri.file(path.join(run.repo, "src", "stats.js"));
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
     assert.ok(await editor.edit((e) => e.insert(new vscode.Position(0, 0), "// one\n// two\n")));
-    const moved = await waitFor("the FACT finding two lines down", () => hooks.reviewSurfaces.findings.shownIn(uri).find((f) => f.label.startsWith("FACT") && f.line === 5));
+    const moved = await waitFor("the FACT finding two lines down", () =>
+      hooks.reviewSurfaces.findings.shownIn(uri).find((f) => f.label.startsWith("FACT") && f.line === 5),
+    );
     assert.equal(moved.line, 5);
     assert.ok(await editor.edit((e) => e.delete(new vscode.Range(0, 0, 2, 0))));
-    await waitFor("the FACT finding back at line 4", () => hooks.reviewSurfaces.findings.shownIn(uri).find((f) => f.label.startsWith("FACT") && f.line === 3));
+    await waitFor("the FACT finding back at line 4", () =>
+      hooks.reviewSurfaces.findings.shownIn(uri).find((f) => f.label.startsWith("FACT") && f.line === 3),
+    );
     await vscode.commands.executeCommand("workbench.action.files.revert");
   });
 
@@ -61,7 +73,10 @@ describe("findings in the editor", function () {
   it("lists the swarm's findings and opens the picked one at its line", async () => {
     const { hooks } = await swarmboard();
     const run = await sharedRun(hooks);
-    const listed = vscode.commands.executeCommand<{ kind: string; author: string } | undefined>("swarmboard.listFindings", { swarmId: run.swarmId });
+    const listed = vscode.commands.executeCommand<{ kind: string; author: string } | undefined>(
+      "swarmboard.listFindings",
+      { swarmId: run.swarmId },
+    );
     const picked = await pickInOurPicker(hooks, (label) => label.includes("FACT · agent-1"), listed);
     const entry = picked;
     assert.ok(entry, "a finding was picked");
@@ -73,8 +88,13 @@ describe("findings in the editor", function () {
 });
 
 describe("finding lines under edits (pure)", () => {
-  const edit = (startLine: number, startCharacter: number, endLine: number, endCharacter: number, insertedLineBreaks: number): LineEdit =>
-    ({ startLine, startCharacter, endLine, endCharacter, insertedLineBreaks });
+  const edit = (
+    startLine: number,
+    startCharacter: number,
+    endLine: number,
+    endCharacter: number,
+    insertedLineBreaks: number,
+  ): LineEdit => ({ startLine, startCharacter, endLine, endCharacter, insertedLineBreaks });
 
   it("moves a line with insertions and deletions above it, keeps it for edits below or inside it, collapses it when its line is replaced", () => {
     const cases: Array<[string, LineEdit, number]> = [

@@ -5,11 +5,18 @@ import type { SwarmboardApi, SwarmboardTestHooks } from "../../../src/host/testH
 
 export const extensionId = "swarmboard.swarmboard";
 
-export async function swarmboard(): Promise<{ extension: vscode.Extension<SwarmboardApi>; hooks: SwarmboardTestHooks }> {
+export async function swarmboard(): Promise<{
+  extension: vscode.Extension<SwarmboardApi>;
+  hooks: SwarmboardTestHooks;
+}> {
   const extension = vscode.extensions.getExtension<SwarmboardApi>(extensionId);
-  if (!extension) throw new Error(`extension ${extensionId} is not loaded in this host (check the payload's extensionDevelopmentPath)`);
+  if (!extension)
+    throw new Error(
+      `extension ${extensionId} is not loaded in this host (check the payload's extensionDevelopmentPath)`,
+    );
   const api = await extension.activate();
-  if (!api.testing) throw new Error("activate() returned no test hooks: the extension is not running in ExtensionMode.Test");
+  if (!api.testing)
+    throw new Error("activate() returned no test hooks: the extension is not running in ExtensionMode.Test");
   return { extension, hooks: api.testing };
 }
 
@@ -24,6 +31,10 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 }
 
 /** Waits for a log line (already logged or still to come) that satisfies `match`. */
-export function waitForLogLine(hooks: SwarmboardTestHooks, what: string, match: (line: string) => boolean): Promise<string> {
+export function waitForLogLine(
+  hooks: SwarmboardTestHooks,
+  what: string,
+  match: (line: string) => boolean,
+): Promise<string> {
   return waitFor(what, () => hooks.log.recentLines().find(match));
 }

@@ -21,7 +21,8 @@ export function run(): Promise<void> {
   const files = readdirSync(__dirname)
     .filter((f) => f.endsWith(".test.js") && (only.length === 0 || only.some((p) => f.startsWith(p))))
     .sort();
-  if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${__dirname}: run \`npm run compile:tests\``));
+  if (files.length === 0)
+    return Promise.reject(new Error(`no *.test.js files in ${__dirname}: run \`npm run compile:tests\``));
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} host test(s) failed`)) : resolve()));

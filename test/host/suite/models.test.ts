@@ -14,20 +14,27 @@ describe("model selection", function () {
   afterEach(async () => {
     const { hooks } = await swarmboard();
     hooks.reviewSurfaces.models.setFreeMemory(undefined);
-    await vscode.workspace.getConfiguration("swarmboard").update("modelPath", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration("swarmboard")
+      .update("modelPath", undefined, vscode.ConfigurationTarget.Global);
   });
 
   it("shows the model's facts and saves it to swarmboard.modelPath", async () => {
     const { hooks } = await swarmboard();
     const file = modelPath();
-    const selected = await vscode.commands.executeCommand<SelectedModel | undefined>("swarmboard.selectModel", { path: file });
+    const selected = await vscode.commands.executeCommand<SelectedModel | undefined>("swarmboard.selectModel", {
+      path: file,
+    });
     assert.ok(selected, "the model was selected");
     assert.equal(selected.facts.architecture, "llama");
     assert.ok(selected.facts.kvBytesPerCell > 0 && selected.facts.trainContextSize > 0);
     assert.ok(selected.agentsThatFit >= 1, "stories260K fits at least one agent in the default budget");
     assert.equal(selected.memory.fits, true);
     assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), file);
-    assert.ok(hooks.log.recentLines().some((l) => l.includes("model: context length:")), "the facts are shown and logged");
+    assert.ok(
+      hooks.log.recentLines().some((l) => l.includes("model: context length:")),
+      "the facts are shown and logged",
+    );
   });
 
   it("warns before using a model that does not fit in free memory, and keeps the setting when the user declines", async () => {

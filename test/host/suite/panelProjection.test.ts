@@ -8,19 +8,67 @@ import type { SwarmEvent } from "../../../src/protocol/swarmEvents";
 function stats(tails: number[]): SwarmStats {
   const used = 1000 + tails.reduce((a, b) => a + b, 0);
   return {
-    mode: "shared-cells", poolCells: 16384, sequenceCellLimit: 16384, trunkCells: 1000, trunkOwners: tails.length,
-    agents: tails.map((t, i) => ({ agentId: `agent-${i + 1}`, privateCells: t, sequenceCells: 1000 + t, paused: false })),
-    usedCells: used, freeCells: 16384 - used, reservedCells: 0, bytesPerCell: 4, usedBytes: used * 4, poolBytes: 16384 * 4,
-    dispatches: 10, dispatchedTokens: 100, rowsPerDispatch: 10, generationSteps: 5, meanStepMs: 12.5, generatedTokens: 50, tokensPerSecond: 80,
+    mode: "shared-cells",
+    poolCells: 16384,
+    sequenceCellLimit: 16384,
+    trunkCells: 1000,
+    trunkOwners: tails.length,
+    agents: tails.map((t, i) => ({
+      agentId: `agent-${i + 1}`,
+      privateCells: t,
+      sequenceCells: 1000 + t,
+      paused: false,
+    })),
+    usedCells: used,
+    freeCells: 16384 - used,
+    reservedCells: 0,
+    bytesPerCell: 4,
+    usedBytes: used * 4,
+    poolBytes: 16384 * 4,
+    dispatches: 10,
+    dispatchedTokens: 100,
+    rowsPerDispatch: 10,
+    generationSteps: 5,
+    meanStepMs: 12.5,
+    generatedTokens: 50,
+    tokensPerSecond: 80,
   };
 }
 
 function swarmOf16(): SwarmViewState {
   const events: SwarmEvent[] = [];
-  for (let n = 1; n <= 16; n++) events.push({ type: "agent-added", swarmId: "s", time: n, agent: { id: `agent-${n}`, role: "worker" } });
-  for (let i = 0; i < 100; i++) events.push({ type: "tool-call", swarmId: "s", time: 100 + i, agentId: "agent-1", callId: `c${i}`, tool: "list_dir", args: { path: `d${i}` } });
-  events.push({ type: "board-entry", swarmId: "s", time: 300, entry: { id: "e1", kind: "FACT", author: "agent-2", time: 300, scope: { paths: [], globs: [] }, text: "x", refs: [{ path: "src/a.ts", line: 7 }] } });
-  events.push({ type: "kv-stats", swarmId: "s", time: 301, stats: stats(Array.from({ length: 16 }, (_, i) => 10 * (i + 1))) });
+  for (let n = 1; n <= 16; n++)
+    events.push({ type: "agent-added", swarmId: "s", time: n, agent: { id: `agent-${n}`, role: "worker" } });
+  for (let i = 0; i < 100; i++)
+    events.push({
+      type: "tool-call",
+      swarmId: "s",
+      time: 100 + i,
+      agentId: "agent-1",
+      callId: `c${i}`,
+      tool: "list_dir",
+      args: { path: `d${i}` },
+    });
+  events.push({
+    type: "board-entry",
+    swarmId: "s",
+    time: 300,
+    entry: {
+      id: "e1",
+      kind: "FACT",
+      author: "agent-2",
+      time: 300,
+      scope: { paths: [], globs: [] },
+      text: "x",
+      refs: [{ path: "src/a.ts", line: 7 }],
+    },
+  });
+  events.push({
+    type: "kv-stats",
+    swarmId: "s",
+    time: 301,
+    stats: stats(Array.from({ length: 16 }, (_, i) => 10 * (i + 1))),
+  });
   return events.reduce(reduceSwarm, emptySwarm("s", 0));
 }
 
@@ -28,7 +76,10 @@ describe("panel projection", () => {
   it("gives each of 16 agents its lane, its private cells and its own colour slot", () => {
     const view = projectSwarm(swarmOf16());
     assert.equal(view.agents.length, 16);
-    assert.deepEqual(view.agents.map((a) => a.colour), Array.from({ length: 16 }, (_, i) => i));
+    assert.deepEqual(
+      view.agents.map((a) => a.colour),
+      Array.from({ length: 16 }, (_, i) => i),
+    );
     assert.equal(view.agents[15]?.privateCells, 160);
     assert.equal(colourOf(["a"], "unknown"), 0);
   });
@@ -41,10 +92,24 @@ describe("panel projection", () => {
 
   it("carries a finding's first file:line and the worker's numbers unchanged", () => {
     const view = projectSwarm(swarmOf16());
-    assert.deepEqual(view.findings.map((f) => [f.path, f.line]), [["src/a.ts", 7]]);
+    assert.deepEqual(
+      view.findings.map((f) => [f.path, f.line]),
+      [["src/a.ts", 7]],
+    );
     const s = stats([100, 300]);
     const b = budgetView(s);
-    for (const k of ["poolCells", "trunkCells", "trunkOwners", "usedCells", "freeCells", "usedBytes", "poolBytes", "meanStepMs", "rowsPerDispatch", "tokensPerSecond"] as const) {
+    for (const k of [
+      "poolCells",
+      "trunkCells",
+      "trunkOwners",
+      "usedCells",
+      "freeCells",
+      "usedBytes",
+      "poolBytes",
+      "meanStepMs",
+      "rowsPerDispatch",
+      "tokensPerSecond",
+    ] as const) {
       assert.equal(b[k], s[k], k);
     }
     assert.equal(b.moreAgentsFit, Math.floor(s.freeCells / 200));

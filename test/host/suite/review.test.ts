@@ -27,16 +27,22 @@ describe("review of agent branches", function () {
   before(async function () {
     const { hooks } = await swarmboard();
     run = await sharedRun(hooks);
-    const ended = await waitFor("the shared run to end", () => {
-      const status = hooks.reviewSurfaces.swarms.view(run.swarmId)?.status;
-      return status !== undefined && status !== "starting" && status !== "running" ? status : undefined;
-    }, 200_000);
+    const ended = await waitFor(
+      "the shared run to end",
+      () => {
+        const status = hooks.reviewSurfaces.swarms.view(run.swarmId)?.status;
+        return status !== undefined && status !== "starting" && status !== "running" ? status : undefined;
+      },
+      200_000,
+    );
     assert.equal(ended, "completed", hooks.reviewSurfaces.swarms.view(run.swarmId)?.endReason);
   });
 
   it("lists the integration branch and each agent's branch with its diff stat and whether it is merged", async () => {
     const { hooks } = await swarmboard();
-    const listing = vscode.commands.executeCommand<BranchReview[] | undefined>("swarmboard.reviewBranches", { swarmId: run.swarmId });
+    const listing = vscode.commands.executeCommand<BranchReview[] | undefined>("swarmboard.reviewBranches", {
+      swarmId: run.swarmId,
+    });
     const picker = await waitFor("the branch list", () => hooks.reviewSurfaces.picker());
     const item = (name: string) => picker.items.find((i) => i.label.endsWith(branch(name)));
     assert.ok(item("main"), "the integration branch is listed");
@@ -46,21 +52,47 @@ describe("review of agent branches", function () {
     picker.hide();
     const branches = await listing;
     // The synthesist reads in a worktree of its own; its branch has no commits of its own, so it shows as merged.
-    assert.deepEqual(branches?.map((b) => b.branch).sort(), [branch("agent-1"), branch("agent-2"), branch("main"), branch("synthesist-3")]);
+    assert.deepEqual(branches?.map((b) => b.branch).sort(), [
+      branch("agent-1"),
+      branch("agent-2"),
+      branch("main"),
+      branch("synthesist-3"),
+    ]);
     assert.equal(branches?.find((b) => b.branch === branch("synthesist-3"))?.files, 0);
   });
 
   it("opens agent-2's branch as a read-only diff, base vs branch, with its change", async () => {
-    const opened = await vscode.commands.executeCommand<Array<{ path: string; left: vscode.Uri; right: vscode.Uri }>>("swarmboard.openBranchDiff", branch("agent-2"));
-    assert.deepEqual(opened.map((o) => o.path), ["src/variance.js"]);
-    const tab = await waitFor("the diff tab", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find(
-      (t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === opened[0]!.right.toString()));
+    const opened = await vscode.commands.executeCommand<Array<{ path: string; left: vscode.Uri; right: vscode.Uri }>>(
+      "swarmboard.openBranchDiff",
+      branch("agent-2"),
+    );
+    assert.deepEqual(
+      opened.map((o) => o.path),
+      ["src/variance.js"],
+    );
+    const tab = await waitFor("the diff tab", () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find(
+          (t) =>
+            t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === opened[0]!.right.toString(),
+        ),
+    );
     assert.equal((tab.input as vscode.TabInputTextDiff).modified.scheme, "swarmboard-git");
     assert.equal((await vscode.workspace.openTextDocument(opened[0]!.right)).getText(), varianceSource);
-    assert.equal((await vscode.workspace.openTextDocument(opened[0]!.left)).getText(), "", "the file is new on the branch");
+    assert.equal(
+      (await vscode.workspace.openTextDocument(opened[0]!.left)).getText(),
+      "",
+      "the file is new on the branch",
+    );
     // The integration branch changes a file that exists on both sides: the better picture of a diff.
-    const integration = await vscode.commands.executeCommand<Array<{ left: vscode.Uri; right: vscode.Uri }>>("swarmboard.openBranchDiff", branch("main"));
-    assert.ok((await vscode.workspace.openTextDocument(integration[0]!.right)).getText().includes("sort((a, b) => a - b)"));
+    const integration = await vscode.commands.executeCommand<Array<{ left: vscode.Uri; right: vscode.Uri }>>(
+      "swarmboard.openBranchDiff",
+      branch("main"),
+    );
+    assert.ok(
+      (await vscode.workspace.openTextDocument(integration[0]!.right)).getText().includes("sort((a, b) => a - b)"),
+    );
     if (vscode.env.uiKind === vscode.UIKind.Web) {
       await vscode.commands.executeCommand("notifications.clearAll");
       await requestScreenshot("branch-diff");
@@ -74,10 +106,18 @@ describe("review of agent branches", function () {
     writeFileSync(stats, `// my own edit\n${git(run.repo, "show", "HEAD:src/stats.js")}\n`);
     try {
       hooks.reviewSurfaces.confirmations.answerNext(true);
-      const result = await vscode.commands.executeCommand<MergeIntoCurrentResult>("swarmboard.mergeBranch", branch("main"));
+      const result = await vscode.commands.executeCommand<MergeIntoCurrentResult>(
+        "swarmboard.mergeBranch",
+        branch("main"),
+      );
       assert.equal(result.status, "refused");
       assert.ok(result.status === "refused" && result.files.includes("src/stats.js"));
-      assert.ok(hooks.log.recentLines().some((l) => l.includes(`did not merge ${branch("main")}`) && l.includes("src/stats.js")), "the refusal is shown with its reason");
+      assert.ok(
+        hooks.log
+          .recentLines()
+          .some((l) => l.includes(`did not merge ${branch("main")}`) && l.includes("src/stats.js")),
+        "the refusal is shown with its reason",
+      );
     } finally {
       git(run.repo, "checkout", "--", "src/stats.js");
     }
@@ -90,7 +130,10 @@ describe("review of agent branches", function () {
     assert.equal(await vscode.commands.executeCommand("swarmboard.mergeBranch", branch("agent-2")), undefined);
     assert.equal(git(run.repo, "rev-parse", "HEAD"), before, "a cancelled merge changes nothing");
     hooks.reviewSurfaces.confirmations.answerNext(true);
-    const result = await vscode.commands.executeCommand<MergeIntoCurrentResult>("swarmboard.mergeBranch", branch("agent-2"));
+    const result = await vscode.commands.executeCommand<MergeIntoCurrentResult>(
+      "swarmboard.mergeBranch",
+      branch("agent-2"),
+    );
     assert.equal(result.status, "merged");
     assert.equal(git(run.repo, "rev-parse", "--abbrev-ref", "HEAD"), "main");
     assert.equal(git(run.repo, "show", "main:src/variance.js"), varianceSource.trimEnd());
@@ -102,14 +145,23 @@ describe("review of agent branches", function () {
     git(run.repo, "branch", "swarmboard/other-swarm/agent-2", "main");
     assert.ok(worktreeOf(run, "agent-2"), "agent-2 has a worktree before the discard");
     hooks.reviewSurfaces.confirmations.answerNext(true);
-    const result = await vscode.commands.executeCommand<{ deletedBranches: string[]; removedWorktrees: string[] }>("swarmboard.discardBranch", branch("agent-2"));
+    const result = await vscode.commands.executeCommand<{ deletedBranches: string[]; removedWorktrees: string[] }>(
+      "swarmboard.discardBranch",
+      branch("agent-2"),
+    );
     assert.deepEqual(result.deletedBranches, [branch("agent-2")]);
     assert.equal(result.removedWorktrees.length, 1);
     assert.equal(worktreeOf(run, "agent-2"), undefined, "agent-2's worktree is gone");
     assert.ok(worktreeOf(run, "agent-1"), "agent-1's worktree stays");
     const left = git(run.repo, "branch", "--list", "--format=%(refname:short)").split("\n").sort();
-    assert.deepEqual(left, ["main", branch("agent-1"), branch("main"), branch("synthesist-3"), "swarmboard/other-swarm/agent-2"].sort());
-    const refused = await vscode.commands.executeCommand("swarmboard.discardBranch", { swarmId: run.swarmId, branch: "swarmboard/other-swarm/agent-2" });
+    assert.deepEqual(
+      left,
+      ["main", branch("agent-1"), branch("main"), branch("synthesist-3"), "swarmboard/other-swarm/agent-2"].sort(),
+    );
+    const refused = await vscode.commands.executeCommand("swarmboard.discardBranch", {
+      swarmId: run.swarmId,
+      branch: "swarmboard/other-swarm/agent-2",
+    });
     assert.equal(refused, undefined, "another swarm's branch is refused");
     assert.ok(git(run.repo, "branch", "--list", "swarmboard/other-swarm/agent-2") !== "", "and stays");
   });

@@ -31,15 +31,21 @@ export function repoRoot(): string {
 export function modelPath(name = "stories260K.gguf"): string {
   const dir = process.env.SWARMBOARD_MODELS_DIR ?? path.join(repoRoot(), "..", "shared", "models");
   const file = path.join(dir, name);
-  if (!existsSync(file)) throw new Error(`test model ${file} is missing: put ${name} in ../shared/models or set SWARMBOARD_MODELS_DIR`);
+  if (!existsSync(file))
+    throw new Error(`test model ${file} is missing: put ${name} in ../shared/models or set SWARMBOARD_MODELS_DIR`);
   return file;
 }
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=User", "-c", "user.email=user@example.invalid", ...args], { cwd, encoding: "utf8" }).trim();
+  return execFileSync(
+    "git",
+    ["-c", "core.hooksPath=/dev/null", "-c", "user.name=User", "-c", "user.email=user@example.invalid", ...args],
+    { cwd, encoding: "utf8" },
+  ).trim();
 }
 
-export const varianceSource = "function variance(values) {\n  const m = values.reduce((a, b) => a + b, 0) / values.length;\n  return values.reduce((a, b) => a + (b - m) ** 2, 0) / values.length;\n}\n\nmodule.exports = { variance };\n";
+export const varianceSource =
+  "function variance(values) {\n  const m = values.reduce((a, b) => a + b, 0) / values.length;\n  return values.reduce((a, b) => a + (b - m) ** 2, 0) / values.length;\n}\n\nmodule.exports = { variance };\n";
 export const askedCommand = "node --version";
 
 const oldMedian = "  const sorted = [...values].sort();";
@@ -52,8 +58,18 @@ const script: TurnScript = {
       { tool: "edit_file", args: { path: "src/stats.js", search: oldMedian, replace: newMedian } },
       { tool: "commit", args: { message: "Sort median numerically" } },
       { tool: "merge_progress", args: {} },
-      { tool: "post_finding", args: { kind: "FACT", text: "mean throws on an empty list", refs: [{ path: "src/stats.js", line: 4 }] } },
-      { tool: "post_finding", args: { kind: "PATCH_SUMMARY", text: "median sorts numerically now", refs: [{ path: "src/stats.js", line: 9 }] } },
+      {
+        tool: "post_finding",
+        args: { kind: "FACT", text: "mean throws on an empty list", refs: [{ path: "src/stats.js", line: 4 }] },
+      },
+      {
+        tool: "post_finding",
+        args: {
+          kind: "PATCH_SUMMARY",
+          text: "median sorts numerically now",
+          refs: [{ path: "src/stats.js", line: 9 }],
+        },
+      },
       { tool: "finish", args: { summary: "median sorts numerically" } },
     ],
     "agent-2": [
@@ -61,23 +77,54 @@ const script: TurnScript = {
       { tool: "write_file", args: { path: "src/variance.js", content: varianceSource } },
       { tool: "commit", args: { message: "Add variance" } },
       { tool: "run_command", args: { command: askedCommand } },
-      { tool: "post_finding", args: { kind: "OBSERVED", text: "variance has no test yet", refs: [{ path: "src/stats.js", line: 15 }] } },
+      {
+        tool: "post_finding",
+        args: { kind: "OBSERVED", text: "variance has no test yet", refs: [{ path: "src/stats.js", line: 15 }] },
+      },
       { tool: "finish", args: { summary: "variance on its branch" } },
     ],
-    synthesist: [{ tool: "write_report", args: { title: "Review run", body: "median fixed; variance on agent-2's branch." } }],
+    synthesist: [
+      { tool: "write_report", args: { title: "Review run", body: "median fixed; variance on agent-2's branch." } },
+    ],
   },
 };
 
-const codeTools = ["list_dir", "read_file", "grep_board", "post_finding", "send_message", "claim", "release", "write_file", "edit_file", "run_command", "git_status", "git_diff", "commit", "merge_progress"];
+const codeTools = [
+  "list_dir",
+  "read_file",
+  "grep_board",
+  "post_finding",
+  "send_message",
+  "claim",
+  "release",
+  "write_file",
+  "edit_file",
+  "run_command",
+  "git_status",
+  "git_diff",
+  "commit",
+  "merge_progress",
+];
 
 const recipe = {
   name: "review",
   description: "Two workers on the sample project; a synthesist reports.",
   roles: [
-    { name: "worker", count: 2, tools: codeTools, instructions: "Claim a file, change it, commit, post what you found." },
+    {
+      name: "worker",
+      count: 2,
+      tools: codeTools,
+      instructions: "Claim a file, change it, commit, post what you found.",
+    },
     { name: "synthesist", count: 1, tools: ["grep_board", "read_file"], instructions: "Write the report." },
   ],
-  topology: { kind: "dag", stages: [{ name: "work", roles: ["worker"] }, { name: "report", roles: ["synthesist"], after: ["work"] }] },
+  topology: {
+    kind: "dag",
+    stages: [
+      { name: "work", roles: ["worker"] },
+      { name: "report", roles: ["synthesist"], after: ["work"] },
+    ],
+  },
   visibility: "shared",
   synthesist: "synthesist",
   budgets: { wallClockMs: 10 * 60_000, tokensPerAgent: 100_000, kvCells: 32_768, steps: 40 },
@@ -124,7 +171,11 @@ export function sharedRun(hooks: SwarmboardTestHooks): Promise<SharedRun> {
  * Picks an item of our quick pick as a user would: waits for it, makes the item active and presses Enter
  * (VS Code's accept command) until `settled` resolves; resolves with what it resolved to.
  */
-export async function pickInOurPicker<T>(hooks: SwarmboardTestHooks, match: (label: string) => boolean, settled: Thenable<T>): Promise<T> {
+export async function pickInOurPicker<T>(
+  hooks: SwarmboardTestHooks,
+  match: (label: string) => boolean,
+  settled: Thenable<T>,
+): Promise<T> {
   const picker = await waitFor("our quick pick", () => hooks.reviewSurfaces.picker());
   const item = await waitFor("the item to pick", () => picker.items.find((i) => match(i.label)));
   let done = false;

@@ -8,7 +8,9 @@ describe("settings", () => {
     const config = vscode.workspace.getConfiguration("swarmboard");
     await config.update("maxAgents", 0, vscode.ConfigurationTarget.Global);
     try {
-      const line = await waitForLogLine(hooks, "the settings problem in the log", (l) => l.includes("settings: swarmboard.maxAgents"));
+      const line = await waitForLogLine(hooks, "the settings problem in the log", (l) =>
+        l.includes("settings: swarmboard.maxAgents"),
+      );
       assert.match(line, /^\[warn\] settings: swarmboard\.maxAgents: .*Fix it in your settings/);
     } finally {
       await config.update("maxAgents", undefined, vscode.ConfigurationTarget.Global);

@@ -9,16 +9,23 @@ import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
 import { swarmboard, waitFor } from "./hostApi";
 
 const repoRoot = path.resolve(__dirname, "../../../..");
-const modelPath = path.join(process.env.SWARMBOARD_MODELS_DIR ?? path.resolve(repoRoot, "../shared/models"), "stories260K.gguf");
+const modelPath = path.join(
+  process.env.SWARMBOARD_MODELS_DIR ?? path.resolve(repoRoot, "../shared/models"),
+  "stories260K.gguf",
+);
 
 type Step = NonNullable<ReturnType<SwarmboardTestHooks["swarms"]["launchStep"]>>;
 
 /** Waits for the step whose title has `marker`, lets `answer` fill it, and presses Enter until the step is gone. */
 async function answerStep(hooks: SwarmboardTestHooks, marker: string, answer: (step: Step) => void): Promise<void> {
-  const step = await waitFor(`the launch step ${marker}`, () => {
-    const s = hooks.swarms.launchStep();
-    return s?.title?.includes(marker) ? s : undefined;
-  }, 60_000);
+  const step = await waitFor(
+    `the launch step ${marker}`,
+    () => {
+      const s = hooks.swarms.launchStep();
+      return s?.title?.includes(marker) ? s : undefined;
+    },
+    60_000,
+  );
   const deadline = Date.now() + 20_000;
   while (hooks.swarms.launchStep() === step) {
     if (Date.now() > deadline) throw new Error(`the launch step ${marker} did not accept its answer`);
@@ -52,13 +59,21 @@ describe("launching from the command palette", function () {
         offered = "items" in step ? step.items.map((i) => i.label) : [];
         pickItem(step, (l) => l === "research");
       });
-      for (const name of ["research", "organization", "fix-failing-tests", "todo-sweep"]) assert.ok(offered.includes(name), `${name} not offered: ${offered.join(", ")}`);
+      for (const name of ["research", "organization", "fix-failing-tests", "todo-sweep"])
+        assert.ok(offered.includes(name), `${name} not offered: ${offered.join(", ")}`);
       await answerStep(hooks, "(3/4)", (step) => pickItem(step, (l) => l.includes("Configured model")));
-      const agents = await waitFor("the agent-count step", () => {
-        const s = hooks.swarms.launchStep();
-        return s?.title?.includes("(4/4)") && !("items" in s) ? s : undefined;
-      }, 90_000);
-      assert.match(agents.prompt ?? "", /^How many agents\? The recipe has 4; your limit is 8\. The KV budget fits about \d+ agents/);
+      const agents = await waitFor(
+        "the agent-count step",
+        () => {
+          const s = hooks.swarms.launchStep();
+          return s?.title?.includes("(4/4)") && !("items" in s) ? s : undefined;
+        },
+        90_000,
+      );
+      assert.match(
+        agents.prompt ?? "",
+        /^How many agents\? The recipe has 4; your limit is 8\. The KV budget fits about \d+ agents/,
+      );
       assert.equal(agents.value, "4");
       agents.hide();
       const result = await launching;

@@ -15,23 +15,52 @@ import { swarmboard, waitFor } from "./hostApi";
 const repoRoot = path.resolve(__dirname, "../../../..");
 const modelsDir = process.env.SWARMBOARD_MODELS_DIR ?? path.resolve(repoRoot, "../shared/models");
 const modelPath = path.join(modelsDir, "stories260K.gguf");
-export const xssText = 'look: <img src=x onerror="window.swarmboardInjected=1"> and </script><script>window.swarmboardInjected=2</script>';
+export const xssText =
+  'look: <img src=x onerror="window.swarmboardInjected=1"> and </script><script>window.swarmboardInjected=2</script>';
 const agents = 8;
 
 function agentScript(n: number): ScriptedCall[] {
   const line = n + 1;
   const next = `agent-${(n % agents) + 1}`;
   return [
-    { tool: "post_finding", args: { kind: "OBSERVED", text: n === 1 ? xssText : `agent-${n} starts on the stats module`, refs: [{ path: "src/stats.js", line }] } },
+    {
+      tool: "post_finding",
+      args: {
+        kind: "OBSERVED",
+        text: n === 1 ? xssText : `agent-${n} starts on the stats module`,
+        refs: [{ path: "src/stats.js", line }],
+      },
+    },
     { tool: "grep_board", args: {} },
     { tool: "send_message", args: { to: next, text: `agent-${n} reads src/stats.js; take the tests, ${next}` } },
-    { tool: "post_finding", args: { kind: "FACT", text: `agent-${n}: median lives in src/stats.js`, refs: [{ path: "src/stats.js", line: 9 }] } },
+    {
+      tool: "post_finding",
+      args: {
+        kind: "FACT",
+        text: `agent-${n}: median lives in src/stats.js`,
+        refs: [{ path: "src/stats.js", line: 9 }],
+      },
+    },
     { tool: "grep_board", args: { kind: "FACT" } },
     { tool: "list_dir", args: { path: "src" } },
-    { tool: "post_finding", args: { kind: "OBSERVED", text: `agent-${n}: the README names the tests`, refs: [{ path: "README.md", line: 1 }] } },
+    {
+      tool: "post_finding",
+      args: {
+        kind: "OBSERVED",
+        text: `agent-${n}: the README names the tests`,
+        refs: [{ path: "README.md", line: 1 }],
+      },
+    },
     { tool: "grep_board", args: { kind: "OBSERVED" } },
     { tool: "send_message", args: { to: "swarm", text: `agent-${n} is halfway` } },
-    { tool: "post_finding", args: { kind: "FACT", text: `agent-${n}: the tests cover mean and median`, refs: [{ path: "test/stats.test.js", line: 1 }] } },
+    {
+      tool: "post_finding",
+      args: {
+        kind: "FACT",
+        text: `agent-${n}: the tests cover mean and median`,
+        refs: [{ path: "test/stats.test.js", line: 1 }],
+      },
+    },
     { tool: "grep_board", args: { author: next } },
     { tool: "post_finding", args: { kind: "OBSERVED", text: `agent-${n}: done reading` } },
   ];
@@ -63,7 +92,10 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
   });
 
   it("refuses bad launch arguments with what to fix", async () => {
-    const result = await vscode.commands.executeCommand<LaunchResult>("swarmboard.launchSwarm", { goal: " ", recipe: "research" });
+    const result = await vscode.commands.executeCommand<LaunchResult>("swarmboard.launchSwarm", {
+      goal: " ",
+      recipe: "research",
+    });
     assert.equal(result.outcome, "refused");
     assert.match(result.outcome === "refused" ? result.reason : "", /goal: expected a goal/);
   });
@@ -82,11 +114,15 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     swarmId = result.outcome === "launched" ? result.swarmId : "";
     const store = hooks.swarms.store;
     // All 8 agents live and a few findings in: enough to show the run (waiting for every agent's costs time).
-    await waitFor("8 live agents and findings from 3 of them", () => {
-      const view = store.swarm(swarmId);
-      const authors = new Set(view?.entries.map((e) => e.author));
-      return view?.status === "failed" ? true : (view?.agents.length ?? 0) >= agents && authors.size >= 3;
-    }, 200_000);
+    await waitFor(
+      "8 live agents and findings from 3 of them",
+      () => {
+        const view = store.swarm(swarmId);
+        const authors = new Set(view?.entries.map((e) => e.author));
+        return view?.status === "failed" ? true : (view?.agents.length ?? 0) >= agents && authors.size >= 3;
+      },
+      200_000,
+    );
     assert.equal(store.swarm(swarmId)?.status, "running", store.swarm(swarmId)?.endReason);
     if (vscode.env.uiKind !== vscode.UIKind.Web) return;
     await vscode.commands.executeCommand("notifications.clearAll");
@@ -94,7 +130,10 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     await vscode.commands.executeCommand("swarmboard.openPanel");
     const workbench = vscode.workspace.getConfiguration("workbench");
     try {
-      for (const [theme, name] of [["Default Dark Modern", "run-8-agents-dark"], ["Default Light Modern", "run-8-agents-light"]]) {
+      for (const [theme, name] of [
+        ["Default Dark Modern", "run-8-agents-dark"],
+        ["Default Light Modern", "run-8-agents-light"],
+      ]) {
         await workbench.update("colorTheme", theme, vscode.ConfigurationTarget.Global);
         await new Promise((r) => setTimeout(r, 1500)); // the webview repaints with the new theme's variables
         await probeDom(hooks, `shot-${name}`);
@@ -108,10 +147,14 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
   it("stops with Stop Swarm", async () => {
     const stopping = await vscode.commands.executeCommand<boolean>("swarmboard.stopSwarm");
     assert.equal(stopping, true);
-    const view = await waitFor("the swarm to end", () => {
-      const v = hooks.swarms.store.swarm(swarmId);
-      return v && v.status !== "running" && v.status !== "starting" ? v : undefined;
-    }, 120_000);
+    const view = await waitFor(
+      "the swarm to end",
+      () => {
+        const v = hooks.swarms.store.swarm(swarmId);
+        return v && v.status !== "running" && v.status !== "starting" ? v : undefined;
+      },
+      120_000,
+    );
     assert.ok(view.status === "stopped" || view.status === "completed", `${view.status}: ${view.endReason}`);
   });
 
@@ -125,14 +168,22 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     assert.equal(model?.label, "Model: stories260K");
     assert.match(model?.description ?? "", /^(shared cells|copy mode)$/);
     const agentNodes = hooks.swarms.children(swarmNode);
-    assert.deepEqual(agentNodes.map((a) => a.agentId), view.agents.map((a) => a.id));
+    assert.deepEqual(
+      agentNodes.map((a) => a.agentId),
+      view.agents.map((a) => a.id),
+    );
     assert.ok(agentNodes.length >= agents);
     const first = agentNodes.find((a) => a.agentId === "agent-1")!;
     assert.match(first.description ?? "", /^[a-z]+ · \d+ tok · \d+ cells/);
     const findings = hooks.swarms.children(first).map((f) => f.label);
     assert.ok(findings.includes(xssText), `agent-1's findings: ${JSON.stringify(findings)}`);
-    const own = view.entries.filter((e) => e.author === "agent-1" && ["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"].includes(e.kind));
-    assert.deepEqual(findings, own.map((e) => e.text));
+    const own = view.entries.filter(
+      (e) => e.author === "agent-1" && ["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"].includes(e.kind),
+    );
+    assert.deepEqual(
+      findings,
+      own.map((e) => e.text),
+    );
   });
 
   it("opens a finding's file at its line from the tree", async () => {
@@ -145,7 +196,11 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     assert.equal(path.basename(editor.document.uri.fsPath), "stats.js");
     assert.equal(editor.selection.active.line, 1, "agent-1's finding points at src/stats.js:2 (0-based line 1)");
     // A reference that leaves the workspace is refused (and logged), never opened.
-    await vscode.commands.executeCommand("swarmboard.openFindingRef", { swarmId, path: "../../../etc/hostname", line: 1 });
+    await vscode.commands.executeCommand("swarmboard.openFindingRef", {
+      swarmId,
+      path: "../../../etc/hostname",
+      line: 1,
+    });
     assert.ok(hooks.log.recentLines().some((l) => l.includes("refused to open ../../../etc/hostname")));
     assert.notEqual(vscode.window.activeTextEditor?.document.uri.fsPath, "/etc/hostname");
   });
@@ -158,17 +213,28 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     const expected = budgetView(stats);
     // The panel is updated within a short coalescing delay; read it back until it shows the store's last stats.
     const shows = (d: Awaited<ReturnType<typeof probeDom>>) =>
-      d.laneIds.length === view.agents.length && Object.entries(expected).every(([k, v]) => typeof v !== "number" || d.budget[k] === v);
+      d.laneIds.length === view.agents.length &&
+      Object.entries(expected).every(([k, v]) => typeof v !== "number" || d.budget[k] === v);
     let dom = await probeDom(hooks, "dom-0");
     for (let i = 1; i < 100 && !shows(dom); i++) {
       await new Promise((r) => setTimeout(r, 200));
       dom = await probeDom(hooks, `dom-${i}`);
     }
-    assert.deepEqual(dom.laneIds, view.agents.map((a) => a.id));
-    assert.deepEqual(dom.findingTexts, view.entries.map((e) => e.text));
+    assert.deepEqual(
+      dom.laneIds,
+      view.agents.map((a) => a.id),
+    );
+    assert.deepEqual(
+      dom.findingTexts,
+      view.entries.map((e) => e.text),
+    );
     for (const [field, value] of Object.entries(expected)) {
       if (typeof value !== "number") continue;
-      assert.equal(dom.budget[field], value, `budget ${field}: the page shows ${dom.budget[field]}, the worker said ${value}`);
+      assert.equal(
+        dom.budget[field],
+        value,
+        `budget ${field}: the page shows ${dom.budget[field]}, the worker said ${value}`,
+      );
     }
     assert.equal(hooks.swarms.statusBar.text.includes("stories260K"), true, hooks.swarms.statusBar.text);
   });

@@ -14,7 +14,11 @@ describe("worker supervision", function () {
 
   it("restarts a crashed worker 4 times, then stops with a restart action that works", async () => {
     const { hooks } = await swarmboard();
-    const first = await waitFor("the worker to be ready", () => (hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined), 30_000);
+    const first = await waitFor(
+      "the worker to be ready",
+      () => (hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined),
+      30_000,
+    );
     await vscode.commands.executeCommand("swarmboard.restartWorker"); // a fresh restart count for this test
     let gaveUp: string | undefined;
     const sub = hooks.swarms.onWorkerGaveUp((reason) => (gaveUp = reason));
@@ -22,13 +26,18 @@ describe("worker supervision", function () {
       // The worker replaced by the restart is not one of the five crashes.
       const pids: number[] = [first];
       for (let crash = 1; crash <= 5; crash++) {
-        const pid = await waitFor(`worker ${crash} to be ready`, () => {
-          const s = hooks.worker.state;
-          return s.state === "ready" && !pids.includes(s.pid) ? s.pid : undefined;
-        }, 30_000);
+        const pid = await waitFor(
+          `worker ${crash} to be ready`,
+          () => {
+            const s = hooks.worker.state;
+            return s.state === "ready" && !pids.includes(s.pid) ? s.pid : undefined;
+          },
+          30_000,
+        );
         pids.push(pid);
         process.kill(pid, "SIGKILL");
-        if (crash < 5) await waitFor(`the restart after crash ${crash}`, () => hooks.worker.state.state !== "ready" || undefined);
+        if (crash < 5)
+          await waitFor(`the restart after crash ${crash}`, () => hooks.worker.state.state !== "ready" || undefined);
       }
       await waitFor("the supervisor to give up", () => gaveUp, 30_000);
       assert.match(gaveUp ?? "", /^crashed 5 times in 3 minutes \(last: signal SIGKILL\); left stopped$/);
@@ -41,7 +50,11 @@ describe("worker supervision", function () {
       assert.match(hooks.swarms.statusBar.text, /worker stopped/);
 
       await vscode.commands.executeCommand(worker.command.command);
-      const fresh = await waitFor("the restarted worker", () => (hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined), 30_000);
+      const fresh = await waitFor(
+        "the restarted worker",
+        () => (hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined),
+        30_000,
+      );
       assert.ok(!pids.includes(fresh));
     } finally {
       sub.dispose();
@@ -60,7 +73,28 @@ describe("stuck worker report", () => {
     try {
       const t = Date.now();
       store.apply("quiet", [
-        { type: "swarm-started", swarmId: "quiet", time: t, goal: "g", recipe: "research", mode: "shared-cells", trunkTokens: 10, model: { path: "/m.gguf", architecture: "llama", layers: 1, heads: 1, kvHeads: 1, keyHeadDim: 1, valueHeadDim: 1, kvType: "F16", kvBytesPerCell: 4, trainContextSize: 128, vocabularySize: 10 } },
+        {
+          type: "swarm-started",
+          swarmId: "quiet",
+          time: t,
+          goal: "g",
+          recipe: "research",
+          mode: "shared-cells",
+          trunkTokens: 10,
+          model: {
+            path: "/m.gguf",
+            architecture: "llama",
+            layers: 1,
+            heads: 1,
+            kvHeads: 1,
+            keyHeadDim: 1,
+            valueHeadDim: 1,
+            kvType: "F16",
+            kvBytesPerCell: 4,
+            trainContextSize: 128,
+            vocabularySize: 10,
+          },
+        },
         { type: "agent-added", swarmId: "quiet", time: t, agent: { id: "agent-1", role: "researcher" } },
         { type: "agent-state", swarmId: "quiet", time: t, agentId: "agent-1", state: "gather" },
       ]);
@@ -68,7 +102,9 @@ describe("stuck worker report", () => {
       assert.equal(reports[0]?.swarmId, "quiet");
       assert.equal(reports[0]?.liveAgents, 1);
       assert.equal(watch.isStuck("quiet"), true);
-      store.apply("quiet", [{ type: "agent-state", swarmId: "quiet", time: Date.now(), agentId: "agent-1", state: "done" }]);
+      store.apply("quiet", [
+        { type: "agent-state", swarmId: "quiet", time: Date.now(), agentId: "agent-1", state: "done" },
+      ]);
       assert.equal(watch.isStuck("quiet"), false, "an event clears the report");
       await new Promise((r) => setTimeout(r, 600));
       assert.equal(reports.length, 1, "no agent is live any more, so no second report");
@@ -83,7 +119,10 @@ describe("stuck worker report", () => {
 describe("restart budget", () => {
   it("allows 4 restarts in any 3 minutes, and more once the oldest leaves the window", () => {
     const budget = new RestartBudget();
-    assert.deepEqual([0, 1000, 2000, 3000, 4000].map((t) => budget.take(t)), [true, true, true, true, false]);
+    assert.deepEqual(
+      [0, 1000, 2000, 3000, 4000].map((t) => budget.take(t)),
+      [true, true, true, true, false],
+    );
     assert.equal(budget.take(180_000), true, "the restart at 0 ms has left the window");
     budget.reset();
     assert.equal(budget.used(180_001), 0);

@@ -29,7 +29,10 @@ describe("Swarms view and panel", () => {
     const panel = await waitFor("the panel to be ready", () => hooks.panel()?.isReady && hooks.panel());
     panel.requestMalformedReply("malformed-7");
     const line = await waitForLogLine(hooks, "the rejection in the log", (l) => l.includes("malformed-7"));
-    assert.match(line, /^\[warn\] panel: rejected a message that failed its schema \(rendered: .*\): \{"type":"probeReply"/);
+    assert.match(
+      line,
+      /^\[warn\] panel: rejected a message that failed its schema \(rendered: .*\): \{"type":"probeReply"/,
+    );
     // Rejected means not acted on: the panel still answers a well-formed probe afterwards.
     assert.equal((await panel.probe("probe-2")).nonce, "probe-2");
   });
@@ -38,7 +41,9 @@ describe("Swarms view and panel", () => {
     const { hooks } = await swarmboard();
     const panel = await waitFor("the panel to be ready", () => hooks.panel()?.isReady && hooks.panel());
     await panel.postUnchecked({ type: "state", state: { worker: "nonsense" } });
-    const line = await waitForLogLine(hooks, "the page's refusal in the log", (l) => l.includes("the page rejected a host message"));
+    const line = await waitForLogLine(hooks, "the page's refusal in the log", (l) =>
+      l.includes("the page rejected a host message"),
+    );
     assert.match(line, /host message failed its schema/);
   });
 

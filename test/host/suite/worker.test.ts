@@ -12,7 +12,9 @@ interface Ping {
 describe("worker process", () => {
   it("is forked by the host and says it is ready", async () => {
     const { hooks } = await swarmboard();
-    const ready = await waitFor("the worker to be ready", () => (hooks.worker.state.state === "ready" ? hooks.worker.state : undefined));
+    const ready = await waitFor("the worker to be ready", () =>
+      hooks.worker.state.state === "ready" ? hooks.worker.state : undefined,
+    );
     assert.notEqual(ready.pid, process.pid, "the worker must be its own process, not the extension host");
   });
 
@@ -27,7 +29,9 @@ describe("worker process", () => {
 
   it("fails a request still waiting when the worker dies, logs the exit, and starts again on the next ping", async () => {
     const { hooks } = await swarmboard();
-    const before = await waitFor("the worker to be ready", () => (hooks.worker.state.state === "ready" ? hooks.worker.state : undefined));
+    const before = await waitFor("the worker to be ready", () =>
+      hooks.worker.state.state === "ready" ? hooks.worker.state : undefined,
+    );
     // Stopped first, so the ping below is certainly still pending when the process is killed.
     process.kill(before.pid, "SIGSTOP");
     const pending = hooks.worker.ping();
@@ -36,7 +40,9 @@ describe("worker process", () => {
       assert.match(err.message, /^worker-exited: The Swarmboard worker exited \(signal SIGKILL\)/);
       return true;
     });
-    await waitForLogLine(hooks, "the exit in the log", (l) => l.includes(`(pid ${before.pid}) exited with signal SIGKILL`));
+    await waitForLogLine(hooks, "the exit in the log", (l) =>
+      l.includes(`(pid ${before.pid}) exited with signal SIGKILL`),
+    );
     assert.equal(hooks.worker.state.state, "exited");
 
     const again = await vscode.commands.executeCommand<Ping | undefined>("swarmboard.pingWorker");

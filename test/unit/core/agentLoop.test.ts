@@ -1,12 +1,33 @@
 import { strict as assert } from "assert";
-import { loopInputs, loopStates, type LoopEvent, type LoopInput, type LoopState } from "../../../src/protocol/agentLoop";
-import { advanceLoop, AgentLoop, allowedInputs, initialLoop, isTerminal, loopTransitions, type LoopSnapshot } from "../../../src/core/agentLoop";
+import {
+  loopInputs,
+  loopStates,
+  type LoopEvent,
+  type LoopInput,
+  type LoopState,
+} from "../../../src/protocol/agentLoop";
+import {
+  advanceLoop,
+  AgentLoop,
+  allowedInputs,
+  initialLoop,
+  isTerminal,
+  loopTransitions,
+  type LoopSnapshot,
+} from "../../../src/core/agentLoop";
 
 // The full table, written out once more by hand: every (state, input) pair is checked against it,
 // so a change to the table must be made on purpose in both places.
 const expected: Record<LoopState, Partial<Record<LoopInput, LoopState>>> = {
   gather: { gathered: "claim", noWork: "done", pause: "paused", stall: "stalled", fail: "failed", stop: "done" },
-  claim: { claimGranted: "act", claimRefused: "gather", pause: "paused", stall: "stalled", fail: "failed", stop: "done" },
+  claim: {
+    claimGranted: "act",
+    claimRefused: "gather",
+    pause: "paused",
+    stall: "stalled",
+    fail: "failed",
+    stop: "done",
+  },
   act: { acted: "verify", pause: "paused", stall: "stalled", fail: "failed", stop: "done" },
   verify: { verified: "merge", verifyFailed: "act", pause: "paused", stall: "stalled", fail: "failed", stop: "done" },
   merge: { merged: "gather", mergeConflict: "act", pause: "paused", stall: "stalled", fail: "failed", stop: "done" },
@@ -34,7 +55,16 @@ describe("agent loop", () => {
         }
         assert.ok(step.ok);
         assert.equal(step.loop.state, to);
-        const event: LoopEvent = { agent: "a1", from: state, to, input, seq: 5, time: 100, iteration: state === "merge" && input === "merged" ? 3 : 2, reason: "why" };
+        const event: LoopEvent = {
+          agent: "a1",
+          from: state,
+          to,
+          input,
+          seq: 5,
+          time: 100,
+          iteration: state === "merge" && input === "merged" ? 3 : 2,
+          reason: "why",
+        };
         assert.deepEqual(step.event, event);
         if (isTerminal(to)) assert.equal(step.loop.endReason, "why");
       });
@@ -68,14 +98,35 @@ describe("agent loop", () => {
     const loop = new AgentLoop("a7");
     const seen: LoopEvent[] = [];
     const sub = loop.onEvent((e) => seen.push(e));
-    const path: LoopInput[] = ["gathered", "claimGranted", "acted", "verifyFailed", "acted", "verified", "mergeConflict", "acted", "verified", "merged", "noWork"];
+    const path: LoopInput[] = [
+      "gathered",
+      "claimGranted",
+      "acted",
+      "verifyFailed",
+      "acted",
+      "verified",
+      "mergeConflict",
+      "acted",
+      "verified",
+      "merged",
+      "noWork",
+    ];
     path.forEach((input, i) => loop.send(input, i));
     assert.equal(loop.state, "done");
     assert.equal(loop.current.iteration, 1);
-    assert.deepEqual(seen.map((e) => e.to), ["claim", "act", "verify", "act", "verify", "merge", "act", "verify", "merge", "gather", "done"]);
-    assert.deepEqual(seen.map((e) => e.seq), path.map((_, i) => i + 1));
+    assert.deepEqual(
+      seen.map((e) => e.to),
+      ["claim", "act", "verify", "act", "verify", "merge", "act", "verify", "merge", "gather", "done"],
+    );
+    assert.deepEqual(
+      seen.map((e) => e.seq),
+      path.map((_, i) => i + 1),
+    );
     sub.dispose();
-    assert.throws(() => loop.send("gathered", 99), /a7 is done: "gathered" does not apply \(accepted: none, it has ended\)/);
+    assert.throws(
+      () => loop.send("gathered", 99),
+      /a7 is done: "gathered" does not apply \(accepted: none, it has ended\)/,
+    );
     assert.equal(seen.length, path.length);
   });
 

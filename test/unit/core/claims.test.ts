@@ -6,7 +6,12 @@ import { scopesOverlap } from "../../../src/core/scopes";
 import { referenceMatches } from "./globReference";
 
 const scope = (s: Partial<Scope>): Scope => ({ paths: [], globs: [], ...s });
-const req = (claimId: string, agent: string, s: Partial<Scope>, now = 0): ClaimRequest => ({ claimId, agent, scope: scope(s), now });
+const req = (claimId: string, agent: string, s: Partial<Scope>, now = 0): ClaimRequest => ({
+  claimId,
+  agent,
+  scope: scope(s),
+  now,
+});
 
 describe("claims", () => {
   const cases: Array<{ name: string; a: Partial<Scope>; b: Partial<Scope>; overlap: boolean }> = [
@@ -15,15 +20,35 @@ describe("claims", () => {
     { name: "same path", a: { paths: ["src/a.ts"] }, b: { paths: ["./src/a.ts"] }, overlap: true },
     { name: "different paths", a: { paths: ["src/a.ts"] }, b: { paths: ["src/b.ts"] }, overlap: false },
     { name: "folder and a file in it", a: { paths: ["src"] }, b: { paths: ["src/a.ts"] }, overlap: true },
-    { name: "path with a common prefix is not inside", a: { paths: ["src/a"] }, b: { paths: ["src/ab.ts"] }, overlap: false },
+    {
+      name: "path with a common prefix is not inside",
+      a: { paths: ["src/a"] },
+      b: { paths: ["src/ab.ts"] },
+      overlap: false,
+    },
     { name: "glob covering a path", a: { globs: ["src/*.ts"] }, b: { paths: ["src/a.ts"] }, overlap: true },
     { name: "glob missing a path", a: { globs: ["src/*.ts"] }, b: { paths: ["test/a.ts"] }, overlap: false },
     { name: "intersecting globs", a: { globs: ["src/**/*.ts"] }, b: { globs: ["src/core/*"] }, overlap: true },
     { name: "disjoint globs", a: { globs: ["src/**/*.ts"] }, b: { globs: ["src/**/*.md"] }, overlap: false },
-    { name: "unsupported glob is treated as overlapping", a: { globs: ["src/+(a|b).ts"] }, b: { paths: ["docs/x.md"] }, overlap: true },
+    {
+      name: "unsupported glob is treated as overlapping",
+      a: { globs: ["src/+(a|b).ts"] },
+      b: { paths: ["docs/x.md"] },
+      overlap: true,
+    },
     { name: "task and files are different axes", a: { taskId: "t1" }, b: { paths: ["src/a.ts"] }, overlap: false },
-    { name: "same task, different files", a: { taskId: "t1", paths: ["a"] }, b: { taskId: "t1", paths: ["b"] }, overlap: true },
-    { name: "different tasks, same file", a: { taskId: "t1", paths: ["a"] }, b: { taskId: "t2", paths: ["a"] }, overlap: true },
+    {
+      name: "same task, different files",
+      a: { taskId: "t1", paths: ["a"] },
+      b: { taskId: "t1", paths: ["b"] },
+      overlap: true,
+    },
+    {
+      name: "different tasks, same file",
+      a: { taskId: "t1", paths: ["a"] },
+      b: { taskId: "t2", paths: ["a"] },
+      overlap: true,
+    },
   ];
   for (const c of cases) {
     it(`overlap case: ${c.name} -> ${c.overlap ? "refused" : "granted"}`, () => {
@@ -55,7 +80,10 @@ describe("claims", () => {
     table.claim(req("c1", "alice", { paths: ["src/a.ts"] }));
     const request = req("c2", "bob", { globs: ["src/*.ts"] });
     const notices = conflictNotices(request, table.claim(request));
-    assert.deepEqual(notices.map((n) => n.to), ["bob", "alice"]);
+    assert.deepEqual(
+      notices.map((n) => n.to),
+      ["bob", "alice"],
+    );
     assert.match(notices[0].text, /refused/);
     assert.match(notices[1].text, /bob tried to claim src\/\*\.ts/);
   });
@@ -68,8 +96,14 @@ describe("claims", () => {
     assert.equal(table.claim(req("c2", "bob", { taskId: "t" }, 200)).granted, false, "renewed at 120, lives until 220");
     assert.equal(table.renew("c1", 220), undefined, "a lease that ran out cannot be renewed");
     assert.equal(table.claim(req("c3", "bob", { taskId: "t" }, 221)).granted, true, "an expired lease does not block");
-    assert.deepEqual(table.expire(221).map((l) => l.claimId), ["c1"]);
-    assert.deepEqual(table.active(221).map((l) => l.claimId), ["c3"]);
+    assert.deepEqual(
+      table.expire(221).map((l) => l.claimId),
+      ["c1"],
+    );
+    assert.deepEqual(
+      table.active(221).map((l) => l.claimId),
+      ["c3"],
+    );
   });
 
   it("releases one claim, or all of an agent's claims when it finishes, fails or stalls", () => {
@@ -78,8 +112,14 @@ describe("claims", () => {
     table.claim(req("c2", "alice", { taskId: "b" }));
     table.claim(req("c3", "bob", { taskId: "c" }));
     assert.equal(table.release("c1")?.agent, "alice");
-    assert.deepEqual(table.releaseAgent("alice").map((l) => l.claimId), ["c2"]);
-    assert.deepEqual(table.active(0).map((l) => l.claimId), ["c3"]);
+    assert.deepEqual(
+      table.releaseAgent("alice").map((l) => l.claimId),
+      ["c2"],
+    );
+    assert.deepEqual(
+      table.active(0).map((l) => l.claimId),
+      ["c3"],
+    );
     assert.equal(table.claim(req("c4", "bob2", { taskId: "b" })).granted, true);
   });
 
@@ -88,7 +128,11 @@ describe("claims", () => {
     const a = table.claim(req("c1", "alice", { paths: ["a"] }, 5));
     const b = table.claim(req("c2", "bob", { paths: ["b"] }, 6));
     assert.ok(a.granted && b.granted);
-    const entries = [claimEntry(a.lease, "fix a"), claimEntry(b.lease, "fix b"), releaseEntry(a.lease, "r1", 9, "finished")];
+    const entries = [
+      claimEntry(a.lease, "fix a"),
+      claimEntry(b.lease, "fix b"),
+      releaseEntry(a.lease, "r1", 9, "finished"),
+    ];
     const rebuilt = ClaimTable.fromBoard(entries, { leaseMs: 1000 });
     assert.deepEqual(rebuilt.active(10), [b.lease]);
   });
@@ -101,13 +145,20 @@ describe("claims", () => {
       globs: fc.subarray(["a/*", "**/*.ts", "*/x.ts", "b/**", "c/?.ts", "{a,c}/*.md"], { maxLength: 2 }),
     });
     const op = fc.oneof(
-      fc.record({ kind: fc.constant("claim" as const), agent: fc.constantFrom("p", "q", "r"), scope: scopeArb, dt: fc.integer({ min: 0, max: 30 }) }),
+      fc.record({
+        kind: fc.constant("claim" as const),
+        agent: fc.constantFrom("p", "q", "r"),
+        scope: scopeArb,
+        dt: fc.integer({ min: 0, max: 30 }),
+      }),
       fc.record({ kind: fc.constant("release" as const), index: fc.nat() }),
     );
     // Ground truth by brute force over concrete files: two scopes overlap if they share a task or a file.
     const universe = ["a", "b", "a/x.ts", "a/y.md", "b/x.ts", "c/z.ts", "c/q.ts", "c/n.md", "a/q/x.ts", "b/c", "q.ts"];
-    const covers = (s: Scope, f: string) => s.paths.some((p) => f === p || f.startsWith(p + "/")) || s.globs.some((g) => referenceMatches(g, f));
-    const reallyOverlap = (x: Scope, y: Scope) => (x.taskId !== undefined && x.taskId === y.taskId) || universe.some((f) => covers(x, f) && covers(y, f));
+    const covers = (s: Scope, f: string) =>
+      s.paths.some((p) => f === p || f.startsWith(p + "/")) || s.globs.some((g) => referenceMatches(g, f));
+    const reallyOverlap = (x: Scope, y: Scope) =>
+      (x.taskId !== undefined && x.taskId === y.taskId) || universe.some((f) => covers(x, f) && covers(y, f));
     fc.assert(
       fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
         const table = new ClaimTable({ leaseMs: 100 });
@@ -123,7 +174,11 @@ describe("claims", () => {
           const live = table.active(now);
           for (const x of live) {
             for (const y of live) {
-              if (x.agent !== y.agent) assert.ok(!reallyOverlap(x.scope, y.scope), `${x.claimId} and ${y.claimId} overlap and are both granted`);
+              if (x.agent !== y.agent)
+                assert.ok(
+                  !reallyOverlap(x.scope, y.scope),
+                  `${x.claimId} and ${y.claimId} overlap and are both granted`,
+                );
             }
           }
         });

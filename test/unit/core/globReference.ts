@@ -1,7 +1,10 @@
 // An independent reference matcher for the glob subset the property tests generate (whole-segment `{x,y}`,
 // `[..]`, `*`, `?`, `**`): the ground truth that src/core/globs.ts is checked against.
 function segmentRegex(segment: string): RegExp {
-  const body = segment.replace(/[.+^$()|\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]");
+  const body = segment
+    .replace(/[.+^$()|\\]/g, "\\$&")
+    .replace(/\*/g, "[^/]*")
+    .replace(/\?/g, "[^/]");
   return new RegExp(`^${body}$`);
 }
 
@@ -12,8 +15,13 @@ function expandSegment(segment: string): string[] {
 
 function matchSegments(glob: readonly string[], path: readonly string[]): boolean {
   if (glob.length === 0) return path.length === 0;
-  if (glob[0] === "**") return matchSegments(glob.slice(1), path) || (path.length > 0 && matchSegments(glob, path.slice(1)));
-  return path.length > 0 && expandSegment(glob[0]).some((alt) => segmentRegex(alt).test(path[0])) && matchSegments(glob.slice(1), path.slice(1));
+  if (glob[0] === "**")
+    return matchSegments(glob.slice(1), path) || (path.length > 0 && matchSegments(glob, path.slice(1)));
+  return (
+    path.length > 0 &&
+    expandSegment(glob[0]).some((alt) => segmentRegex(alt).test(path[0])) &&
+    matchSegments(glob.slice(1), path.slice(1))
+  );
 }
 
 export function referenceMatches(glob: string, path: string): boolean {

@@ -18,7 +18,11 @@ const valid = {
 };
 
 function problems(value: unknown, knownTools?: string[]): RecipeProblem[] {
-  const result = parseRecipeText("mine.json", JSON.stringify(value), knownTools === undefined ? {} : { knownTools: new Set(knownTools) });
+  const result = parseRecipeText(
+    "mine.json",
+    JSON.stringify(value),
+    knownTools === undefined ? {} : { knownTools: new Set(knownTools) },
+  );
   return result.ok ? [] : [...result.problems];
 }
 
@@ -47,29 +51,99 @@ describe("recipes", () => {
   });
 
   const mistakes: Array<{ name: string; value: unknown; field: string; expected: RegExp; got?: string }> = [
-    { name: "a count as text", value: withField((r) => ((r.roles as Array<Record<string, unknown>>)[0].count = "two")), field: "roles[0].count", expected: /expected a whole number of agents/, got: '"two"' },
-    { name: "a missing budget", value: withField((r) => delete (r.budgets as Record<string, unknown>).steps), field: "budgets.steps", expected: /expected a number of steps/, got: "nothing (the field is missing)" },
-    { name: "a misspelt field", value: withField((r) => (r.visiblity = "shared")), field: "visiblity", expected: /no such field here .*check the spelling/ },
-    { name: "an unknown topology", value: withField((r) => (r.topology = { kind: "star" })), field: "topology.kind", expected: /expected a topology with kind "fanout", "chain" or "dag"/ },
-    { name: "a bad visibility", value: withField((r) => (r.visibility = "public")), field: "visibility", expected: /shared.*private-pads/, got: '"public"' },
-    { name: "a chain naming a missing role", value: withField((r) => (r.topology = { kind: "chain", order: ["worker", "tester"] })), field: "topology.order[1]", expected: /a role of this recipe \(worker\)/, got: '"tester"' },
-    { name: "a synthesist that is not a role", value: withField((r) => (r.synthesist = "boss")), field: "synthesist", expected: /a role of this recipe/ },
-    { name: "private pads without a synthesist", value: withField((r) => (r.visibility = "private-pads")), field: "synthesist", expected: /a synthesist role/ },
-    { name: "test failures without a command", value: withField((r) => (r.taskSources = ["test-failures"])), field: "testCommand", expected: /a test command/ },
-    { name: "a role name used twice", value: withField((r) => (r.roles = [...(r.roles as unknown[]), ...(r.roles as unknown[])])), field: "roles[1].name", expected: /used only once/ },
+    {
+      name: "a count as text",
+      value: withField((r) => ((r.roles as Array<Record<string, unknown>>)[0].count = "two")),
+      field: "roles[0].count",
+      expected: /expected a whole number of agents/,
+      got: '"two"',
+    },
+    {
+      name: "a missing budget",
+      value: withField((r) => delete (r.budgets as Record<string, unknown>).steps),
+      field: "budgets.steps",
+      expected: /expected a number of steps/,
+      got: "nothing (the field is missing)",
+    },
+    {
+      name: "a misspelt field",
+      value: withField((r) => (r.visiblity = "shared")),
+      field: "visiblity",
+      expected: /no such field here .*check the spelling/,
+    },
+    {
+      name: "an unknown topology",
+      value: withField((r) => (r.topology = { kind: "star" })),
+      field: "topology.kind",
+      expected: /expected a topology with kind "fanout", "chain" or "dag"/,
+    },
+    {
+      name: "a bad visibility",
+      value: withField((r) => (r.visibility = "public")),
+      field: "visibility",
+      expected: /shared.*private-pads/,
+      got: '"public"',
+    },
+    {
+      name: "a chain naming a missing role",
+      value: withField((r) => (r.topology = { kind: "chain", order: ["worker", "tester"] })),
+      field: "topology.order[1]",
+      expected: /a role of this recipe \(worker\)/,
+      got: '"tester"',
+    },
+    {
+      name: "a synthesist that is not a role",
+      value: withField((r) => (r.synthesist = "boss")),
+      field: "synthesist",
+      expected: /a role of this recipe/,
+    },
+    {
+      name: "private pads without a synthesist",
+      value: withField((r) => (r.visibility = "private-pads")),
+      field: "synthesist",
+      expected: /a synthesist role/,
+    },
+    {
+      name: "test failures without a command",
+      value: withField((r) => (r.taskSources = ["test-failures"])),
+      field: "testCommand",
+      expected: /a test command/,
+    },
+    {
+      name: "a role name used twice",
+      value: withField((r) => (r.roles = [...(r.roles as unknown[]), ...(r.roles as unknown[])])),
+      field: "roles[1].name",
+      expected: /used only once/,
+    },
     {
       name: "a DAG stage after a missing stage",
-      value: withField((r) => (r.topology = { kind: "dag", stages: [{ name: "one", roles: ["worker"], after: ["zero"] }] })),
+      value: withField(
+        (r) => (r.topology = { kind: "dag", stages: [{ name: "one", roles: ["worker"], after: ["zero"] }] }),
+      ),
       field: "topology.stages[0].after[0]",
       expected: /a stage of this recipe \(one\)/,
     },
     {
       name: "a DAG with a cycle",
-      value: withField((r) => (r.topology = { kind: "dag", stages: [{ name: "one", roles: ["worker"], after: ["two"] }, { name: "two", roles: ["worker"], after: ["one"] }] })),
+      value: withField(
+        (r) =>
+          (r.topology = {
+            kind: "dag",
+            stages: [
+              { name: "one", roles: ["worker"], after: ["two"] },
+              { name: "two", roles: ["worker"], after: ["one"] },
+            ],
+          }),
+      ),
       field: "topology.stages[0].after",
       expected: /without a cycle \(found one -> two -> one\)/,
     },
-    { name: "a bad role name", value: withField((r) => ((r.roles as Array<Record<string, unknown>>)[0].name = "Big Worker")), field: "roles[0].name", expected: /lower-case name/ },
+    {
+      name: "a bad role name",
+      value: withField((r) => ((r.roles as Array<Record<string, unknown>>)[0].name = "Big Worker")),
+      field: "roles[0].name",
+      expected: /lower-case name/,
+    },
   ];
   for (const m of mistakes) {
     it(`names the file, the field and what was expected for ${m.name}`, () => {
@@ -86,7 +160,10 @@ describe("recipes", () => {
   it("checks tool names when the catalogue is given", () => {
     const found = problems(valid, ["search"]);
     assert.equal(found[0].field, "roles[0].tools[0]");
-    assert.equal(formatRecipeProblem(found[0]), `mine.json: field "roles[0].tools[0]": one of the tools search, got "read_file"`);
+    assert.equal(
+      formatRecipeProblem(found[0]),
+      `mine.json: field "roles[0].tools[0]": one of the tools search, got "read_file"`,
+    );
   });
 
   it("reports a file that is not JSON", () => {
@@ -110,7 +187,10 @@ describe("recipes", () => {
     assert.equal(catalog.origins.get("mini"), "a.json");
     assert.equal(catalog.origins.get("organization"), "built-in");
     assert.equal(catalog.problems.length, 1);
-    assert.match(formatRecipeProblem(catalog.problems[0]), /^c\.json: field "name": a name not already used by a\.json, got "mini"$/);
+    assert.match(
+      formatRecipeProblem(catalog.problems[0]),
+      /^c\.json: field "name": a name not already used by a\.json, got "mini"$/,
+    );
   });
 
   it("loads .swarmboard/recipes/*.json from a workspace, keeping good files and naming the broken one", async () => {
@@ -119,7 +199,8 @@ describe("recipes", () => {
       assert.deepEqual(await readRecipeFiles(root), [], "no folder, no user recipes");
       const folder = path.join(root, ".swarmboard", "recipes");
       await fs.mkdir(folder, { recursive: true });
-      for (const name of ["review-pairs.json", "broken-count.json"]) await fs.copyFile(path.join(fixtures, name), path.join(folder, name));
+      for (const name of ["review-pairs.json", "broken-count.json"])
+        await fs.copyFile(path.join(fixtures, name), path.join(folder, name));
       await fs.writeFile(path.join(folder, "notes.txt"), "not a recipe");
       const catalog = await loadRecipeCatalog(root);
       assert.equal(catalog.recipes.get("review-pairs")?.topology.kind, "chain");

@@ -15,11 +15,23 @@ describe("swarm board", () => {
   it("posts findings to the store before the board, with ids per author", async () => {
     const store = new MemoryBoardStore();
     const s = swarm("shared", store);
-    const e1 = await s.postFinding({ author: "w1", kind: "FACT", text: "lock leaks", time: 5, refs: [{ path: "src/q.ts", line: 3 }] });
+    const e1 = await s.postFinding({
+      author: "w1",
+      kind: "FACT",
+      text: "lock leaks",
+      time: 5,
+      refs: [{ path: "src/q.ts", line: 3 }],
+    });
     const e2 = await s.postFinding({ author: "w1", kind: "OBSERVED", text: "slow", time: 6 });
     assert.deepEqual([e1.id, e2.id], ["w1-1", "w1-2"]);
-    assert.deepEqual(store.entries().map((e) => e.id), ["w1-1", "w1-2"]);
-    assert.deepEqual(s.newEntriesFor("w2").map((e) => e.id), ["w1-1", "w1-2"]);
+    assert.deepEqual(
+      store.entries().map((e) => e.id),
+      ["w1-1", "w1-2"],
+    );
+    assert.deepEqual(
+      s.newEntriesFor("w2").map((e) => e.id),
+      ["w1-1", "w1-2"],
+    );
     assert.deepEqual(s.newEntriesFor("w2"), []);
   });
 
@@ -33,8 +45,14 @@ describe("swarm board", () => {
     assert.deepEqual(second.holders, ["w1"]);
     assert.match(s.deliver("w2", "tool-call-returned")[0].text, /refused: overlaps w1's claim/);
     assert.match(s.deliver("w1", "tool-call-returned")[0].text, /w2 tried to claim/);
-    assert.deepEqual(s.roster(2).map((r) => r.agent), ["w1"]);
-    await assert.rejects(s.claim("w2", { paths: ["/etc"] }, "bad", 3), /Scope is not valid \(paths\.0: expected a workspace-relative path/);
+    assert.deepEqual(
+      s.roster(2).map((r) => r.agent),
+      ["w1"],
+    );
+    await assert.rejects(
+      s.claim("w2", { paths: ["/etc"] }, "bad", 3),
+      /Scope is not valid \(paths\.0: expected a workspace-relative path/,
+    );
   });
 
   it("releases on finish and on expiry, with RELEASE entries", async () => {
@@ -44,9 +62,15 @@ describe("swarm board", () => {
     assert.ok(a.granted);
     assert.equal(s.renew("w1", 900).length, 1);
     const expired = await s.expireLeases(1500);
-    assert.deepEqual(expired.map((e) => [e.kind, e.releases]), [["RELEASE", "w2-1"]]);
+    assert.deepEqual(
+      expired.map((e) => [e.kind, e.releases]),
+      [["RELEASE", "w2-1"]],
+    );
     const released = await s.releaseAgent("w1", "finished", 1600);
-    assert.deepEqual(released.map((e) => e.releases), [a.lease.claimId]);
+    assert.deepEqual(
+      released.map((e) => e.releases),
+      [a.lease.claimId],
+    );
     assert.equal(await s.release("nope", "x", 1), undefined);
     assert.equal((await s.claim("w2", { taskId: "t1" }, "t1 now", 1700)).granted, true);
   });
@@ -56,8 +80,14 @@ describe("swarm board", () => {
     const s = swarm("shared", store);
     await s.send("w1", "swarm", "heads up", 1);
     await s.send("w1", "w2", "look at q.ts", 2);
-    assert.deepEqual(s.deliver("w2", "tool-call-returned").map((m) => m.text), ["look at q.ts"]);
-    assert.deepEqual(s.deliver("w2", "iteration-start").map((m) => m.text), ["heads up"]);
+    assert.deepEqual(
+      s.deliver("w2", "tool-call-returned").map((m) => m.text),
+      ["look at q.ts"],
+    );
+    assert.deepEqual(
+      s.deliver("w2", "iteration-start").map((m) => m.text),
+      ["heads up"],
+    );
     await assert.rejects(s.send("w1", "ghost", "hi", 3), /no such agent/);
     assert.equal(store.entries().length, 2);
   });
@@ -68,9 +98,15 @@ describe("swarm board", () => {
     await s.claim("w1", { paths: ["a.ts"] }, "a", 2);
     assert.deepEqual(s.grep("w2", { regex: "lock" }), []);
     assert.equal(s.grep("syn", { regex: "lock" }).length, 1);
-    assert.deepEqual(s.newEntriesFor("w2").map((e) => e.kind), ["CLAIM"]);
+    assert.deepEqual(
+      s.newEntriesFor("w2").map((e) => e.kind),
+      ["CLAIM"],
+    );
     await s.postFinding({ author: "syn", kind: "PATCH_SUMMARY", text: "report", time: 3 });
-    assert.deepEqual(s.newEntriesFor("w2").map((e) => e.text), ["report"]);
+    assert.deepEqual(
+      s.newEntriesFor("w2").map((e) => e.text),
+      ["report"],
+    );
   });
 
   it("rebuilds board, claims and id counters from the store on restart", async () => {

@@ -1,7 +1,15 @@
 import { strict as assert } from "assert";
 import type { TaskEvent } from "../../../src/protocol/tasks";
 import { EventBatcher, TaskInbox } from "../../../src/core/taskInbox";
-import { dedupeTasks, stableHash, taskFromGoal, tasksFromDiagnostics, tasksFromEvents, tasksFromTestOutput, tasksFromTodoComments } from "../../../src/core/taskSources";
+import {
+  dedupeTasks,
+  stableHash,
+  taskFromGoal,
+  tasksFromDiagnostics,
+  tasksFromEvents,
+  tasksFromTestOutput,
+  tasksFromTodoComments,
+} from "../../../src/core/taskSources";
 import { parseTestFailures } from "../../../src/core/testFailures";
 
 const mochaOutput = `
@@ -32,7 +40,10 @@ const mochaOutput = `
 describe("task sources", () => {
   it("reads mocha's failure list with titles spanning lines and file:line refs", () => {
     const failures = parseTestFailures(mochaOutput);
-    assert.deepEqual(failures.map((f) => f.title), ["board replays the log", "claims refuses overlaps"]);
+    assert.deepEqual(
+      failures.map((f) => f.title),
+      ["board replays the log", "claims refuses overlaps"],
+    );
     assert.match(failures[0].detail, /^AssertionError/);
     assert.deepEqual(failures[0].refs, [{ path: "out/test/unit/core/board.test.js", line: 10 }]);
     assert.deepEqual(failures[1].refs, [{ path: "src/core/claims.ts", line: 42 }], "node_modules frames are skipped");
@@ -40,15 +51,35 @@ describe("task sources", () => {
 
   it("reads TAP, jest, pytest and node:test failures, skipping TODO/SKIP directives", () => {
     const tap = "ok 1 - fine\nnot ok 2 - parses dates\n  ---\n  at: src/date.ts:3:1\nnot ok 3 - later # TODO not yet\n";
-    assert.deepEqual(parseTestFailures(tap).map((f) => [f.title, f.refs]), [["parses dates", [{ path: "src/date.ts", line: 3 }]]]);
-    const jest = "  ● Math › adds\n\n    expect(received).toBe(expected)\n\n      at Object.<anonymous> (src/math.test.ts:5:17)\n";
-    assert.deepEqual(parseTestFailures(jest).map((f) => f.title), ["Math › adds"]);
+    assert.deepEqual(
+      parseTestFailures(tap).map((f) => [f.title, f.refs]),
+      [["parses dates", [{ path: "src/date.ts", line: 3 }]]],
+    );
+    const jest =
+      "  ● Math › adds\n\n    expect(received).toBe(expected)\n\n      at Object.<anonymous> (src/math.test.ts:5:17)\n";
+    assert.deepEqual(
+      parseTestFailures(jest).map((f) => f.title),
+      ["Math › adds"],
+    );
     const pytest = "FAILED tests/test_x.py::test_y - assert 1 == 2\nFAILED tests/test_x.py::test_z\n";
     const py = parseTestFailures(pytest);
-    assert.deepEqual(py.map((f) => [f.title, f.detail]), [["tests/test_x.py::test_y", "assert 1 == 2"], ["tests/test_x.py::test_z", ""]]);
+    assert.deepEqual(
+      py.map((f) => [f.title, f.detail]),
+      [
+        ["tests/test_x.py::test_y", "assert 1 == 2"],
+        ["tests/test_x.py::test_z", ""],
+      ],
+    );
     const nodeTest = "✖ sums (1.2ms)\n  AssertionError: 1 !== 2\n✖ failing tests:\n\n✖ sums (1.2ms)\n";
-    assert.deepEqual(parseTestFailures(nodeTest).map((f) => f.title), ["sums"], "the summary repeats the failure: deduplicated");
-    assert.deepEqual(parseTestFailures("\x1b[31mnot ok 1 - colored\x1b[0m\n").map((f) => f.title), ["colored"]);
+    assert.deepEqual(
+      parseTestFailures(nodeTest).map((f) => f.title),
+      ["sums"],
+      "the summary repeats the failure: deduplicated",
+    );
+    assert.deepEqual(
+      parseTestFailures("\x1b[31mnot ok 1 - colored\x1b[0m\n").map((f) => f.title),
+      ["colored"],
+    );
   });
 
   it("makes one task per failure, or one for a failing command with no readable failure", () => {
@@ -74,15 +105,21 @@ describe("task sources", () => {
       "// TODO: handle the empty board",
     ].join("\n");
     const tasks = tasksFromTodoComments("src/a.ts", text);
-    assert.deepEqual(tasks.map((t) => t.title), [
-      "TODO in src/a.ts: handle the empty board",
-      "FIXME in src/a.ts: retry on EBUSY",
-      "TODO in src/a.ts: (no text)",
-      "TODO in src/a.ts: document this",
-      "TODO in src/a.ts: link the guide",
-      "TODO in src/a.ts: handle the empty board",
-    ]);
-    assert.deepEqual(tasks.map((t) => t.refs[0].line), [1, 3, 4, 6, 7, 8]);
+    assert.deepEqual(
+      tasks.map((t) => t.title),
+      [
+        "TODO in src/a.ts: handle the empty board",
+        "FIXME in src/a.ts: retry on EBUSY",
+        "TODO in src/a.ts: (no text)",
+        "TODO in src/a.ts: document this",
+        "TODO in src/a.ts: link the guide",
+        "TODO in src/a.ts: handle the empty board",
+      ],
+    );
+    assert.deepEqual(
+      tasks.map((t) => t.refs[0].line),
+      [1, 3, 4, 6, 7, 8],
+    );
     assert.notEqual(tasks[0].key, tasks[5].key, "the same text twice is two tasks");
     const moved = tasksFromTodoComments("src/a.ts", "\n\n" + text);
     assert.equal(moved[0].key, tasks[0].key, "moving a comment down keeps its task");
@@ -90,11 +127,21 @@ describe("task sources", () => {
 
   it("keeps diagnostics at or above the chosen severity", () => {
     const diags = [
-      { path: "src/a.ts", line: 3, severity: "error" as const, message: "Cannot find name 'x'.", source: "ts", code: 2304 },
+      {
+        path: "src/a.ts",
+        line: 3,
+        severity: "error" as const,
+        message: "Cannot find name 'x'.",
+        source: "ts",
+        code: 2304,
+      },
       { path: "src/a.ts", line: 9, severity: "warning" as const, message: "unused", source: "eslint" },
       { path: "src/a.ts", line: 9, severity: "hint" as const, message: "style" },
     ];
-    assert.deepEqual(tasksFromDiagnostics(diags).map((t) => t.title), ["src/a.ts:3 ts 2304: Cannot find name 'x'."]);
+    assert.deepEqual(
+      tasksFromDiagnostics(diags).map((t) => t.title),
+      ["src/a.ts:3 ts 2304: Cannot find name 'x'."],
+    );
     assert.equal(tasksFromDiagnostics(diags, "warning").length, 2);
     assert.equal(tasksFromDiagnostics(diags, "hint").length, 3);
   });
@@ -108,7 +155,10 @@ describe("task sources", () => {
       { source: "file-text", path: "a.ts", text: "// TODO: x" },
       { source: "file-text", path: "a.ts", text: "// TODO: x" },
     ];
-    assert.deepEqual(tasksFromEvents(events).map((t) => t.kind), ["goal", "todo"]);
+    assert.deepEqual(
+      tasksFromEvents(events).map((t) => t.kind),
+      ["goal", "todo"],
+    );
     assert.equal(dedupeTasks([goal, goal]).length, 1);
   });
 });
@@ -134,23 +184,52 @@ describe("task inbox and batching", () => {
 
   it("offers each task once, resolves what a new snapshot no longer reports, and remembers completed work", () => {
     const inbox = new TaskInbox();
-    const first = inbox.accept([{ source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - a\nnot ok 2 - b\n" }]);
-    assert.deepEqual(first.added.map((t) => t.title), ["failing test: a", "failing test: b"]);
-    const second = inbox.accept([{ source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - b\nnot ok 2 - c\n" }]);
-    assert.deepEqual(second.added.map((t) => t.title), ["failing test: c"]);
-    assert.deepEqual(second.resolved.map((t) => t.title), ["failing test: a"]);
+    const first = inbox.accept([
+      { source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - a\nnot ok 2 - b\n" },
+    ]);
+    assert.deepEqual(
+      first.added.map((t) => t.title),
+      ["failing test: a", "failing test: b"],
+    );
+    const second = inbox.accept([
+      { source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - b\nnot ok 2 - c\n" },
+    ]);
+    assert.deepEqual(
+      second.added.map((t) => t.title),
+      ["failing test: c"],
+    );
+    assert.deepEqual(
+      second.resolved.map((t) => t.title),
+      ["failing test: a"],
+    );
     const c = inbox.openTasks().find((t) => t.title === "failing test: c");
     assert.ok(c !== undefined);
     inbox.complete(c.key);
-    const third = inbox.accept([{ source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - b\nnot ok 2 - c\n" }]);
+    const third = inbox.accept([
+      { source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - b\nnot ok 2 - c\n" },
+    ]);
     assert.deepEqual(third.added, [], "completed work is not offered again");
   });
 
   it("treats diagnostics per file: a listed file without diagnostics is clean", () => {
     const inbox = new TaskInbox();
-    inbox.accept([{ source: "diagnostics", diagnostics: [{ path: "a.ts", line: 1, severity: "error", message: "x" }, { path: "b.ts", line: 1, severity: "error", message: "y" }] }]);
+    inbox.accept([
+      {
+        source: "diagnostics",
+        diagnostics: [
+          { path: "a.ts", line: 1, severity: "error", message: "x" },
+          { path: "b.ts", line: 1, severity: "error", message: "y" },
+        ],
+      },
+    ]);
     const update = inbox.accept([{ source: "diagnostics", diagnostics: [], files: ["a.ts"] }]);
-    assert.deepEqual(update.resolved.map((t) => t.refs[0].path), ["a.ts"]);
-    assert.deepEqual(inbox.openTasks().map((t) => t.refs[0].path), ["b.ts"]);
+    assert.deepEqual(
+      update.resolved.map((t) => t.refs[0].path),
+      ["a.ts"],
+    );
+    assert.deepEqual(
+      inbox.openTasks().map((t) => t.refs[0].path),
+      ["b.ts"],
+    );
   });
 });

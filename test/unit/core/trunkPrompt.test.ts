@@ -37,7 +37,11 @@ function input(): TrunkInput {
 function reorder(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reorder);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reorder(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, reorder(v)]),
+    );
   }
   return value;
 }
@@ -46,7 +50,11 @@ describe("trunk prompt", () => {
   it("renders the same bytes for the same inputs, whatever their order", () => {
     const a = renderTrunk(input());
     const shuffled = input();
-    const b = renderTrunk({ ...shuffled, tools: [...shuffled.tools].reverse().map((t) => ({ ...t, parameters: reorder(t.parameters) })), roster: [...shuffled.roster].reverse() });
+    const b = renderTrunk({
+      ...shuffled,
+      tools: [...shuffled.tools].reverse().map((t) => ({ ...t, parameters: reorder(t.parameters) })),
+      roster: [...shuffled.roster].reverse(),
+    });
     assert.equal(b, a);
     assert.equal(renderTrunk(input()), a);
     assert.ok(!a.includes("\r"), "line ends are \\n only");
@@ -61,7 +69,21 @@ describe("trunk prompt", () => {
 
   it("holds the charter, tools in name order, the roster, the goal and the workspace", () => {
     const text = renderTrunk(input());
-    const order = ["# Charter", "# Tools", "## claim", "## grep_board", "## post_finding", "## release", "## send_message", "# Roster", "- synthesist-1", "- worker-1", "- worker-2", "# Goal", "# Workspace"];
+    const order = [
+      "# Charter",
+      "# Tools",
+      "## claim",
+      "## grep_board",
+      "## post_finding",
+      "## release",
+      "## send_message",
+      "# Roster",
+      "- synthesist-1",
+      "- worker-1",
+      "- worker-2",
+      "# Goal",
+      "# Workspace",
+    ];
     let at = -1;
     for (const marker of order) {
       const next = text.indexOf(marker, at + 1);
@@ -75,7 +97,10 @@ describe("trunk prompt", () => {
   it("describes private pads for a research swarm and refuses a tool listed twice", () => {
     const recipe = builtinRecipes().get("research");
     assert.ok(recipe !== undefined);
-    assert.match(renderTrunk({ ...input(), recipe }), /Findings stay on your own pad until the synthesist \(synthesist\) fans in/);
+    assert.match(
+      renderTrunk({ ...input(), recipe }),
+      /Findings stay on your own pad until the synthesist \(synthesist\) fans in/,
+    );
     const twice = [...tools(), tools()[0]];
     assert.throws(() => renderTrunk({ ...input(), tools: twice }), /Tool "post_finding" is listed twice/);
   });

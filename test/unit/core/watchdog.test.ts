@@ -54,8 +54,14 @@ describe("watchdog", () => {
   });
 
   it("refuses nonsense options and words a nudge", () => {
-    assert.throws(() => new Watchdog({ noProgressSteps: 0, repeatLimit: 3 }), /noProgressSteps must be a whole number of at least 1, got 0/);
-    assert.throws(() => new Watchdog({ noProgressSteps: 3, repeatLimit: 3, repeatErrorLimit: 1.5 }), /repeatErrorLimit/);
+    assert.throws(
+      () => new Watchdog({ noProgressSteps: 0, repeatLimit: 3 }),
+      /noProgressSteps must be a whole number of at least 1, got 0/,
+    );
+    assert.throws(
+      () => new Watchdog({ noProgressSteps: 3, repeatLimit: 3, repeatErrorLimit: 1.5 }),
+      /repeatErrorLimit/,
+    );
     assert.match(nudgeText("no new finding in 3 steps"), /^Watchdog: no new finding in 3 steps\. Change approach/);
   });
 });

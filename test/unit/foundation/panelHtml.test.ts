@@ -47,16 +47,24 @@ describe("panel CSP and template", () => {
     assert.equal(scripts.length, 2);
     const executable = scripts.filter(([, attrs]) => !attrs.includes('type="application/json"'));
     assert.equal(executable.length, 1);
-    assert.match(executable[0][1], new RegExp(`nonce="${nonce.replace(/[+/]/g, "\\$&")}" src="[^"]+/dist/webview/main\\.js"`));
+    assert.match(
+      executable[0][1],
+      new RegExp(`nonce="${nonce.replace(/[+/]/g, "\\$&")}" src="[^"]+/dist/webview/main\\.js"`),
+    );
     assert.equal(executable[0][2], "", "no inline code");
     assert.doesNotMatch(html, /\son[a-z]+=/i, "no inline event handlers");
   });
 
   it("carries the initial state as inert JSON that cannot close its element", () => {
-    const hostile: PanelState = { extensionVersion: "</script><script>alert(1)</script>", worker: { state: "exited", reason: "<b>" } };
+    const hostile: PanelState = {
+      extensionVersion: "</script><script>alert(1)</script>",
+      worker: { state: "exited", reason: "<b>" },
+    };
     const html = render(createNonce(), hostile);
     assert.equal(html.match(/<\/script>/g)?.length, 2, "the state must not add a closing tag");
-    const json = new RegExp(`<script type="application/json" id="${initialStateElementId}">(.*?)</script>`).exec(html)?.[1];
+    const json = new RegExp(`<script type="application/json" id="${initialStateElementId}">(.*?)</script>`).exec(
+      html,
+    )?.[1];
     assert.ok(json);
     assert.deepEqual(panelStateSchema.parse(JSON.parse(json)), hostile);
     assert.equal(jsonForScriptElement({ a: "<" }), '{"a":"\\u003c"}');

@@ -91,13 +91,19 @@ describe("RpcPeer over the in-process transport pair", () => {
   it("answers an unknown method with `method-not-found`", async () => {
     const { client } = connect();
     const nope = defineMethod("nope", z.object({}), z.object({}));
-    await assert.rejects(client.request(nope, {}), (err: unknown) => err instanceof RpcError && err.error.code === "method-not-found");
+    await assert.rejects(
+      client.request(nope, {}),
+      (err: unknown) => err instanceof RpcError && err.error.code === "method-not-found",
+    );
   });
 
   it("rejects a result that fails its schema with `invalid-result`", async () => {
     const { client, server } = connect();
     server.handle(pingMethod, () => ({ nonce: "n", version: 1 }) as unknown as z.input<typeof pingMethod.result>);
-    await assert.rejects(client.request(pingMethod, { nonce: "n" }), (err: unknown) => err instanceof RpcError && err.error.code === "invalid-result");
+    await assert.rejects(
+      client.request(pingMethod, { nonce: "n" }),
+      (err: unknown) => err instanceof RpcError && err.error.code === "invalid-result",
+    );
   });
 
   it("delivers notifications and drops one that fails its schema, as a violation", async () => {
@@ -137,6 +143,9 @@ describe("RpcPeer over the in-process transport pair", () => {
     const pending = client.request(pingMethod, { nonce: "n" });
     client.dispose();
     await assert.rejects(pending, (err: unknown) => err instanceof RpcError && err.error.code === "disposed");
-    await assert.rejects(client.request(pingMethod, { nonce: "n" }), (err: unknown) => err instanceof RpcError && err.error.code === "disposed");
+    await assert.rejects(
+      client.request(pingMethod, { nonce: "n" }),
+      (err: unknown) => err instanceof RpcError && err.error.code === "disposed",
+    );
   });
 });

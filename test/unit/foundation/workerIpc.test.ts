@@ -11,7 +11,8 @@ import { ChildProcessTransport } from "../../../src/host/childProcessTransport";
 const workerScript = path.resolve(__dirname, "../../../../dist/worker/main.js");
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
 }
 
@@ -46,7 +47,9 @@ describe("worker process over IPC", function () {
     const child = fork(workerScript, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
     children.push(child);
     const peer = new RpcPeer(new ChildProcessTransport(child, (err) => assert.fail(err)));
-    const ready = new Promise<{ pid: number; version: string }>((resolve) => peer.onNotification(workerReadyNotification, resolve));
+    const ready = new Promise<{ pid: number; version: string }>((resolve) =>
+      peer.onNotification(workerReadyNotification, resolve),
+    );
     return { child, peer, ready };
   }
 
@@ -74,7 +77,9 @@ describe("worker process over IPC", function () {
       c.once("message", () => console.log(c.pid)); setInterval(() => {}, 1000);`;
     const parent = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     children.push(parent);
-    const workerPid = await new Promise<number>((resolve) => parent.stdout?.once("data", (d: Buffer) => resolve(Number(String(d).trim()))));
+    const workerPid = await new Promise<number>((resolve) =>
+      parent.stdout?.once("data", (d: Buffer) => resolve(Number(String(d).trim()))),
+    );
     assert.ok(isAlive(workerPid));
     parent.kill("SIGKILL");
     await exited(parent);

@@ -28,7 +28,9 @@ describe("workspace: commands inside bubblewrap", function () {
   before(async () => {
     probe = await probeBubblewrap();
     if (!probe.usable) {
-      assert.fail(`bubblewrap is needed here and is not usable: ${probe.reason}. Install it (apt-get install -y bubblewrap) where user namespaces are allowed.`);
+      assert.fail(
+        `bubblewrap is needed here and is not usable: ${probe.reason}. Install it (apt-get install -y bubblewrap) where user namespaces are allowed.`,
+      );
     }
     repoDir = cleanRepo();
     stateDir = tempDir("state");
@@ -101,7 +103,10 @@ describe("workspace: commands inside bubblewrap", function () {
       assert.notEqual(inside.exitCode, 0, `connected from inside the sandbox: ${inside.output}`);
       const bashTcp = await run(sandboxed, `echo hi > /dev/tcp/127.0.0.1/${port}`);
       assert.notEqual(bashTcp.exitCode, 0, bashTcp.output);
-      const outsideDns = await run(sandboxed, `node -e "require('dns').lookup('example.com',(e)=>process.exit(e?3:0))"`);
+      const outsideDns = await run(
+        sandboxed,
+        `node -e "require('dns').lookup('example.com',(e)=>process.exit(e?3:0))"`,
+      );
       assert.notEqual(outsideDns.exitCode, 0, outsideDns.output);
       assert.equal(connections, 0, "the server saw a connection from the sandbox");
       const control = await run(plain, connect);

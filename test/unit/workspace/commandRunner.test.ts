@@ -14,7 +14,11 @@ import { SwarmRepository } from "../../../src/workspace/swarmRepository";
 import { cleanRepo, removeDir, tempDir } from "./gitFixture";
 
 const noSandbox: BubblewrapProbe = { usable: false, installed: false, reason: "bubblewrap (bwrap) is not installed" };
-const policy = new CommandPolicy({ allow: ["git status", "ls", "echo", "sleep", "yes", "head", "env"], ask: [], deny: ["rm -rf"] });
+const policy = new CommandPolicy({
+  allow: ["git status", "ls", "echo", "sleep", "yes", "head", "env"],
+  ask: [],
+  deny: ["rm -rf"],
+});
 
 describe("workspace: running commands", function () {
   this.timeout(60_000);
@@ -75,7 +79,12 @@ describe("workspace: running commands", function () {
   });
 
   it("kills a command at its timeout and caps its output", async () => {
-    const ws = await AgentWorkspace.open(repo, "a4", { policy, sandbox: noSandbox, approver: approveAllApprover, maxOutputBytes: 10_000 });
+    const ws = await AgentWorkspace.open(repo, "a4", {
+      policy,
+      sandbox: noSandbox,
+      approver: approveAllApprover,
+      maxOutputBytes: 10_000,
+    });
     const slow = await ws.call("run_command", { command: "sleep 30", timeoutMs: 300 });
     assert.ok(slow.ok && slow.result.ran);
     assert.equal(slow.result.timedOut, true);
@@ -87,8 +96,25 @@ describe("workspace: running commands", function () {
   });
 
   it("gives commands an environment without secrets and with git hooks off", async () => {
-    const env = commandEnv({ PATH: "/usr/bin", HOME: "/h", GITHUB_TOKEN: "t", NPM_TOKEN: "t", OPENAI_API_KEY: "k", AWS_SECRET_ACCESS_KEY: "s", MY_SECRET: "s", SSH_AUTH_SOCK: "/s", BASH_ENV: "/x", LD_PRELOAD: "/x.so", GIT_DIR: "/elsewhere" });
-    assert.deepEqual(Object.keys(env).filter((k) => !k.startsWith("GIT_CONFIG") && !k.startsWith("GIT_OPTIONAL") && k !== "GIT_TERMINAL_PROMPT").sort(), ["HOME", "PATH"]);
+    const env = commandEnv({
+      PATH: "/usr/bin",
+      HOME: "/h",
+      GITHUB_TOKEN: "t",
+      NPM_TOKEN: "t",
+      OPENAI_API_KEY: "k",
+      AWS_SECRET_ACCESS_KEY: "s",
+      MY_SECRET: "s",
+      SSH_AUTH_SOCK: "/s",
+      BASH_ENV: "/x",
+      LD_PRELOAD: "/x.so",
+      GIT_DIR: "/elsewhere",
+    });
+    assert.deepEqual(
+      Object.keys(env)
+        .filter((k) => !k.startsWith("GIT_CONFIG") && !k.startsWith("GIT_OPTIONAL") && k !== "GIT_TERMINAL_PROMPT")
+        .sort(),
+      ["HOME", "PATH"],
+    );
     assert.equal(env.GIT_CONFIG_KEY_0, "core.hooksPath");
     assert.equal(env.GIT_CONFIG_VALUE_0, "/dev/null");
     process.env.SWARMBOARD_TEST_SECRET = "hidden-value";

@@ -42,7 +42,10 @@ describe("workspace: concurrent agents", function () {
       agents.map(async (ws) => {
         for (let n = 0; n < COMMITS; n++) {
           const steps: Array<[string, unknown]> = [
-            ["write_file", { path: `work/${ws.worktree.agent}/file-${n}.txt`, content: `${ws.worktree.agent} commit ${n}\n` }],
+            [
+              "write_file",
+              { path: `work/${ws.worktree.agent}/file-${n}.txt`, content: `${ws.worktree.agent} commit ${n}\n` },
+            ],
             ["commit", { message: `${ws.worktree.agent}: commit ${n}` }],
           ];
           if ((n + 1) % MERGE_EVERY === 0 || n === COMMITS - 1) steps.push(["merge_progress", {}]);
@@ -59,10 +62,14 @@ describe("workspace: concurrent agents", function () {
       }),
     );
     const seconds = (Date.now() - t0) / 1000;
-    console.log(`      ${AGENTS} agents x ${COMMITS} commits, a merge every ${MERGE_EVERY}: ${seconds.toFixed(1)} s wall, ${merges} merges`);
+    console.log(
+      `      ${AGENTS} agents x ${COMMITS} commits, a merge every ${MERGE_EVERY}: ${seconds.toFixed(1)} s wall, ${merges} merges`,
+    );
     assert.deepEqual(failures, []);
     assert.equal(merges, AGENTS * Math.ceil(COMMITS / MERGE_EVERY));
-    const files = git(repoDir, "ls-tree", "-r", "--name-only", repo.integrationBranch).split("\n").filter((f) => f.startsWith("work/"));
+    const files = git(repoDir, "ls-tree", "-r", "--name-only", repo.integrationBranch)
+      .split("\n")
+      .filter((f) => f.startsWith("work/"));
     assert.equal(files.length, AGENTS * COMMITS, "the integration branch holds every agent's every file");
     const fsck = git(repoDir, "fsck", "--full", "--strict", "--no-progress", "--no-dangling");
     assert.equal(fsck.trim(), "", "git fsck reports nothing");

@@ -3,7 +3,13 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { toolArgSchemas, toolJsonSchemas, toolNames, toolResultSchemas, type ToolName } from "../../../src/protocol/tools";
+import {
+  toolArgSchemas,
+  toolJsonSchemas,
+  toolNames,
+  toolResultSchemas,
+  type ToolName,
+} from "../../../src/protocol/tools";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
@@ -61,7 +67,10 @@ describe("workspace: file and git tools", function () {
     const written = await ok("write_file", { path: "data/big.txt", content: lines });
     assert.equal(written.created, true);
     const part = await ok("read_file", { path: "data/big.txt", startLine: 10, endLine: 12 });
-    assert.equal(part.content, `10\tline 10 ${"x".repeat(40)}\n11\tline 11 ${"x".repeat(40)}\n12\tline 12 ${"x".repeat(40)}\n`);
+    assert.equal(
+      part.content,
+      `10\tline 10 ${"x".repeat(40)}\n11\tline 11 ${"x".repeat(40)}\n12\tline 12 ${"x".repeat(40)}\n`,
+    );
     assert.equal(part.truncated, false);
     assert.equal(part.totalLines, 5000);
     const all = await ok("read_file", { path: "data/big.txt" });
@@ -81,7 +90,10 @@ describe("workspace: file and git tools", function () {
     assert.match(twice.message, /occurs 2 times .*lines 1, 2/);
     const done = await ok("edit_file", { path: "src/edit.ts", search: "const b = 1;", replace: "const b = 10;" });
     assert.equal(done.line, 2);
-    assert.equal(readFileSync(path.join(ws.worktree.path, "src/edit.ts"), "utf8"), "const a = 1;\nconst b = 10;\nconst c = 2;\n");
+    assert.equal(
+      readFileSync(path.join(ws.worktree.path, "src/edit.ts"), "utf8"),
+      "const a = 1;\nconst b = 10;\nconst c = 2;\n",
+    );
   });
 
   it("lists folders to a depth, without .git", async () => {

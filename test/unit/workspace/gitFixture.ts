@@ -2,7 +2,16 @@
 // (status, index, HEAD, stash list, config, every file) to prove that Swarmboard never touched it.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, lstatSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  lstatSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -61,7 +70,14 @@ export function dirtyRepo(): string {
   write(dir, "build/out.js", "ignored build output\n");
   write(dir, "debug.log", "ignored log\n");
   // A hook that would leave a mark if any git command of Swarmboard ran it.
-  for (const hook of ["pre-commit", "post-commit", "post-checkout", "pre-merge-commit", "post-merge", "reference-transaction"]) {
+  for (const hook of [
+    "pre-commit",
+    "post-commit",
+    "post-checkout",
+    "pre-merge-commit",
+    "post-merge",
+    "reference-transaction",
+  ]) {
     write(dir, `.git/hooks/${hook}`, `#!/bin/sh\necho ${hook} >> "${dir}.hook-ran"\n`);
     execFileSync("chmod", ["+x", path.join(dir, ".git/hooks", hook)]);
   }
@@ -94,7 +110,10 @@ export interface CheckoutSnapshot {
 export function snapshotCheckout(dir: string): CheckoutSnapshot {
   const files: Record<string, string> = {};
   hashTree(dir, "", files);
-  const sha = (p: string) => createHash("sha256").update(readFileSync(path.join(dir, p))).digest("hex");
+  const sha = (p: string) =>
+    createHash("sha256")
+      .update(readFileSync(path.join(dir, p)))
+      .digest("hex");
   return {
     // --no-optional-locks: our own reading must not refresh the index we are checking.
     status: git(dir, "--no-optional-locks", "status", "--porcelain=v2", "-uall", "--ignored"),

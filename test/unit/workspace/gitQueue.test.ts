@@ -42,7 +42,12 @@ describe("workspace: git queue", function () {
 
   it("keeps going after a failed operation", async () => {
     const q = new GitQueue("/repo");
-    await assert.rejects(q.run(async () => { throw new Error("boom"); }), /boom/);
+    await assert.rejects(
+      q.run(async () => {
+        throw new Error("boom");
+      }),
+      /boom/,
+    );
     assert.equal(await q.run(async () => 7), 7);
   });
 

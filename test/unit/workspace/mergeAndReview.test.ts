@@ -4,7 +4,12 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { branchDiffSchema, branchReviewSchema, cleanupReportSchema, mergeIntoCurrentResultSchema } from "../../../src/protocol/tools";
+import {
+  branchDiffSchema,
+  branchReviewSchema,
+  cleanupReportSchema,
+  mergeIntoCurrentResultSchema,
+} from "../../../src/protocol/tools";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { cleanupSwarm, discardAgent, discardSwarm } from "../../../src/workspace/swarmCleanup";
@@ -49,7 +54,12 @@ describe("workspace: merging progress and reviewing branches", function () {
     await call(a2, "commit", { message: "a2: 44" });
     const conflict = await call(a2, "merge_progress", {});
     assert.equal(conflict.status, "conflict");
-    assert.deepEqual(conflict.files, [{ path: "src/app.ts", hunks: [{ startLine: 1, ours: "export const answer = 44;", theirs: "export const answer = 43;" }] }]);
+    assert.deepEqual(conflict.files, [
+      {
+        path: "src/app.ts",
+        hunks: [{ startLine: 1, ours: "export const answer = 44;", theirs: "export const answer = 43;" }],
+      },
+    ]);
     assert.match(String(conflict.message), /commit \(it concludes the merge\)/);
     // The worktree is left in the merge, with markers, for the agent to resolve.
     assert.equal((await call(a2, "git_status", {})).merging, true);
@@ -75,7 +85,9 @@ describe("workspace: merging progress and reviewing branches", function () {
     const byName = new Map(branches.map((b) => [b.branch, b]));
     assert.deepEqual([...byName.keys()], ["swarmboard/mr/main", "swarmboard/mr/a1", "swarmboard/mr/a2"]);
     const main = byName.get("swarmboard/mr/main");
-    assert.ok(main && main.agent === null && main.base === "HEAD" && !main.merged && main.ahead > 0 && main.files === 1);
+    assert.ok(
+      main && main.agent === null && main.base === "HEAD" && !main.merged && main.ahead > 0 && main.files === 1,
+    );
     const b1 = byName.get("swarmboard/mr/a1");
     assert.ok(b1 && b1.agent === "a1" && b1.merged && b1.ahead === 0 && b1.behind > 0);
     const diff = branchDiffSchema.parse(await diffSwarmBranch(repo, "swarmboard/mr/main"));
@@ -138,11 +150,22 @@ describe("workspace: merging progress and reviewing branches", function () {
 
   it("cleans up without losing work, and discards only when asked", async () => {
     const report = cleanupReportSchema.parse(await cleanupSwarm(repo));
-    assert.deepEqual(report.keptWorktrees.map((k) => path.basename(k.path)), ["a1"], "a1 has uncommitted wip.txt");
-    assert.deepEqual(report.removedWorktrees.map((p) => path.basename(p)), ["a2"]);
+    assert.deepEqual(
+      report.keptWorktrees.map((k) => path.basename(k.path)),
+      ["a1"],
+      "a1 has uncommitted wip.txt",
+    );
+    assert.deepEqual(
+      report.removedWorktrees.map((p) => path.basename(p)),
+      ["a2"],
+    );
     assert.deepEqual(report.keptBranches.map((b) => b.branch).sort(), ["swarmboard/mr/a1", "swarmboard/mr/a2"]);
     assert.equal(readFileSync(path.join(a1.worktree.path, "wip.txt"), "utf8"), "half done\n");
-    assert.match(git(repoDir, "log", "--format=%s", "swarmboard/mr/a2"), /^more$/m, "a2's unmerged commit is kept on its branch");
+    assert.match(
+      git(repoDir, "log", "--format=%s", "swarmboard/mr/a2"),
+      /^more$/m,
+      "a2's unmerged commit is kept on its branch",
+    );
     const a3 = await AgentWorkspace.open(repo, "a3", { policy });
     await call(a3, "write_file", { path: "a3.txt", content: "unmerged\n" });
     await call(a3, "commit", { message: "a3 work" });

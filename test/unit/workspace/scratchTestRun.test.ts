@@ -26,7 +26,11 @@ describe("workspace: the test command's failures, run in a scratch worktree", fu
   before(async () => {
     repoDir = cleanRepo();
     write(repoDir, "stats.test.js", failingTest);
-    write(repoDir, "package.json", JSON.stringify({ name: "scratch", private: true, scripts: { test: "node --test" } }));
+    write(
+      repoDir,
+      "package.json",
+      JSON.stringify({ name: "scratch", private: true, scripts: { test: "node --test" } }),
+    );
     git(repoDir, "add", "-A");
     git(repoDir, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "a failing test");
     stateDir = tempDir("scratch-state-");
@@ -43,11 +47,19 @@ describe("workspace: the test command's failures, run in a scratch worktree", fu
     const probe = await probeBubblewrap();
     assert.ok(probe.usable, `bubblewrap is needed for this test: ${probe.usable ? "" : probe.reason}`);
     const before = snapshotCheckout(repoDir);
-    const run = await runTestCommandInScratch(repo, "npm test", new CommandPolicy({ allow: ["npm test"], ask: [], deny: [] }), { sandbox: probe });
+    const run = await runTestCommandInScratch(
+      repo,
+      "npm test",
+      new CommandPolicy({ allow: ["npm test"], ask: [], deny: [] }),
+      { sandbox: probe },
+    );
     assert.ok(run.ran, run.ran ? "" : run.reason);
     assert.notEqual(run.exitCode, 0);
     const tasks = tasksFromTestOutput(run.output, run.exitCode);
-    assert.deepEqual(tasks.map((t) => t.title), ["failing test: median of an even list"]);
+    assert.deepEqual(
+      tasks.map((t) => t.title),
+      ["failing test: median of an even list"],
+    );
     assert.deepEqual(snapshotCheckout(repoDir), before, "the user's checkout is byte-identical");
     const leftovers = readdirSync(path.dirname(repo.worktreeRoot)).filter((n) => n.startsWith("scratch-"));
     assert.deepEqual(leftovers, [], "the scratch worktree is gone");
@@ -56,7 +68,11 @@ describe("workspace: the test command's failures, run in a scratch worktree", fu
 
   it("does not run a test command the policy only asks about, and says why", async () => {
     // An interpreter run directly (node, python, ...) is always asked about; `npm test` only when listed.
-    const run = await runTestCommandInScratch(repo, "npm test", new CommandPolicy({ allow: [], ask: ["npm test"], deny: [] }));
+    const run = await runTestCommandInScratch(
+      repo,
+      "npm test",
+      new CommandPolicy({ allow: [], ask: ["npm test"], deny: [] }),
+    );
     assert.equal(run.ran, false);
     assert.match(run.ran ? "" : run.reason, /not allowed outright by the command policy/);
     assert.ok(existsSync(repoDir));

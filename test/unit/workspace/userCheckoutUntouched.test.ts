@@ -62,7 +62,11 @@ describe("workspace: the user's checkout is never touched", function () {
     assert.equal(state.dirty, true);
     assert.match(state.message, /Agents start from HEAD/);
     const started = await repo.start({ includeUncommitted: true });
-    assert.notEqual(started.integrationSha, before.head.trim(), "the uncommitted state should be a commit on top of HEAD");
+    assert.notEqual(
+      started.integrationSha,
+      before.head.trim(),
+      "the uncommitted state should be a commit on top of HEAD",
+    );
     const tree = git(repoDir, "ls-tree", "-r", "--name-only", started.integrationSha);
     assert.match(tree, /src\/staged\.ts/);
     assert.match(tree, /notes\/untracked\.txt/);
@@ -72,8 +76,15 @@ describe("workspace: the user's checkout is never touched", function () {
     const agents = await Promise.all(["a1", "a2", "a3"].map((a) => AgentWorkspace.open(repo, a, { policy })));
     for (const ws of agents) {
       assert.ok(!ws.worktree.path.startsWith(repoDir), "worktrees live outside the user's tree");
-      await expectOk(ws, "write_file", { path: `src/${ws.worktree.agent}.ts`, content: `export const id = "${ws.worktree.agent}";\n` });
-      await expectOk(ws, "edit_file", { path: "README.md", search: "# fixture", replace: `# fixture (${ws.worktree.agent} was here)` });
+      await expectOk(ws, "write_file", {
+        path: `src/${ws.worktree.agent}.ts`,
+        content: `export const id = "${ws.worktree.agent}";\n`,
+      });
+      await expectOk(ws, "edit_file", {
+        path: "README.md",
+        search: "# fixture",
+        replace: `# fixture (${ws.worktree.agent} was here)`,
+      });
       await expectOk(ws, "commit", { message: `work of ${ws.worktree.agent}` });
     }
     const first = await mergeProgress(repo, agents[0].worktree, { abort: false });
@@ -84,7 +95,11 @@ describe("workspace: the user's checkout is never touched", function () {
     assert.equal((await mergeProgress(repo, agents[1].worktree, { abort: true })).status, "aborted");
     assert.equal((await listSwarmBranches(repo)).length, 4);
     assert.match((await diffSwarmBranch(repo, agents[2].worktree.branch)).diff, /a3 was here/);
-    assert.equal((await diffSwarmBranch(repo, agents[0].worktree.branch)).diff, "", "a merged branch brings nothing new");
+    assert.equal(
+      (await diffSwarmBranch(repo, agents[0].worktree.branch)).diff,
+      "",
+      "a merged branch brings nothing new",
+    );
     assert.deepEqual(snapshotCheckout(repoDir), before, "after the swarm's git work");
 
     const report = await cleanupSwarm(repo);
@@ -123,7 +138,10 @@ describe("workspace: the user's checkout is never touched", function () {
     const report = await cleanupSwarm(repo);
     assert.equal(report.keptWorktrees.length, 0);
     assert.equal(report.keptBranches.length, 0, "every agent merged, so no agent branch is kept");
-    assert.ok(git(repoDir, "rev-parse", "swarmboard/s2/main").trim().length === 40, "the integration branch stays for review");
+    assert.ok(
+      git(repoDir, "rev-parse", "swarmboard/s2/main").trim().length === 40,
+      "the integration branch stays for review",
+    );
     assert.deepEqual(snapshotCheckout(repoDir), before, "after cleanup");
     git(repoDir, "fsck", "--no-progress");
     assert.equal(hookRan(repoDir), false, "no git hook of the user's repository may run");
