@@ -2,16 +2,25 @@
 // tools.ts. The worker dispatches them to src/core (board, claims, message router), not to the file system.
 import { z } from "zod";
 import { boardQuerySchema, fileRefSchema, scopeSchema } from "./board";
+import { findingKindLooks, findingKindSchema } from "./findingKinds";
+
+const kindMeanings = Object.entries(findingKindLooks)
+  .map(([kind, look]) => `${kind}: ${look.meaning}`)
+  .join("; ");
 
 export const postFindingArgs = z.object({
-  kind: z
-    .enum(["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"])
-    .describe("OBSERVED: seen once; FACT: checked; FAIL: tried and failed; PATCH_SUMMARY: what a change did"),
+  kind: findingKindSchema.describe(kindMeanings),
   text: z.string().min(1).max(4000),
   scope: scopeSchema.optional(),
   refs: z.array(fileRefSchema).max(16).default([]).describe("file:line places the finding is about"),
 });
 export const grepBoardArgs = boardQuerySchema;
+export const listFindingsArgs = z.object({
+  kind: z.array(findingKindSchema).min(1).optional().describe("only these kinds (default: every finding kind)"),
+  path: z.string().min(1).optional().describe("a file, folder or glob the findings' scope or refs touch"),
+  text: z.string().min(1).max(1000).optional().describe("words the text contains, as written (any case)"),
+  limit: z.number().int().min(1).default(50).describe("most findings returned, the newest"),
+});
 export const claimArgs = z.object({
   scope: scopeSchema.describe("the task id, paths or globs this agent will work on"),
   text: z.string().min(1).max(1000).describe("what the agent intends to do"),
@@ -25,6 +34,7 @@ export const sendMessageArgs = z.object({
   text: z.string().min(1).max(4000),
 });
 
+/** The organisation's first five tools, as the trunk's golden test documents them (later ones are in the catalogue). */
 export const boardToolArgSchemas = {
   post_finding: postFindingArgs,
   grep_board: grepBoardArgs,

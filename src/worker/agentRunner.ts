@@ -12,8 +12,9 @@ import type { Budgets } from "../protocol/recipe";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentWorkspace } from "../workspace/agentWorkspace";
 import type { AgentCalls, ModelCall } from "./agentCalls";
-import { dispatchCall, type CallOutcome, type SubagentOutcome } from "./callDispatch";
+import { dispatchCall } from "./callDispatch";
 import type { CatalogTool } from "./toolCatalog";
+import type { CallOutcome, SubagentOutcome } from "./tools/toolDefinition";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type AgentEventDraft = DistributiveOmit<SwarmEvent, "swarmId" | "time">;
@@ -188,19 +189,15 @@ export class AgentRunner {
       return { ok: false, result: { error }, summary: error, loopInputs: [], progress: {}, error, posted: [] };
     }
     deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: call.name, args: call.argsText });
-    const outcome = await dispatchCall(
-      {
-        agent: deps.id,
-        board: deps.board,
-        workspace: deps.workspace,
-        tools: deps.tools,
-        now: deps.now,
-        signal: deps.signal,
-        ...(deps.spawnSubagent ? { spawnSubagent: deps.spawnSubagent } : {}),
-      },
-      call.name,
-      call.argsText,
-    );
+    const context = {
+      agent: deps.id,
+      board: deps.board,
+      now: deps.now,
+      signal: deps.signal,
+      ...(deps.workspace ? { workspace: deps.workspace } : {}),
+      ...(deps.spawnSubagent ? { spawnSubagent: deps.spawnSubagent } : {}),
+    };
+    const outcome = await dispatchCall(context, deps.tools, call.name, call.argsText);
     deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: outcome.ok, summary: outcome.summary });
     for (const entry of outcome.posted) deps.emit({ type: "board-entry", entry });
     return outcome;

@@ -25,7 +25,7 @@ import { SwarmRepository } from "../workspace/swarmRepository";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { AgentCalls } from "./agentCalls";
 import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
-import type { SubagentOutcome } from "./callDispatch";
+import type { SubagentOutcome } from "./tools/toolDefinition";
 import { CellWaiters } from "./cellWaiters";
 import { toolsForRole, unionOfTools, type CatalogTool } from "./toolCatalog";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";

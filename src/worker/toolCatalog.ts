@@ -1,86 +1,17 @@
-// Every tool an agent can call, in one table: the workspace tools (src/protocol/tools.ts), the board tools
-// (src/protocol/boardTools.ts) and the two that end work (`finish`, and `write_report` for the synthesist).
-// A role sees the tools its recipe lists; each tool's zod schema gives the JSON schema of its grammar and
-// validates the call again when it arrives.
-import { z } from "zod";
-import { boardToolArgSchemas, boardToolDescriptions, type BoardToolName } from "../protocol/boardTools";
+// Every tool an agent can call, in one table: the workspace tools, the board tools and the tools that end or
+// delegate work (src/worker/tools/). A role sees the tools its recipe lists; each tool's zod schema gives the
+// JSON schema of its grammar and parses the call when it arrives. Adding a tool is adding its definition to
+// one of those lists (and its argument schema to src/protocol when it is new).
 import type { Role } from "../protocol/recipe";
-import { toolArgSchemas, type ToolName } from "../protocol/tools";
+import { boardTools } from "./tools/boardTools";
+import { controlTools } from "./tools/controlTools";
+import type { CatalogTool } from "./tools/toolDefinition";
+import { workspaceTools } from "./tools/workspaceTools";
 
-export const finishArgs = z.object({
-  summary: z.string().min(1).max(2000).describe("what you did and what is left"),
-});
-export const spawnSubagentArgs = z.object({
-  task: z.string().min(1).max(1000).describe("the sub-task, in one or two sentences"),
-});
-export const writeReportArgs = z.object({
-  title: z.string().min(1).max(200),
-  body: z.string().min(1).max(20_000).describe("the report in Markdown: what was found, merged, failed and is left"),
-});
+export type { CatalogTool } from "./tools/toolDefinition";
 
-export type ToolKind = "workspace" | "board" | "control" | "delegate";
-
-export interface CatalogTool {
-  readonly name: string;
-  readonly kind: ToolKind;
-  readonly description: string;
-  readonly schema: z.ZodType;
-  /** JSON schema of the arguments (input side), for the grammar and the trunk's tool docs. */
-  readonly jsonSchema: object;
-}
-
-const workspaceDescriptions: Record<ToolName, string> = {
-  list_dir: "List a directory of your worktree.",
-  read_file: "Read a file of your worktree (optionally a line range); long files are cut and say so.",
-  search: "Search your worktree with git grep (regex or fixed string, optional path filters).",
-  write_file: "Create or overwrite a file in your worktree.",
-  edit_file: "Replace an exact text that occurs exactly once in a file.",
-  run_command: "Run a shell command in your worktree under the command policy (sandboxed, with a timeout).",
-  git_status: "Show your worktree's changed files.",
-  git_diff: "Show your uncommitted changes (or staged ones).",
-  commit: "Commit all your changes on your branch.",
-  merge_progress: "Merge your verified commits into the swarm's integration branch; a conflict comes back to resolve.",
-};
-
-const controlTools: Record<"finish" | "write_report", { description: string; schema: z.ZodType }> = {
-  finish: {
-    description: "End your work: say what you did and what is left. Your claims are released.",
-    schema: finishArgs,
-  },
-  write_report: {
-    description: "Write the swarm's final report (synthesist only), then you are done.",
-    schema: writeReportArgs,
-  },
-};
-
-function entry(name: string, kind: ToolKind, description: string, schema: z.ZodType): CatalogTool {
-  const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  return { name, kind, description, schema, jsonSchema };
-}
-
-function lookup(name: string): CatalogTool | undefined {
-  if (name in toolArgSchemas)
-    return entry(name, "workspace", workspaceDescriptions[name as ToolName], toolArgSchemas[name as ToolName]);
-  if (name in boardToolArgSchemas) {
-    return entry(
-      name,
-      "board",
-      boardToolDescriptions[name as BoardToolName],
-      boardToolArgSchemas[name as BoardToolName],
-    );
-  }
-  if (name === "finish" || name === "write_report")
-    return entry(name, "control", controlTools[name].description, controlTools[name].schema);
-  if (name === "spawn_subagent") {
-    return entry(
-      name,
-      "delegate",
-      "Fork a sub-agent from your current state (it knows all you know) for a sub-task; you wait for its findings.",
-      spawnSubagentArgs,
-    );
-  }
-  return undefined;
-}
+const catalogue: readonly CatalogTool[] = [...workspaceTools, ...boardTools, ...controlTools];
+const byName = new Map(catalogue.map((tool) => [tool.name, tool]));
 
 /**
  * The tools of a role, plus `finish` (everyone), `write_report` (the synthesist) and `spawn_subagent` (workers
@@ -90,7 +21,7 @@ export function toolsForRole(role: Role, isSynthesist: boolean, canDelegate = !i
   const extra = ["finish", ...(isSynthesist ? ["write_report"] : []), ...(canDelegate ? ["spawn_subagent"] : [])];
   const names = [...new Set([...role.tools, ...extra])].sort();
   return names.map((name) => {
-    const tool = lookup(name);
+    const tool = byName.get(name);
     if (tool === undefined)
       throw new Error(`Recipe role "${role.name}" lists the tool "${name}", which does not exist.`);
     return tool;
@@ -99,18 +30,23 @@ export function toolsForRole(role: Role, isSynthesist: boolean, canDelegate = !i
 
 /** The union of several roles' tools (what the shared trunk documents), each once, sorted by name. */
 export function unionOfTools(lists: readonly (readonly CatalogTool[])[]): CatalogTool[] {
-  const byName = new Map<string, CatalogTool>();
-  for (const list of lists) for (const t of list) byName.set(t.name, t);
-  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const union = new Map<string, CatalogTool>();
+  for (const list of lists) for (const t of list) union.set(t.name, t);
+  return [...union.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 /** Every tool name a recipe role may list. */
 export function toolNamesForRecipes(): ReadonlySet<string> {
-  return new Set([
-    ...Object.keys(toolArgSchemas),
-    ...Object.keys(boardToolArgSchemas),
-    "finish",
-    "write_report",
-    "spawn_subagent",
-  ]);
+  return new Set(byName.keys());
+}
+
+/** The tool of that name among `tools`, or the error the agent reads (which names its tools). */
+export function findTool<Context>(
+  tools: readonly CatalogTool<Context>[],
+  name: string,
+): { readonly tool: CatalogTool<Context> } | { readonly error: string } {
+  const tool = tools.find((t) => t.name === name);
+  if (tool !== undefined) return { tool };
+  const names = tools.map((t) => t.name).join(", ");
+  return { error: `invalid-call: there is no tool ${JSON.stringify(name)} among your tools (${names}).` };
 }

@@ -1,9 +1,9 @@
-// One agent's workspace: its worktree, its branch, and the tools that act on them. `call` is the boundary the
-// agent loop uses: it parses the arguments with the tool's zod schema, runs the tool, and turns every failure
-// into a ToolError the agent can read (what happened, what to do), never a throw.
+// One agent's workspace: its worktree, its branch, and the tools that act on them, one typed method each.
+// Arguments arrive parsed (the worker's tool definitions parse them once); a method throws what went wrong
+// and `toToolError` turns it into a ToolError the agent can read (what happened, what to do).
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { toolArgSchemas, type ToolArgs, type ToolError, type ToolName, type ToolResult } from "../protocol/tools";
+import type { ToolArgs, ToolError, ToolResult } from "../protocol/tools";
 import { denyAllApprover, type CommandApprover } from "./approvals";
 import { probeBubblewrap, type BubblewrapProbe } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
@@ -26,9 +26,6 @@ export interface AgentWorkspaceOptions {
   readonly defaultTimeoutMs?: number;
   readonly maxOutputBytes?: number;
 }
-
-export type ToolCallOutcome<N extends ToolName = ToolName> =
-  { readonly ok: true; readonly result: ToolResult<N> } | { readonly ok: false; readonly error: ToolError };
 
 /**
  * The repository's own hooks paths when they point inside the tree (e.g. `.husky`): protected like `.git`.
@@ -65,69 +62,41 @@ export class AgentWorkspace {
     return new AgentWorkspace(repo, worktree, protectedPaths, options);
   }
 
-  /** Parses `rawArgs` with the tool's schema and runs it; failures come back as data. */
-  call<N extends ToolName>(name: N, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallOutcome<N>>;
-  call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallOutcome>;
-  async call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallOutcome> {
-    if (!(name in toolArgSchemas)) {
-      return {
-        ok: false,
-        error: {
-          code: "invalid-args",
-          message: `There is no tool ${JSON.stringify(name)}; the tools are: ${Object.keys(toolArgSchemas).join(", ")}.`,
-        },
-      };
-    }
-    const tool = name as ToolName;
-    const parsed = toolArgSchemas[tool].safeParse(rawArgs ?? {});
-    if (!parsed.success) {
-      return {
-        ok: false,
-        error: {
-          code: "invalid-args",
-          message: `Arguments of ${tool} are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ")}`,
-        },
-      };
-    }
-    try {
-      return { ok: true, result: await this.dispatch(tool, parsed.data, signal) };
-    } catch (err) {
-      return { ok: false, error: toToolError(err) };
-    }
+  listDir(args: ToolArgs<"list_dir">): Promise<ToolResult<"list_dir">> {
+    return listDir(this.rules, args);
   }
 
-  private dispatch(tool: ToolName, args: unknown, signal?: AbortSignal): Promise<ToolResult<ToolName>> {
-    switch (tool) {
-      case "list_dir":
-        return listDir(this.rules, args as ToolArgs<"list_dir">);
-      case "read_file":
-        return readFileTool(this.rules, args as ToolArgs<"read_file">);
-      case "search":
-        return searchTool(this.rules, args as ToolArgs<"search">);
-      case "write_file":
-        return writeFileTool(this.rules, args as ToolArgs<"write_file">);
-      case "edit_file":
-        return editFileTool(this.rules, args as ToolArgs<"edit_file">);
-      case "run_command":
-        return this.runCommand(args as ToolArgs<"run_command">, signal);
-      case "git_status":
-        return gitStatusTool(this.rules);
-      case "git_diff":
-        return gitDiffTool(this.rules, args as ToolArgs<"git_diff">);
-      case "commit":
-        return commitTool(
-          this.rules,
-          this.worktree.gitDir,
-          this.repo.queue,
-          agentIdentity(this.worktree.agent),
-          args as ToolArgs<"commit">,
-        );
-      case "merge_progress":
-        return mergeProgress(this.repo, this.worktree, {
-          ...(args as ToolArgs<"merge_progress">),
-          protectedBy: (p) => protectedBy(p, this.rules),
-        });
-    }
+  readFile(args: ToolArgs<"read_file">): Promise<ToolResult<"read_file">> {
+    return readFileTool(this.rules, args);
+  }
+
+  search(args: ToolArgs<"search">): Promise<ToolResult<"search">> {
+    return searchTool(this.rules, args);
+  }
+
+  writeFile(args: ToolArgs<"write_file">): Promise<ToolResult<"write_file">> {
+    return writeFileTool(this.rules, args);
+  }
+
+  editFile(args: ToolArgs<"edit_file">): Promise<ToolResult<"edit_file">> {
+    return editFileTool(this.rules, args);
+  }
+
+  gitStatus(): Promise<ToolResult<"git_status">> {
+    return gitStatusTool(this.rules);
+  }
+
+  gitDiff(args: ToolArgs<"git_diff">): Promise<ToolResult<"git_diff">> {
+    return gitDiffTool(this.rules, args);
+  }
+
+  commit(args: ToolArgs<"commit">): Promise<ToolResult<"commit">> {
+    const { worktree, repo } = this;
+    return commitTool(this.rules, worktree.gitDir, repo.queue, agentIdentity(worktree.agent), args);
+  }
+
+  mergeProgress(args: ToolArgs<"merge_progress">): Promise<ToolResult<"merge_progress">> {
+    return mergeProgress(this.repo, this.worktree, { ...args, protectedBy: (p) => protectedBy(p, this.rules) });
   }
 
   /** Policy first, then approval where needed (always, without a sandbox), then the run. */
@@ -193,7 +162,8 @@ export class AgentWorkspace {
   }
 }
 
-export function toToolError(err: unknown): ToolError {
+/** The ToolError a workspace failure stands for; undefined for an error no tool of the workspace throws. */
+export function knownToolError(err: unknown): ToolError | undefined {
   if (err instanceof PathRefusedError) return { code: err.code, message: err.message };
   if (err instanceof ToolFailure) return { code: err.code, message: err.message };
   if (err instanceof GitCommandError) return { code: "git-failed", message: err.message };
@@ -204,5 +174,10 @@ export function toToolError(err: unknown): ToolError {
       code: "outside-worktree",
       message: "The path is (or became) a symlink; refused. Name the file it points to.",
     };
-  return { code: "io-failed", message: e instanceof Error ? e.message : String(err) };
+  return undefined;
+}
+
+/** Every failure as a ToolError the agent can read (an unknown one is an I/O failure). */
+export function toToolError(err: unknown): ToolError {
+  return knownToolError(err) ?? { code: "io-failed", message: err instanceof Error ? err.message : String(err) };
 }

@@ -4,6 +4,7 @@
 // product itself treats an unusable bwrap as absent and asks about every command; commandRunner.test.ts checks
 // that.) Each escape is also run once without the sandbox, as a control that the escape would have worked.
 import assert from "node:assert/strict";
+import { callTool } from "./callTool";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -47,7 +48,7 @@ describe("workspace: commands inside bubblewrap", function () {
   });
 
   async function run(ws: AgentWorkspace, command: string) {
-    const out = await ws.call("run_command", { command, timeoutMs: 20_000 });
+    const out = await callTool(ws, "run_command", { command, timeoutMs: 20_000 });
     assert.ok(out.ok, JSON.stringify(out));
     assert.ok(out.result.ran, out.result.reason);
     return out.result;

@@ -2,6 +2,7 @@
 // the CLI's default denies), a denied command never runs even when approvals are granted, and a command that
 // runs gets a timeout, capped output and an environment without secrets.
 import assert from "node:assert/strict";
+import { callTool } from "./callTool";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { approvalRequestSchema } from "../../../src/protocol/tools";
@@ -39,12 +40,12 @@ describe("workspace: running commands", function () {
 
   it("without a sandbox asks about every command, and the default approver denies", async () => {
     const ws = await AgentWorkspace.open(repo, "a1", { policy, sandbox: noSandbox });
-    const out = await ws.call("run_command", { command: "echo hello > made.txt" });
+    const out = await callTool(ws, "run_command", { command: "echo hello > made.txt" });
     assert.ok(out.ok);
     assert.equal(out.result.ran, false);
     assert.match(out.result.reason, /no sandbox/);
     assert.equal(existsSync(path.join(ws.worktree.path, "made.txt")), false);
-    const allowed = await ws.call("run_command", { command: "git status" });
+    const allowed = await callTool(ws, "run_command", { command: "git status" });
     assert.ok(allowed.ok && !allowed.result.ran, "even an allowed command needs approval without a sandbox");
   });
 
@@ -56,10 +57,10 @@ describe("workspace: running commands", function () {
       setImmediate(() => approver.answer(req.id, req.command.startsWith("echo")));
     });
     const ws = await AgentWorkspace.open(repo, "a2", { policy, sandbox: noSandbox, approver });
-    const yes = await ws.call("run_command", { command: "echo approved" });
+    const yes = await callTool(ws, "run_command", { command: "echo approved" });
     assert.ok(yes.ok && yes.result.ran && yes.result.exitCode === 0, JSON.stringify(yes));
     assert.match(yes.result.output, /approved/);
-    const no = await ws.call("run_command", { command: "ls" });
+    const no = await callTool(ws, "run_command", { command: "ls" });
     assert.ok(no.ok && !no.result.ran);
     sub.dispose();
     assert.equal(seen.length, 2);
@@ -71,7 +72,7 @@ describe("workspace: running commands", function () {
 
   it("never runs a denied command, whatever the approver says", async () => {
     const ws = await AgentWorkspace.open(repo, "a3", { policy, sandbox: noSandbox, approver: approveAllApprover });
-    const out = await ws.call("run_command", { command: "ls && rm -rf src" });
+    const out = await callTool(ws, "run_command", { command: "ls && rm -rf src" });
     assert.ok(out.ok);
     assert.equal(out.result.decision, "deny");
     assert.equal(out.result.ran, false);
@@ -85,10 +86,10 @@ describe("workspace: running commands", function () {
       approver: approveAllApprover,
       maxOutputBytes: 10_000,
     });
-    const slow = await ws.call("run_command", { command: "sleep 30", timeoutMs: 300 });
+    const slow = await callTool(ws, "run_command", { command: "sleep 30", timeoutMs: 300 });
     assert.ok(slow.ok && slow.result.ran);
     assert.equal(slow.result.timedOut, true);
-    const loud = await ws.call("run_command", { command: "yes | head -c 200000" });
+    const loud = await callTool(ws, "run_command", { command: "yes | head -c 200000" });
     assert.ok(loud.ok && loud.result.ran);
     assert.equal(loud.result.truncated, true);
     assert.ok(loud.result.output.length < 10_200);
@@ -120,7 +121,7 @@ describe("workspace: running commands", function () {
     process.env.SWARMBOARD_TEST_SECRET = "hidden-value";
     try {
       const ws = await AgentWorkspace.open(repo, "a5", { policy, sandbox: noSandbox, approver: approveAllApprover });
-      const out = await ws.call("run_command", { command: "env" });
+      const out = await callTool(ws, "run_command", { command: "env" });
       assert.ok(out.ok && out.result.ran);
       assert.doesNotMatch(out.result.output, /hidden-value/);
     } finally {

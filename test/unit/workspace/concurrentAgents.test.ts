@@ -3,6 +3,7 @@
 // one queue while the other agents commit. (Merging after every commit, 400 merges, also passes: 70 s on
 // 2 busy cores: SWARMBOARD_MERGE_EVERY=1.) The run time is printed, not asserted: speed lives in bench/.
 import assert from "node:assert/strict";
+import { callTool } from "./callTool";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
@@ -50,7 +51,7 @@ describe("workspace: concurrent agents", function () {
           ];
           if ((n + 1) % MERGE_EVERY === 0 || n === COMMITS - 1) steps.push(["merge_progress", {}]);
           for (const [tool, args] of steps) {
-            const out = await ws.call(tool, args);
+            const out = await callTool(ws, tool, args);
             if (!out.ok) failures.push(`${ws.worktree.agent} ${tool}: ${out.error.message}`);
             else if (tool === "merge_progress") {
               const status = (out.result as { status: string }).status;

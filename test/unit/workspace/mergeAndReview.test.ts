@@ -2,6 +2,7 @@
 // stats and merged-ness, diffs, merging into the current branch only when it cannot disturb their work), and
 // cleanup that keeps unmerged work.
 import assert from "node:assert/strict";
+import { callTool } from "./callTool";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
@@ -28,7 +29,7 @@ describe("workspace: merging progress and reviewing branches", function () {
   let a2: AgentWorkspace;
 
   async function call(ws: AgentWorkspace, tool: string, args: unknown) {
-    const out = await ws.call(tool, args);
+    const out = await callTool(ws, tool, args);
     if (!out.ok) assert.fail(`${ws.worktree.agent} ${tool}: ${out.error.message}`);
     return out.result as Record<string, unknown>;
   }
@@ -65,7 +66,7 @@ describe("workspace: merging progress and reviewing branches", function () {
     assert.equal((await call(a2, "git_status", {})).merging, true);
     assert.match(readFileSync(path.join(a2.worktree.path, "src/app.ts"), "utf8"), /^<<<<<<< /m);
     assert.equal((await call(a2, "merge_progress", {})).status, "conflict", "asking again repeats the conflict");
-    const early = await a2.call("commit", { message: "too early" });
+    const early = await callTool(a2, "commit", { message: "too early" });
     assert.ok(!early.ok && /conflict markers/.test(early.error.message));
     await call(a2, "write_file", { path: "src/app.ts", content: "export const answer = 87;\n" });
     assert.equal((await call(a2, "commit", { message: "resolve" })).reason, "Committed and concluded the merge.");

@@ -2,6 +2,7 @@
 // entry, hooks installed) is byte-identical after a swarm's git work, after that work is killed with SIGKILL in
 // the middle, and after recovery, cleanup and discard.
 import assert from "node:assert/strict";
+import { callTool } from "./callTool";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -16,7 +17,7 @@ import { dirtyRepo, git, hookRan, removeDir, snapshotCheckout, tempDir } from ".
 const policy = new CommandPolicy({ allow: [], ask: [], deny: [] });
 
 async function expectOk(ws: AgentWorkspace, tool: string, args: unknown): Promise<void> {
-  const out = await ws.call(tool, args);
+  const out = await callTool(ws, tool, args);
   assert.ok(out.ok, `${tool} failed: ${out.ok ? "" : out.error.message}`);
 }
 
@@ -125,13 +126,13 @@ describe("workspace: the user's checkout is never touched", function () {
     // The swarm can carry on: every agent commits and merges again.
     for (const agent of ["a1", "a2", "a3", "a4"]) {
       const ws = await AgentWorkspace.open(repo, agent, { policy });
-      const status = await ws.call("git_status", {});
+      const status = await callTool(ws, "git_status", {});
       assert.ok(status.ok);
       if (status.result.merging) await expectOk(ws, "merge_progress", { abort: true });
       await expectOk(ws, "write_file", { path: `after/${agent}.txt`, content: "after the kill\n" });
       // A write_file or commit killed half way leaves uncommitted files: the commit below takes them along.
       await expectOk(ws, "commit", { message: `after the kill: ${agent}` });
-      const merged = await ws.call("merge_progress", {});
+      const merged = await callTool(ws, "merge_progress", {});
       assert.ok(merged.ok && merged.result.status === "merged", JSON.stringify(merged));
     }
     assert.deepEqual(snapshotCheckout(repoDir), before, "after recovery and more work");
