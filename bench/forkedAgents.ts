@@ -46,7 +46,8 @@ export async function runForkedAgents(input: ForkedAgentsInput): Promise<BenchFi
 
     const forkStart = performance.now();
     const agents = [];
-    for (let i = 0; i < config.agents; i++) agents.push(await swarm.fork({ expectedTail: config.generatedTokens + 2 }));
+    for (let i = 0; i < config.agents; i++)
+      agents.push(await swarm.fork(`agent-${i + 1}`, { expectedTail: config.generatedTokens + 2 }));
     const forkMsPerAgent = (performance.now() - forkStart) / config.agents;
 
     // Two calls per agent so the moment of each first token is visible; the runtime's step barrier keeps both in

@@ -48,7 +48,8 @@ async function measureTail(input: TailSweepInput, mode: TailRow["mode"], tail: n
     const tokenizer = { tokenize: (text: string) => model.tokenize(text), bos: model.model.tokens.bos };
     await swarm.appendToTrunk(trunkTokens({ ...tokenizer, bos: null }, input.trunkTokens - 1) as Token[]);
     const forks = [];
-    for (let i = 0; i < agents; i++) forks.push(await swarm.fork({ expectedTail: tail + generatedTokens + 2 }));
+    for (let i = 0; i < agents; i++)
+      forks.push(await swarm.fork(`agent-${i + 1}`, { expectedTail: tail + generatedTokens + 2 }));
     // Each agent reads its own tail (all at once, so node-llama-cpp batches them), then they generate together.
     await Promise.all(
       forks.map((agent, i) => (tail > 0 ? agent.append(forcedTokens(tokenizer, i, tail) as Token[]) : undefined)),

@@ -6,10 +6,11 @@ import { extensionVersion } from "../protocol/buildInfo";
 import { swarmEventSchema, type SwarmEvent } from "../protocol/swarmEvents";
 import { scriptFromTrace } from "../core/traceScript";
 import { turnScriptSchema } from "../protocol/turnScript";
+import { formatZodIssues } from "../protocol/zodIssues";
 import { parseCommandLine, usageText, UsageError, type PullOptions, type RunOptions } from "./args";
 import { TerminalView, budgetLine } from "./terminalView";
-import { SwarmEventThrottle } from "../core/eventThrottle";
-import { SwarmSession, type SwarmSummary } from "../worker/swarmSession";
+import type { SwarmSummary } from "../worker/swarmSession";
+import { startSwarm } from "../worker/startSwarm";
 import { defaultPolicyRules } from "../worker/defaultPolicy";
 import { unattendedApprover } from "../worker/approvalModes";
 import { pullModelFile } from "../worker/modelFiles";
@@ -81,17 +82,8 @@ async function run(opts: RunOptions): Promise<number> {
   );
   const view = new TerminalView(process.stdout, process.stdout.isTTY === true && !opts.plain);
   const all: SwarmEvent[] = [];
-  const throttle = new SwarmEventThrottle(
-    (batch) => {
-      appendFileSync(eventsFile, batch.map((e) => JSON.stringify(e)).join("\n") + "\n");
-      all.push(...batch);
-      view.onEvents(batch);
-    },
-    200,
-    { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
-  );
-  const session = new SwarmSession(
-    {
+  const { session, summary: finished } = startSwarm({
+    options: {
       swarmId,
       goal,
       recipe,
@@ -103,15 +95,20 @@ async function run(opts: RunOptions): Promise<number> {
       ...(opts.kvCells ? { kvCells: opts.kvCells } : {}),
       ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
       ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
-      approver: unattendedApprover(opts.approveAsks),
       resume: opts.resume,
       policy: defaultPolicyRules,
     },
-    (event) => throttle.push(event),
-  );
+    approver: () => unattendedApprover(opts.approveAsks),
+    deliver: (batch) => {
+      appendFileSync(eventsFile, batch.map((e) => JSON.stringify(e)).join("\n") + "\n");
+      all.push(...batch);
+      view.onEvents(batch);
+    },
+    batchMs: 200,
+  });
   process.once("SIGINT", () => session.stop());
   process.once("SIGTERM", () => session.stop());
-  const summary = await session.run().finally(() => throttle.flush());
+  const summary = await finished;
   process.stdout.write(summaryText(summary, all, eventsFile) + "\n");
   return exitCodes[summary.outcome];
 }
@@ -136,7 +133,7 @@ function replayScript(eventsFile: string): number {
       const parsed = swarmEventSchema.safeParse(JSON.parse(l));
       if (!parsed.success)
         throw new UsageError(
-          `${eventsFile}:${i + 1} is not a swarm event: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+          `${eventsFile}:${i + 1} is not a swarm event: ${formatZodIssues(parsed.error, "(event)")}`,
         );
       return parsed.data;
     });

@@ -76,7 +76,6 @@ export class SwarmContext {
   private readonly trunk: SwarmSequence;
   private readonly agents = new Map<string, SwarmAgent>();
   private readonly kvFullListeners = new Set<(event: KvFullEvent) => void>();
-  private nextAgentNumber = 1;
   private forkQueue: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
@@ -128,19 +127,22 @@ export class SwarmContext {
     });
   }
 
-  /** A new agent sharing the trunk's (or `from`'s) cells: no decode, no new cells in shared-cells mode. */
-  fork(options: ForkOptions = {}): Promise<SwarmAgent> {
+  /**
+   * A new agent named `id` sharing the trunk's (or `from`'s) cells: no decode, no new cells in shared-cells
+   * mode. The caller names it (the swarm numbers its seats); an id already live is refused.
+   */
+  fork(id: string, options: ForkOptions = {}): Promise<SwarmAgent> {
     // Forks run one at a time, so forking many agents at once from one parent does not find it busy.
-    const forked = this.forkQueue.then(() => this.forkNow(options));
+    const forked = this.forkQueue.then(() => this.forkNow(id, options));
     this.forkQueue = forked.catch(() => undefined);
     return forked;
   }
 
-  private async forkNow(options: ForkOptions): Promise<SwarmAgent> {
+  private async forkNow(id: string, options: ForkOptions): Promise<SwarmAgent> {
     this.ensureOpen();
     const parent = options.from === undefined ? this.trunk : this.slotOf(options.from);
     const role = options.role ?? "agent";
-    this.checkSeat(role);
+    this.checkSeat(id, role);
     const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
     return parent.exclusive("fork", async () => {
       const available = this.shared.admission.availableForFork(parent.id);
@@ -152,7 +154,7 @@ export class SwarmContext {
           available,
         );
       }
-      const slot = this.openSequence(`${role}-${this.nextAgentNumber++}`);
+      const slot = this.openSequence(id);
       try {
         if (parent.sequence.nextTokenIndex > 0) await copySequenceState(slot.sequence, parent.sequence);
       } catch (error) {
@@ -233,7 +235,9 @@ export class SwarmContext {
     return new SwarmSequence(id, sequence, this.shared);
   }
 
-  private checkSeat(role: AgentRole): void {
+  private checkSeat(id: string, role: AgentRole): void {
+    if (id === trunkId || this.agents.has(id))
+      throw new SwarmRuntimeError("invalid-request", `An agent named ${id} is already live; fork under another id.`);
     const taken = this.liveAgents.filter((agent) => agent.role === role).length;
     const seats = role === "synthesist" ? 1 : this.options.maxAgents;
     if (taken >= seats) {

@@ -13,8 +13,9 @@ import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentWorkspace } from "../workspace/agentWorkspace";
 import type { AgentCalls, ModelCall } from "./agentCalls";
 import { dispatchCall } from "./callDispatch";
+import { readback } from "./agentReadback";
 import type { CatalogTool } from "./toolCatalog";
-import type { CallOutcome, SubagentOutcome } from "./tools/toolDefinition";
+import { failedCall, type CallOutcome, type SubagentOutcome } from "./tools/toolDefinition";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type AgentEventDraft = DistributiveOmit<SwarmEvent, "swarmId" | "time">;
@@ -101,10 +102,16 @@ export class AgentRunner {
       if (isTerminal(this.loop.state)) break;
       await this.watch(outcome, call.kind === "call" ? call.name : "(malformed)");
       if (isTerminal(this.loop.state)) break;
-      const text = this.resultText(outcome);
+      const text = readback(deps, outcome, this.loop.state === "gather", this.takeNotes());
       if (!(await this.feed(() => deps.calls.answer(text)))) break;
     }
     return this.end(report);
+  }
+
+  private takeNotes(): string[] {
+    const notes = this.notes;
+    this.notes = [];
+    return notes;
   }
 
   /** Reads text into the agent; a full pool pauses it until cells are freed (false: it had to end). */
@@ -115,14 +122,20 @@ export class AgentRunner {
         return true;
       } catch (error) {
         if (!isKvFull(error)) throw error;
-        this.apply(["pause"], `kv-full: ${(error as Error).message}`);
-        if (!(await this.deps.waitForCells())) {
-          this.apply(["fail"], "kv-full: the KV pool stayed full; raise swarmboard.kvCellsBudget or run fewer agents");
-          return false;
-        }
-        this.apply(["resume"]);
+        if (!(await this.pauseForCells(`kv-full: ${(error as Error).message}`))) return false;
       }
     }
+  }
+
+  /** Pauses until cells are freed, then resumes (true); fails the agent when none will be (false). */
+  private async pauseForCells(reason: string): Promise<boolean> {
+    this.apply(["pause"], reason);
+    if (!(await this.deps.waitForCells())) {
+      this.apply(["fail"], "kv-full: the KV pool stayed full; raise swarmboard.kvCellsBudget or run fewer agents");
+      return false;
+    }
+    this.apply(["resume"]);
+    return true;
   }
 
   private async end(report: AgentEnd["report"]): Promise<AgentEnd> {
@@ -158,22 +171,8 @@ export class AgentRunner {
   private async outcomeOf(call: ModelCall): Promise<CallOutcome | undefined> {
     const { deps } = this;
     if (call.kind === "kv-full") {
-      this.apply(["pause"], "kv-full: no free KV cell for its next token");
-      const freed = await deps.waitForCells();
-      if (!freed) {
-        this.apply(["fail"], "kv-full: the KV pool stayed full; raise swarmboard.kvCellsBudget or run fewer agents");
-        return undefined;
-      }
-      this.apply(["resume"]);
-      return {
-        ok: false,
-        result: { error: "kv-full: your call was cut off because the KV cache was full; make it again." },
-        summary: "kv-full: call cut off",
-        loopInputs: [],
-        progress: {},
-        error: "kv-full",
-        posted: [],
-      };
+      if (!(await this.pauseForCells("kv-full: no free KV cell for its next token"))) return undefined;
+      return { ...failedCall("kv-full"), summary: "kv-full: call cut off" };
     }
     const callId = `${deps.id}-call-${this.steps}`;
     deps.emit({
@@ -186,7 +185,7 @@ export class AgentRunner {
       deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: "(malformed)", args: call.text });
       const error = `invalid-call: ${call.reason}. Call one of your tools with JSON arguments.`;
       deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: false, summary: error });
-      return { ok: false, result: { error }, summary: error, loopInputs: [], progress: {}, error, posted: [] };
+      return { ...failedCall(error), summary: error };
     }
     deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: call.name, args: call.argsText });
     const context = {
@@ -245,37 +244,5 @@ export class AgentRunner {
       this.apply(["resume"]);
       this.notes.push(`${text} Your claims were released.`);
     }
-  }
-
-  /** The result the agent reads, with what arrived while the call ran. */
-  private resultText(outcome: CallOutcome): string {
-    const { deps } = this;
-    const atIterationStart = this.loop.state === "gather";
-    const delivered = [
-      ...deps.board.deliver(deps.id, "tool-call-returned").map((m) => ({ m, point: "tool-call-returned" as const })),
-      ...(atIterationStart ? deps.board.deliver(deps.id, "iteration-start") : []).map((m) => ({
-        m,
-        point: "iteration-start" as const,
-      })),
-    ];
-    for (const { m, point } of delivered)
-      deps.emit({ type: "message-delivered", agentId: deps.id, messageId: m.id, point });
-    const messages = delivered.map(({ m }) => ({
-      from: m.from,
-      to: typeof m.to === "string" ? m.to : m.to.agent,
-      text: m.text,
-    }));
-    const findings = deps.board
-      .newEntriesFor(deps.id)
-      .filter((e) => e.author !== deps.id && e.kind !== "MESSAGE")
-      .map((e) => ({ id: e.id, kind: e.kind, author: e.author, text: e.text }));
-    const notes = this.notes;
-    this.notes = [];
-    return JSON.stringify({
-      ...(outcome.ok ? { result: outcome.result } : { error: outcome.error ?? "failed" }),
-      ...(messages.length > 0 ? { messages } : {}),
-      ...(findings.length > 0 ? { findings } : {}),
-      ...(notes.length > 0 ? { notes } : {}),
-    });
   }
 }

@@ -2,7 +2,6 @@
 // stream), the review of a swarm's branches, and models. One swarm runs at a time per worker; the model
 // stays loaded between swarms.
 import { stat } from "node:fs/promises";
-import { SwarmEventThrottle } from "../core/eventThrottle";
 import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
 import type { SwarmEvent } from "../protocol/swarmEvents";
@@ -29,7 +28,24 @@ import { pullModelFile } from "./modelFiles";
 import { resolveRecipe } from "./recipeResolve";
 import { reviewService } from "./reviewService";
 import { SwarmApprovals } from "./swarmApprovals";
-import { SwarmSession } from "./swarmSession";
+import type { SwarmSession } from "./swarmSession";
+import { startSwarm } from "./startSwarm";
+
+/** Approvals that go out as `approval-request` events on the swarm's stream. */
+function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): SwarmApprovals {
+  return new SwarmApprovals((req) =>
+    emit({
+      type: "approval-request",
+      swarmId,
+      time: Date.now(),
+      requestId: req.id,
+      agentId: req.agent,
+      command: req.command,
+      cwd: req.cwd,
+      reason: req.reasons.join("; "),
+    }),
+  );
+}
 
 interface RunningSwarm {
   readonly session: SwarmSession;
@@ -83,26 +99,8 @@ export class WorkerService implements Disposable {
         "swarm-running",
         "A swarm is already running in this worker; stop it before launching another.",
       );
-    const throttle = new SwarmEventThrottle(
-      (events) => this.peer.notify(swarmEventsNotification, { swarmId, events }),
-      100,
-      { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
-    );
-    const push = (e: SwarmEvent) => throttle.push(e);
-    const approvals = new SwarmApprovals((req) =>
-      push({
-        type: "approval-request",
-        swarmId,
-        time: Date.now(),
-        requestId: req.id,
-        agentId: req.agent,
-        command: req.command,
-        cwd: req.cwd,
-        reason: req.reasons.join("; "),
-      }),
-    );
-    const session = new SwarmSession(
-      {
+    const started = startSwarm({
+      options: {
         swarmId,
         goal: params.goal,
         recipe,
@@ -110,28 +108,25 @@ export class WorkerService implements Disposable {
         workspace: params.workspace,
         stateDir: params.stateDir,
         threads: params.threads,
-        approver: approvals,
         policy: params.policy,
         ...(params.agents ? { agents: params.agents } : {}),
         ...(params.kvCells ? { kvCells: params.kvCells } : {}),
         ...(params.budgetMs ? { budgetMs: params.budgetMs } : {}),
         ...(params.script ? { script: params.script } : {}),
       },
-      push,
-    );
-    this.swarms.set(swarmId, { session, approvals });
-    void session
-      .run()
+      approver: (emit) => swarmApprovals(swarmId, emit),
+      deliver: (events) => this.peer.notify(swarmEventsNotification, { swarmId, events }),
+      batchMs: 100,
+    });
+    this.swarms.set(swarmId, { session: started.session, approvals: started.approver });
+    void started.summary
       .catch((error: unknown) => {
         this.peer.notify(workerLogNotification, {
           level: "error",
           message: `swarm ${swarmId} failed: ${(error as Error).message}`,
         });
       })
-      .finally(() => {
-        throttle.flush();
-        this.swarms.delete(swarmId);
-      });
+      .finally(() => this.swarms.delete(swarmId));
     return { swarmId };
   }
 

@@ -1,26 +1,13 @@
-// The work items a swarm starts with and the workspace summary in its trunk, read from the repository
-// (fast path in code: TODO comments found by git grep, deduplicated before any model sees them).
-import { dedupeTasks, taskFromGoal, tasksFromTestOutput, tasksFromTodoComments } from "../core/taskSources";
+// The work items a swarm starts with and the workspace summary in its trunk: what the repository's HEAD
+// holds (src/workspace/headContents.ts) and the test run, joined with what the board says, deduplicated
+// before any model sees them.
+import { dedupeTasks, taskFromGoal, tasksFromTestOutput } from "../core/taskSources";
 import type { ScratchTestRun } from "../workspace/scratchTestRun";
-import { gitText, runGit } from "../workspace/gitExec";
+import { filesAtHead, todoTasksAtHead } from "../workspace/headContents";
 import { finishedTaskIds } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { Recipe } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
-
-async function todoTasks(repoRoot: string): Promise<Task[]> {
-  // git grep exits 1 when nothing matches.
-  const grep = await runGit(repoRoot, ["grep", "-l", "-I", "-E", "TODO|FIXME", "HEAD", "--"], { okExitCodes: [1] });
-  const files = grep.stdout.split("\n").filter(Boolean);
-  const tasks: Task[] = [];
-  for (const entry of files.slice(0, 200)) {
-    const file = entry.replace(/^HEAD:/, "");
-    // The whole text, blank lines kept: the tasks' file:line refs count them.
-    const text = (await runGit(repoRoot, ["show", `HEAD:${file}`])).stdout;
-    tasks.push(...tasksFromTodoComments(file, text));
-  }
-  return tasks;
-}
 
 /**
  * The swarm's open tasks: the goal, TODO comments and any `testTasks` (see testFailureTasks), deduplicated,
@@ -34,7 +21,7 @@ export async function gatherTasks(
   testTasks: readonly Task[] = [],
 ): Promise<Task[]> {
   const tasks: Task[] = goal.trim() === "" ? [] : [taskFromGoal(goal)];
-  if (recipe.taskSources.includes("todo-comments")) tasks.push(...(await todoTasks(repoRoot)));
+  if (recipe.taskSources.includes("todo-comments")) tasks.push(...(await todoTasksAtHead(repoRoot)));
   tasks.push(...testTasks);
   const finished = board ? finishedTaskIds(board.board.entries()) : new Set<string>();
   return dedupeTasks(tasks).filter((t) => !finished.has(t.id));
@@ -58,7 +45,7 @@ export async function testFailureTasks(
 
 /** Files at HEAD (first 40), the open tasks, and what the board already holds (on a resumed swarm). */
 export async function workspaceSummary(repoRoot: string, tasks: readonly Task[], board: SwarmBoard): Promise<string> {
-  const files = (await gitText(repoRoot, ["ls-tree", "-r", "--name-only", "HEAD"])).split("\n").filter(Boolean);
+  const files = await filesAtHead(repoRoot);
   const entries = board.board.entries().filter((e) => e.kind !== "MESSAGE");
   const done = entries.filter((e) => e.kind === "RELEASE").length;
   return [

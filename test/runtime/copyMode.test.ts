@@ -27,7 +27,7 @@ describe("copy mode (stories260K, split KV cache)", () => {
 
     await swarm.appendToTrunk(storyTrunk);
     const trunk = swarm.stats().trunkCells;
-    const agents = [await swarm.fork(), await swarm.fork()];
+    const agents = [await swarm.fork("a1"), await swarm.fork("a2")];
     const stats = swarm.stats();
     assert.equal(stats.usedCells, 3 * trunk, "each fork copies the trunk");
     assert.equal(stats.trunkOwners, 0);

@@ -10,7 +10,7 @@ async function runForced(model: SwarmModel, forced: ReturnType<SwarmModel["token
   const swarm = await createSwarmContext(model, { maxAgents: 2, kvCells: 1024, threads: 1 });
   try {
     await swarm.appendToTrunk(storyTrunk);
-    const agents = [await swarm.fork(), await swarm.fork()];
+    const agents = [await swarm.fork("a1"), await swarm.fork("a2")];
     return await Promise.all(agents.map((agent) => agent.generate({ maxTokens: forced.length, forcedTokens: forced })));
   } finally {
     await swarm.dispose();
@@ -42,7 +42,7 @@ describe("forced tokens (stories260K)", () => {
     const swarm = await createSwarmContext(model, { maxAgents: 1, kvCells: 512, threads: 1 });
     try {
       await swarm.appendToTrunk(storyTrunk);
-      const agent = await swarm.fork();
+      const agent = await swarm.fork("a3");
       const forced = model.tokenize(" Tom");
       const result = await agent.generate({ maxTokens: forced.length + 5, forcedTokens: forced });
       assert.deepEqual(result.tokens.slice(0, forced.length), forced);

@@ -49,9 +49,9 @@ describe("the runtime on a generated model (tiny llama shape, F16, random weight
   it("forks for 0 cells and 0 dispatches, then generates in one dispatch per step", async () => {
     const before = swarm.stats();
     const agents = [
-      await swarm.fork({ expectedTail: 12 }),
-      await swarm.fork({ expectedTail: 12 }),
-      await swarm.fork({ expectedTail: 12 }),
+      await swarm.fork("a1", { expectedTail: 12 }),
+      await swarm.fork("a2", { expectedTail: 12 }),
+      await swarm.fork("a3", { expectedTail: 12 }),
     ];
     const forkedStats = swarm.stats();
     assert.equal(forkedStats.usedCells, before.usedCells);
@@ -78,8 +78,8 @@ describe("the runtime on a generated model (tiny llama shape, F16, random weight
   it("pauses the agent that runs out of cells while the others finish", async () => {
     const events: string[] = [];
     swarm.onKvFull((event) => events.push(event.agentId));
-    const steady = [await swarm.fork({ expectedTail: 10 }), await swarm.fork({ expectedTail: 10 })];
-    const greedy = await swarm.fork({ expectedTail: 1 });
+    const steady = [await swarm.fork("a4", { expectedTail: 10 }), await swarm.fork("a5", { expectedTail: 10 })];
+    const greedy = await swarm.fork("a6", { expectedTail: 1 });
     const results = await Promise.all([
       ...steady.map((agent) => agent.generate({ maxTokens: 10, forcedTokens: forced.slice(0, 10) })),
       greedy.generate({ maxTokens: forced.length, forcedTokens: forced }),

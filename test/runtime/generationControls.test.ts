@@ -25,8 +25,8 @@ describe("generation controls (stories260K)", () => {
   });
 
   it("stops at a stop string and leaves it out of the text", async () => {
-    const agent = await swarm.fork();
-    const free = await (await swarm.fork()).generate({ maxTokens: 40 });
+    const agent = await swarm.fork("a1");
+    const free = await (await swarm.fork("a2")).generate({ maxTokens: 40 });
     // Greedy decoding is deterministic: stop on a word the free run produced.
     const word = free.text.trim().split(/\s+/)[2];
     const result = await agent.generate({ maxTokens: 40, stop: [word] });
@@ -37,14 +37,14 @@ describe("generation controls (stories260K)", () => {
 
   it("produces JSON that fits a schema when given one", async () => {
     const schema = z.object({ name: z.enum(["Lily", "Tom"]), age: z.number().int() });
-    const agent = await swarm.fork();
+    const agent = await swarm.fork("a3");
     const result = await agent.generate({ maxTokens: 60, jsonSchema: z.toJSONSchema(schema), prompt: " Answer: " });
     const parsed = schema.safeParse(JSON.parse(result.text));
     assert.ok(parsed.success, `not valid: ${result.text}`);
   });
 
   it("produces only what a GBNF grammar allows when given one", async () => {
-    const agent = await swarm.fork();
+    const agent = await swarm.fork("a4");
     const result = await agent.generate({
       maxTokens: 20,
       gbnf: 'root ::= ("Lily" | "Tom") " ran"',
@@ -55,7 +55,7 @@ describe("generation controls (stories260K)", () => {
   });
 
   it("stops with 'aborted' when its signal fires, and the others go on", async () => {
-    const [stopped, going] = [await swarm.fork(), await swarm.fork()];
+    const [stopped, going] = [await swarm.fork("a5"), await swarm.fork("a6")];
     const controller = new AbortController();
     const results = await Promise.all([
       stopped.generate({ maxTokens: 50, signal: controller.signal }),
@@ -68,7 +68,7 @@ describe("generation controls (stories260K)", () => {
   });
 
   it("refuses overlapping work on one agent, work on a released one, and forced tokens with a grammar", async () => {
-    const agent = await swarm.fork();
+    const agent = await swarm.fork("a7");
     const running = agent.generate({ maxTokens: 5 });
     await assert.rejects(
       agent.append("more"),

@@ -26,7 +26,7 @@ describe("a full KV pool (stories260K, 256 cells)", () => {
 
   it("refuses a fork whose expected tail does not fit, with a typed kv-full error", async () => {
     let available = -1;
-    await assert.rejects(swarm.fork({ expectedTail: 10_000 }), (error: unknown) => {
+    await assert.rejects(swarm.fork("a1", { expectedTail: 10_000 }), (error: unknown) => {
       assert.ok(error instanceof KvAdmissionError);
       assert.equal(error.code, "kv-full");
       assert.equal(error.neededCells, 10_000);
@@ -35,12 +35,12 @@ describe("a full KV pool (stories260K, 256 cells)", () => {
       return true;
     });
     assert.ok(available > 0 && available <= swarm.stats().freeCells);
-    await swarm.fork({ expectedTail: available });
+    await swarm.fork("a2", { expectedTail: available });
     const stats = swarm.stats();
     assert.equal(stats.reservedCells, available, "the new agent's tail is promised to it");
     const room = stats.freeCells - stats.reservedCells;
     await assert.rejects(
-      swarm.fork({ expectedTail: room + 1 }),
+      swarm.fork("a3", { expectedTail: room + 1 }),
       KvAdmissionError,
       "promised cells are not given twice",
     );
@@ -49,8 +49,8 @@ describe("a full KV pool (stories260K, 256 cells)", () => {
   it("pauses the agent that runs out of cells while the others finish, then fills the pool exactly", async () => {
     const events: KvFullEvent[] = [];
     swarm.onKvFull((event) => events.push(event));
-    const steady = [await swarm.fork({ expectedTail: 20 }), await swarm.fork({ expectedTail: 20 })];
-    const greedy = await swarm.fork({ expectedTail: 1 });
+    const steady = [await swarm.fork("a4", { expectedTail: 20 }), await swarm.fork("a5", { expectedTail: 20 })];
+    const greedy = await swarm.fork("a6", { expectedTail: 1 });
 
     const [a, b, g] = await Promise.all([
       ...steady.map((agent) => agent.generate({ maxTokens: 20, sampling: { temperature: 0.8, seed: 7 } })),
@@ -85,9 +85,9 @@ describe("a full KV pool (stories260K, 256 cells)", () => {
   });
 
   it("lets a paused agent go on after another agent is released", async () => {
-    const other = await swarm.fork({ expectedTail: 10 });
+    const other = await swarm.fork("a7", { expectedTail: 10 });
     await other.generate({ maxTokens: 10 });
-    const agent = await swarm.fork({ expectedTail: 1 });
+    const agent = await swarm.fork("a8", { expectedTail: 1 });
     const first = await agent.generate({ maxTokens: 250 });
     assert.equal(first.stopReason, "kv-full");
     const before = swarm.stats();

@@ -21,7 +21,7 @@ describe("lockstep generation (stories260K)", () => {
       swarm = await createSwarmContext(model, { maxAgents: agentCount, kvCells: 1024, threads: 1 });
       await swarm.appendToTrunk(storyTrunk);
       const agents = [];
-      for (let i = 0; i < agentCount; i++) agents.push(await swarm.fork({ expectedTail: 16 }));
+      for (let i = 0; i < agentCount; i++) agents.push(await swarm.fork(`agent-${i + 1}`, { expectedTail: 16 }));
       const before = swarm.stats();
 
       const results = await Promise.all(
@@ -44,7 +44,7 @@ describe("lockstep generation (stories260K)", () => {
   it("an agent that joins later decodes in the same dispatches as the ones already generating", async () => {
     swarm = await createSwarmContext(model, { maxAgents: 3, kvCells: 1024, threads: 1 });
     await swarm.appendToTrunk(storyTrunk);
-    const [early, late] = [await swarm.fork(), await swarm.fork()];
+    const [early, late] = [await swarm.fork("a2"), await swarm.fork("a3")];
     const before = swarm.stats().dispatches;
     const first = early.generate({ maxTokens: 12 });
     await new Promise((resolve) => setImmediate(resolve));

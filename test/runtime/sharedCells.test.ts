@@ -71,7 +71,7 @@ describe("shared cells (stories260K, patched build)", () => {
     assert.equal(before.trunkCells, swarm.trunkTokens.length - 1);
     assert.equal(before.usedCells, before.trunkCells);
 
-    const agents = [await swarm.fork(), await swarm.fork(), await swarm.fork()];
+    const agents = [await swarm.fork("a1"), await swarm.fork("a2"), await swarm.fork("a3")];
     const after = swarm.stats();
     assert.equal(after.usedCells, before.usedCells, "forks must not take cells");
     assert.equal(after.dispatches, before.dispatches, "forks must not decode");
@@ -86,10 +86,10 @@ describe("shared cells (stories260K, patched build)", () => {
 
   it("keeps the ledger equal to llama.cpp's positions through appends, generation and forks of forks", async () => {
     await swarm.appendToTrunk(storyTrunk);
-    const [a, b] = [await swarm.fork(), await swarm.fork()];
+    const [a, b] = [await swarm.fork("a4"), await swarm.fork("a5")];
     await Promise.all([a.append(" Lily ran to the ball."), b.generate({ maxTokens: 12 })]);
     const aCells = swarm.stats().agents.find((agent) => agent.agentId === a.id)?.sequenceCells ?? -1;
-    const child = await swarm.fork({ from: a });
+    const child = await swarm.fork("a6", { from: a });
     await child.generate({ maxTokens: 7 });
     assertLedgerMatchesLlama(swarm);
     const stats = swarm.stats();
@@ -106,9 +106,9 @@ describe("shared cells (stories260K, patched build)", () => {
 
   it("frees exactly an agent's private cells on release, and keeps cells another owner still reads", async () => {
     await swarm.appendToTrunk(storyTrunk);
-    const parent = await swarm.fork();
+    const parent = await swarm.fork("a7");
     await parent.append(" She kicked the ball very high into the sky.");
-    const child = await swarm.fork({ from: parent });
+    const child = await swarm.fork("a8", { from: parent });
     await child.generate({ maxTokens: 5 });
     const before = swarm.stats();
     const parentPrivate = before.agents.find((agent) => agent.agentId === parent.id)?.privateCells;

@@ -1,0 +1,75 @@
+// Who runs in a swarm, decided before anything forks: the working seats stage by stage (numbered agent-1,
+// agent-2, ... in stage order), the synthesist's role, and each seat's tools. Agents forked later (sub-agents,
+// the synthesist) take the next numbers in the order they fork. A seat's number is also its sampling seed's
+// offset, so a seat samples the same way whatever its id looks like.
+import { planStages } from "../core/stagePlan";
+import type { Recipe, Role } from "../protocol/recipe";
+import { toolsForRole, unionOfTools, type CatalogTool } from "./toolCatalog";
+
+export interface Seat {
+  readonly id: string;
+  /** 1, 2, ...: the seat's place in the swarm (seed offset). */
+  readonly number: number;
+  readonly role: Role;
+  readonly tools: readonly CatalogTool[];
+}
+
+export interface SeatPlan {
+  /** The working seats, stage by stage; a stage starts when the one before has ended. */
+  readonly stages: readonly (readonly Seat[])[];
+  readonly synthesist?: { readonly role: Role; readonly tools: readonly CatalogTool[] };
+  /** Every tool any seat may call (what the shared trunk documents). */
+  readonly tools: readonly CatalogTool[];
+  /** Most seats running at once. */
+  readonly widestStage: number;
+}
+
+/** Agents per working role: the recipe's counts, or `agents` split over the working roles. */
+function roleCounts(working: readonly Role[], agents: number | undefined): Map<string, number> {
+  return new Map(
+    working.map((r, i) => [
+      r.name,
+      agents === undefined ? r.count : Math.floor(agents / working.length) + (i < agents % working.length ? 1 : 0),
+    ]),
+  );
+}
+
+export function planSeats(recipe: Recipe, agents: number | undefined): SeatPlan {
+  const roles = new Map(recipe.roles.map((r) => [r.name, r]));
+  const counts = roleCounts(
+    recipe.roles.filter((r) => r.name !== recipe.synthesist),
+    agents,
+  );
+  let n = 0;
+  const stages = planStages(recipe).map((stage) =>
+    stage.flatMap((name) => {
+      const role = roles.get(name);
+      if (role === undefined)
+        throw new Error(`Recipe ${recipe.name}: its stages name the role ${name}, which it lacks.`);
+      const tools = toolsForRole(role, false);
+      return Array.from({ length: counts.get(name) ?? 0 }, () => ({ id: `agent-${++n}`, number: n, role, tools }));
+    }),
+  );
+  const synthRole = recipe.roles.find((r) => r.name === recipe.synthesist);
+  const synthesist = synthRole ? { role: synthRole, tools: toolsForRole(synthRole, true) } : undefined;
+  const tools = unionOfTools([...stages.flat().map((s) => s.tools), synthesist?.tools ?? []]);
+  return {
+    stages,
+    tools,
+    widestStage: Math.max(1, ...stages.map((s) => s.length)),
+    ...(synthesist ? { synthesist } : {}),
+  };
+}
+
+/** Numbers for the agents forked after the planned seats, in fork order. */
+export class SeatNumbers {
+  private last: number;
+
+  constructor(plan: SeatPlan) {
+    this.last = plan.stages.flat().length;
+  }
+
+  next(): number {
+    return ++this.last;
+  }
+}

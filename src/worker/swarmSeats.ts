@@ -1,0 +1,174 @@
+// The agents of a running swarm: each is forked from the trunk (or a sub-agent from its parent's current
+// state), gets its own worktree under the swarm's one command policy, runs its loop, and is released when it
+// ends, freeing its private cells and its place on the board. The setup's context is the only one they fork.
+import { ProgressGuard } from "../core/progressGuard";
+import { isFindingKind } from "../protocol/findingKinds";
+import type { Role } from "../protocol/recipe";
+import type { SwarmAgent } from "../runtime/swarmAgent";
+import { AgentWorkspace } from "../workspace/agentWorkspace";
+import { AgentCalls } from "./agentCalls";
+import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
+import type { AgentStops } from "./agentStops";
+import { CellWaiters } from "./cellWaiters";
+import { SeatNumbers, type Seat } from "./seatPlan";
+import type { SwarmSetup } from "./swarmSetup";
+import { toolsForRole, type CatalogTool } from "./toolCatalog";
+import type { SubagentOutcome } from "./tools/toolDefinition";
+
+/** How deep sub-agents may nest (a sub-agent of a sub-agent, no further). */
+const maxSubagentDepth = 2;
+
+/** What the seats need from the session around them. */
+export interface SeatHooks {
+  readonly emit: (event: AgentEventDraft) => void;
+  /** Aborted when the whole swarm stops. */
+  readonly signal: AbortSignal;
+  /** Where each agent's own stop switch is kept (the user stops one agent by id). */
+  readonly stops: AgentStops;
+  readonly budgetAction: () => "continue" | "fanIn" | "stop";
+}
+
+/** One agent that ended, as the summary lists it. */
+export interface SeatEnd {
+  readonly id: string;
+  readonly role: string;
+  readonly branch?: string;
+  readonly end: AgentEnd;
+}
+
+/** One running agent. */
+interface Slot extends Seat {
+  readonly agent: SwarmAgent;
+  readonly workspace: AgentWorkspace;
+  /** 0 for the swarm's own agents, 1 and more for sub-agents. */
+  readonly depth: number;
+  readonly isSynthesist: boolean;
+  readonly opening: "brief" | "call-result";
+}
+
+export class SwarmSeats {
+  private readonly cells = new CellWaiters();
+  private readonly numbers: SeatNumbers;
+
+  constructor(
+    private readonly setup: SwarmSetup,
+    private readonly hooks: SeatHooks,
+  ) {
+    this.numbers = new SeatNumbers(setup.plan);
+  }
+
+  /** Forks a planned seat from the trunk, in a worktree of its own, and runs it to its end. */
+  async runSeat(seat: Seat, brief: string): Promise<SeatEnd> {
+    const slot = await this.open(seat, { isSynthesist: false, expectedTail: 64 });
+    return this.runToEnd(slot, brief);
+  }
+
+  /** Forks the synthesist from the trunk and runs it; it reads every pad and writes the report. */
+  async runSynthesist(role: Role, tools: readonly CatalogTool[], brief: (id: string) => string): Promise<SeatEnd> {
+    const number = this.numbers.next();
+    const seat = { id: `synthesist-${number}`, number, role, tools };
+    const slot = await this.open(seat, { isSynthesist: true, expectedTail: 128 });
+    return this.runToEnd(slot, brief(slot.id));
+  }
+
+  /** Forks, reports the budget right then (the agent owns what it was forked from, no cell of its own yet). */
+  private async fork(id: string, options: Parameters<SwarmSetup["context"]["fork"]>[1]): Promise<SwarmAgent> {
+    const agent = await this.setup.context.fork(id, options);
+    this.hooks.emit({ type: "kv-stats", stats: this.setup.context.stats() });
+    return agent;
+  }
+
+  private async open(seat: Seat, how: { isSynthesist: boolean; expectedTail: number }): Promise<Slot> {
+    const agent = await this.fork(seat.id, {
+      expectedTail: how.expectedTail,
+      ...(how.isSynthesist ? { role: "synthesist" } : {}),
+    });
+    // Every agent reads the code in a worktree of its own (readers too: it is their view of the integration branch).
+    const workspace = await AgentWorkspace.open(this.setup.repo, seat.id, {
+      policy: this.setup.policy,
+      approver: this.setup.options.approver,
+    });
+    return { ...seat, agent, workspace, depth: 0, isSynthesist: how.isSynthesist, opening: "brief" };
+  }
+
+  private async runToEnd(slot: Slot, brief: string): Promise<SeatEnd> {
+    const end = await this.runAgent(slot, brief);
+    return { id: slot.id, role: slot.role.name, branch: slot.workspace.worktree.branch, end };
+  }
+
+  /** Runs a forked agent to its end, then frees what it held: its private cells and its place on the board. */
+  private async runAgent(slot: Slot, brief: string, parent?: string): Promise<AgentEnd> {
+    const { board } = this.setup;
+    board.join(slot.id, { isSynthesist: slot.isSynthesist });
+    const branch = slot.workspace.worktree.branch;
+    this.hooks.emit({
+      type: "agent-added",
+      agent: { id: slot.id, role: slot.role.name, branch, ...(parent ? { parent } : {}) },
+    });
+    try {
+      return await this.runner(slot).run(brief);
+    } finally {
+      await slot.agent.release();
+      this.cells.freed();
+      board.leave(slot.id);
+    }
+  }
+
+  /**
+   * A sub-agent: forked from its parent's current state (the cheapest fork: it shares everything the parent
+   * has read), it works in the parent's worktree while the parent waits, and its findings go back to the parent.
+   */
+  private async spawnChild(parent: Slot, task: string): Promise<SubagentOutcome> {
+    const number = this.numbers.next();
+    const id = `agent-${number}`;
+    const agent = await this.fork(id, { from: parent.agent, expectedTail: 64 });
+    const depth = parent.depth + 1;
+    const tools = toolsForRole(parent.role, false, depth < maxSubagentDepth);
+    const slot: Slot = { ...parent, id, number, agent, tools, depth, opening: "call-result" };
+    const note = "You share your parent's context. Do the task, post findings, then call finish with a summary.";
+    const brief = JSON.stringify({ result: { youAre: id, subAgentOf: parent.id, task, note } });
+    const end = await this.runAgent(slot, brief, parent.id);
+    const findings = this.setup.board.board
+      .entries()
+      .filter((e) => e.author === id && isFindingKind(e.kind))
+      .map((e) => ({ kind: e.kind, text: e.text }));
+    return { agentId: id, summary: end.reason, findings };
+  }
+
+  private runner(slot: Slot): AgentRunner {
+    const { options, context, board, format, tailBudget } = this.setup;
+    const { id, agent, tools, isSynthesist } = slot;
+    const signal = this.hooks.stops.signalFor(id, this.hooks.signal);
+    const script =
+      options.script?.agents[id] ??
+      (isSynthesist ? options.script?.agents["synthesist"] : undefined) ??
+      (options.script ? [] : undefined);
+    const calls = new AgentCalls(agent, format, tools, {
+      maxArgTokens: 256,
+      temperature: options.temperature ?? 0.7,
+      seed: (options.seed ?? 1) + slot.number,
+      ...(script ? { script } : {}),
+      signal,
+    });
+    const canDelegate = tools.some((t) => t.name === "spawn_subagent");
+    return new AgentRunner({
+      id,
+      isSynthesist,
+      calls,
+      board,
+      tools,
+      budgets: options.recipe.budgets,
+      workspace: slot.workspace,
+      guard: new ProgressGuard({ noProgressSteps: 8, repeatLimit: 3 }),
+      emit: this.hooks.emit,
+      now: () => Date.now(),
+      signal,
+      budgetAction: this.hooks.budgetAction,
+      waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
+      privateCells: () => agent.tokens.length - context.trunkTokens.length,
+      tailBudget,
+      opening: slot.opening,
+      ...(canDelegate ? { spawnSubagent: (task: string) => this.spawnChild(slot, task) } : {}),
+    });
+  }
+}

@@ -1,0 +1,170 @@
+// Everything a swarm needs before its first fork, in one value: the board (its durable log, resumed or new),
+// the repository (recovered after a crash), the model, the seat plan, the one command policy, the open tasks,
+// and the trunk decoded once into a new swarm context. Each step is one named function below.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { SwarmBoard } from "../core/swarmBoard";
+import { renderTrunk } from "../core/trunkPrompt";
+import type { BoardEntry } from "../protocol/board";
+import type { Recipe } from "../protocol/recipe";
+import type { Task } from "../protocol/tasks";
+import type { TurnScript } from "../protocol/turnScript";
+import { AgentChatFormat } from "../runtime/agentChatFormat";
+import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
+import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
+import type { CommandApprover } from "../workspace/approvals";
+import { BoardLogFile } from "../workspace/boardLog";
+import { CommandPolicy, type PolicyRules } from "../workspace/commandPolicy";
+import { runTestCommandInScratch } from "../workspace/scratchTestRun";
+import { recoverSwarm } from "../workspace/swarmCleanup";
+import { SwarmRepository } from "../workspace/swarmRepository";
+import { planSeats, type SeatPlan } from "./seatPlan";
+import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
+
+export interface SwarmRunOptions {
+  readonly swarmId: string;
+  readonly goal: string;
+  readonly recipe: Recipe;
+  /** Agents for the working roles (split over them); default: the recipe's counts. */
+  readonly agents?: number;
+  readonly modelPath: string;
+  readonly workspace: string;
+  readonly stateDir: string;
+  readonly threads: number;
+  readonly kvCells?: number;
+  readonly budgetMs?: number;
+  readonly script?: TurnScript;
+  readonly approver: CommandApprover;
+  readonly policy: PolicyRules;
+  readonly temperature?: number;
+  /** The swarm's sampling seed; each seat samples with this plus its seat number. */
+  readonly seed?: number;
+  /**
+   * Continue an interrupted swarm from its state dir: its board (every acknowledged entry) and branches are
+   * kept, new agents fork from a fresh trunk that includes the board's state.
+   */
+  readonly resume?: boolean;
+}
+
+export interface SwarmSetup {
+  readonly options: SwarmRunOptions;
+  readonly board: SwarmBoard;
+  readonly repo: SwarmRepository;
+  /** The one command policy of the swarm: the test run and every agent's commands are judged by it. */
+  readonly policy: CommandPolicy;
+  readonly plan: SeatPlan;
+  readonly tasks: readonly Task[];
+  readonly model: SwarmModel;
+  readonly context: SwarmContext;
+  readonly format: AgentChatFormat;
+  /** Private cells each agent may use: an equal share of what the trunk leaves of the pool. */
+  readonly tailBudget: number;
+  /** Closes what the setup opened (the context, the board's log); the model stays loaded for the next swarm. */
+  close(): Promise<void>;
+}
+
+/** Sequences kept for sub-agents beyond the widest stage. */
+const subagentSeats = 2;
+
+/** The board's log in the state dir; a new swarm refuses a state dir that already holds one. */
+async function openBoardLog(options: SwarmRunOptions): Promise<BoardLogFile> {
+  await mkdir(options.stateDir, { recursive: true });
+  const store = await BoardLogFile.open(path.join(options.stateDir, "board.jsonl"));
+  if (!options.resume && store.entries().length > 0) {
+    await store.close();
+    throw new Error(
+      `${options.stateDir} already holds a swarm (${store.entries().length} board entries). ` +
+        "Continue it with --resume, or give a new --state-dir for a new swarm.",
+    );
+  }
+  return store;
+}
+
+/** The swarm's repository and integration branch; a resumed swarm first clears what the dead run left. */
+async function openRepository(options: SwarmRunOptions, board: SwarmBoard): Promise<SwarmRepository> {
+  const repo = await SwarmRepository.open({
+    repoPath: options.workspace,
+    stateDir: options.stateDir,
+    swarm: options.swarmId,
+  });
+  if (options.resume) {
+    await recoverSwarm(repo);
+    // Claims of the interrupted run end here, so the new agents (who reuse the ids) do not inherit them.
+    for (const lease of board.claims.active(Date.now()))
+      await board.release(lease.claimId, "interrupted: the swarm stopped before this claim ended", Date.now());
+  }
+  await repo.start({ includeUncommitted: false });
+  return repo;
+}
+
+/** The open tasks; when the recipe's test run cannot happen, why is posted on the board. */
+async function openTasks(
+  setup: { options: SwarmRunOptions; repo: SwarmRepository; board: SwarmBoard; policy: CommandPolicy },
+  note: (entry: BoardEntry) => void,
+): Promise<Task[]> {
+  const { options, repo, board, policy } = setup;
+  const tested = await testFailureTasks(options.recipe, (command) => runTestCommandInScratch(repo, command, policy));
+  if (tested.note !== undefined)
+    note(await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: tested.note, time: Date.now() }));
+  return gatherTasks(options.recipe, options.goal, repo.topLevel, board, tested.tasks);
+}
+
+/** Renders the trunk (charter, tools, roster, goal, workspace) and decodes it once into a new context. */
+async function decodeTrunk(
+  options: SwarmRunOptions,
+  model: SwarmModel,
+  plan: SeatPlan,
+  summary: string,
+): Promise<{ context: SwarmContext; format: AgentChatFormat }> {
+  const roster = plan.stages
+    .flat()
+    .map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
+  const trunkText = renderTrunk({
+    recipe: options.recipe,
+    goal: options.goal,
+    tools: [],
+    roster,
+    workspaceSummary: summary,
+  });
+  const format = await AgentChatFormat.create(model, trunkText, plan.tools);
+  const context = await createSwarmContext(model, {
+    maxAgents: plan.widestStage + subagentSeats,
+    kvCells: options.kvCells ?? options.recipe.budgets.kvCells,
+    threads: options.threads,
+  });
+  try {
+    await context.appendToTrunk(format.trunkTokens);
+  } catch (error) {
+    await context.dispose();
+    throw error;
+  }
+  return { context, format };
+}
+
+/** Sets a swarm up; `note` receives the board entries posted on the way. */
+export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEntry) => void): Promise<SwarmSetup> {
+  const store = await openBoardLog(options);
+  try {
+    const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
+    const repo = await openRepository(options, board);
+    // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
+    const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
+    const plan = planSeats(options.recipe, options.agents);
+    const policy = new CommandPolicy(options.policy);
+    const tasks = await openTasks({ options, repo, board, policy }, note);
+    const summary = await workspaceSummary(repo.topLevel, tasks, board);
+    const { context, format } = await decodeTrunk(options, model, plan, summary);
+    const tailBudget = Math.max(
+      64,
+      Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
+    );
+    const close = async () => {
+      await context.dispose();
+      await store.close();
+    };
+    return { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, close };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
