@@ -12,6 +12,7 @@ import {
 import { readBudget } from "./kvBudget";
 import { mountPanel, updatePanel, type PanelDom } from "./render";
 import { send, sendUnchecked } from "./vscodeApi";
+import { formatZodIssues } from "../src/protocol/zodIssues";
 
 function readInitialState(): PanelState | undefined {
   const text = document.getElementById(initialStateElementId)?.textContent ?? "";
@@ -95,7 +96,7 @@ function main(): void {
   window.addEventListener("message", (event: MessageEvent<unknown>) => {
     const parsed = hostToWebviewSchema.safeParse(event.data);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(message)"}: ${i.message}`).join("; ");
+      const issues = formatZodIssues(parsed.error, "(message)");
       send({ type: "rejected", reason: `host message failed its schema (${issues})`.slice(0, 2000) });
       return;
     }

@@ -1,15 +1,10 @@
 // What the CLI shows while a swarm runs. On a TTY: a live block with one line per agent (state, claim,
 // tokens, private KV cells), the KV budget and tokens/s, redrawn in place. Otherwise: plain lines for the
-// events a person reads in a log (states, tool results, findings), never the token stream.
+// events a person reads in a log (states, tool results, findings), never the token stream. The block is a
+// projection of the same view the extension shows (src/core/swarmView.ts's reduceSwarm), never its own fold.
+import { emptySwarm, reduceSwarm, type AgentView, type SwarmViewState } from "../core/swarmView";
 import type { SwarmStats } from "../protocol/runtime";
 import type { SwarmEvent } from "../protocol/swarmEvents";
-
-interface AgentLine {
-  state: string;
-  claim: string;
-  tokens: number;
-  last: string;
-}
 
 function kib(bytes: number): string {
   return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
@@ -22,9 +17,17 @@ export function budgetLine(stats: SwarmStats): string {
   );
 }
 
+/** One agent's line: id, state, claim, tokens, private cells and its latest tool result. */
+function agentRow(a: AgentView, stats: SwarmStats | undefined): string {
+  const cells = stats?.agents.find((x) => x.agentId === a.id)?.privateCells ?? 0;
+  const last = [...a.lane].reverse().find((item) => item.kind === "result")?.text ?? "";
+  const claim = (a.claim ?? "-").slice(0, 30).padEnd(30);
+  const tokens = `${String(a.tokens).padStart(6)} tok ${String(cells).padStart(6)} cells`;
+  return `  ${a.id.padEnd(14)} ${a.state.padEnd(9)} ${claim} ${tokens}  ${last.slice(0, 50)}`;
+}
+
 export class TerminalView {
-  private readonly agents = new Map<string, AgentLine>();
-  private stats: SwarmStats | undefined;
+  private view: SwarmViewState | undefined;
   private drawnLines = 0;
 
   constructor(
@@ -33,16 +36,15 @@ export class TerminalView {
   ) {}
 
   onEvents(events: readonly SwarmEvent[]): void {
-    for (const e of events) this.apply(e);
+    for (const e of events) {
+      this.view = reduceSwarm(this.view ?? emptySwarm(e.swarmId, e.time), e);
+      this.log(e);
+    }
     if (this.live) this.redraw();
   }
 
-  private apply(e: SwarmEvent): void {
-    const line = (id: string) => {
-      let a = this.agents.get(id);
-      if (!a) this.agents.set(id, (a = { state: "starting", claim: "", tokens: 0, last: "" }));
-      return a;
-    };
+  /** The lines a person reads in a log, one per event worth reading. */
+  private log(e: SwarmEvent): void {
     switch (e.type) {
       case "swarm-started":
         this.print(
@@ -50,31 +52,19 @@ export class TerminalView {
         );
         break;
       case "agent-added":
-        line(e.agent.id);
         this.print(
           `+ ${e.agent.id} (${e.agent.role}${e.agent.parent ? `, sub-agent of ${e.agent.parent}` : ""})${e.agent.branch ? ` on ${e.agent.branch}` : ""}`,
         );
         break;
       case "agent-state":
-        line(e.agentId).state = e.state;
         if (!this.live) this.print(`  ${e.agentId}: ${e.state}${e.reason ? ` (${e.reason})` : ""}`);
         break;
-      case "tool-result": {
-        const a = line(e.agentId);
-        a.last = e.summary;
-        if (e.summary.startsWith("claimed ")) a.claim = e.summary.slice(8);
+      case "tool-result":
         if (!this.live) this.print(`  ${e.agentId}: ${e.ok ? "ok" : "error"} ${e.summary}`);
-        break;
-      }
-      case "agent-text":
-        line(e.agentId).tokens += e.tokens;
         break;
       case "board-entry":
         if (e.entry.kind !== "MESSAGE" && e.entry.kind !== "CLAIM" && e.entry.kind !== "RELEASE")
           this.print(`  [${e.entry.kind}] ${e.entry.author}: ${e.entry.text.slice(0, 160)}`);
-        break;
-      case "kv-stats":
-        this.stats = e.stats;
         break;
       case "approval-request":
         this.print(`  ? ${e.agentId} asks to run: ${e.command} (${e.reason})`);
@@ -99,11 +89,9 @@ export class TerminalView {
 
   private redraw(): void {
     this.clear();
-    const rows = [...this.agents].map(([id, a]) => {
-      const cells = this.stats?.agents.find((x) => x.agentId === id)?.privateCells ?? 0;
-      return `  ${id.padEnd(14)} ${a.state.padEnd(9)} ${(a.claim || "-").slice(0, 30).padEnd(30)} ${String(a.tokens).padStart(6)} tok ${String(cells).padStart(6)} cells  ${a.last.slice(0, 50)}`;
-    });
-    if (this.stats) rows.push(`  ${budgetLine(this.stats)}`);
+    const stats = this.view?.stats;
+    const rows = (this.view?.agents ?? []).map((a) => agentRow(a, stats));
+    if (stats) rows.push(`  ${budgetLine(stats)}`);
     this.out.write(rows.join("\n") + "\n");
     this.drawnLines = rows.length;
   }

@@ -2,6 +2,7 @@
 // Replaying a log (or the same entry twice) changes nothing: the first entry with an id wins,
 // and a different entry under a known id is reported, not applied.
 import { boardEntrySchema, type BoardEntry, type BoardEntryInput } from "../protocol/board";
+import { formatZodIssues } from "../protocol/zodIssues";
 
 export type ApplyResult = "added" | "duplicate" | "conflict";
 
@@ -52,7 +53,7 @@ export class Board {
 export function makeEntry(draft: BoardEntryInput): BoardEntry {
   const parsed = boardEntrySchema.safeParse(draft);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => `${i.path.join(".") || "(entry)"}: ${i.message}`).join("; ");
+    const fields = formatZodIssues(parsed.error, "(entry)");
     throw new Error(`Board entry is not valid (${fields}). Fix the entry before posting it.`);
   }
   return parsed.data;

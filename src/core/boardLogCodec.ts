@@ -3,6 +3,7 @@
 // A crash can leave the last line torn (no "\n", or cut mid-object): it is dropped on reopen and
 // everything before it is kept. A bad line anywhere else is corruption, reported with its line number.
 import { boardEntrySchema, type BoardEntry } from "../protocol/board";
+import { formatZodIssues } from "../protocol/zodIssues";
 
 /** One entry as the exact text appended to the log (written in one call). */
 export function encodeEntry(entry: BoardEntry): string {
@@ -41,7 +42,7 @@ function parseLine(text: string): { entry: BoardEntry } | { error: string } {
   }
   const parsed = boardEntrySchema.safeParse(json);
   if (!parsed.success) {
-    return { error: parsed.error.issues.map((i) => `${i.path.join(".") || "(entry)"}: ${i.message}`).join("; ") };
+    return { error: formatZodIssues(parsed.error, "(entry)") };
   }
   return { entry: parsed.data };
 }

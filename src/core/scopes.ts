@@ -5,6 +5,7 @@
 // they are different axes, and the claim rule refuses scopes that name neither.
 import { scopeSchema, type Scope, type ScopeInput } from "../protocol/board";
 import { globsIntersect, pathAsGlob } from "./globs";
+import { formatZodIssues } from "../protocol/zodIssues";
 
 export interface ScopeOverlap {
   readonly overlap: boolean;
@@ -24,7 +25,7 @@ function filePatterns(scope: Scope): Array<{ glob: string; label: string }> {
 export function parseScope(scope: ScopeInput): Scope {
   const parsed = scopeSchema.safeParse(scope);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => `${i.path.join(".") || "(scope)"}: ${i.message}`).join("; ");
+    const fields = formatZodIssues(parsed.error, "(scope)");
     throw new Error(`Scope is not valid (${fields}). Name workspace-relative paths, globs or a task id.`);
   }
   return parsed.data;

@@ -3,6 +3,7 @@
 import type { BoardEntry } from "../protocol/board";
 import type { ModelFacts, RuntimeMode, SwarmStats } from "../protocol/runtime";
 import type { AgentState, SwarmEvent } from "../protocol/swarmEvents";
+import { describeScope } from "./scopes";
 
 export interface LaneItem {
   readonly time: number;
@@ -81,6 +82,12 @@ function pushLane(a: AgentView, item: LaneItem): AgentView {
   return { ...a, lane };
 }
 
+/** What a board entry does to its author's claim: a CLAIM sets it (its scope, described), a RELEASE ends it. */
+function claimChange(entry: BoardEntry): Partial<Pick<AgentView, "claim">> {
+  if (entry.kind === "CLAIM") return { claim: describeScope(entry.scope) };
+  return entry.kind === "RELEASE" ? { claim: undefined } : {};
+}
+
 /** Folds one event into the view. Pure: same view and event, same result. */
 export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
   switch (e.type) {
@@ -120,19 +127,15 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         }),
       );
     case "tool-result":
-      return withAgent(s, e.agentId, (a) => {
-        const claimed = e.ok && e.summary.startsWith("claimed ") ? { claim: e.summary.slice("claimed ".length) } : {};
-        return pushLane({ ...a, ...claimed }, { time: e.time, kind: "result", text: e.summary, ok: e.ok });
-      });
+      return withAgent(s, e.agentId, (a) => pushLane(a, { time: e.time, kind: "result", text: e.summary, ok: e.ok }));
     case "board-entry": {
       if (s.entries.some((x) => x.id === e.entry.id)) return s;
       const next = { ...s, entries: [...s.entries, e.entry] };
       const author = next.agents.find((a) => a.id === e.entry.author);
       if (author === undefined) return next;
-      const released = e.entry.kind === "RELEASE" ? { claim: undefined } : {};
       return withAgent(next, author.id, (a) =>
         pushLane(
-          { ...a, ...released },
+          { ...a, ...claimChange(e.entry) },
           {
             time: e.time,
             kind: e.entry.kind === "MESSAGE" ? "message" : "finding",

@@ -3,6 +3,7 @@
 // which skips the prompts. The argument is parsed here, so a wrong one fails with what to fix.
 import { z } from "zod";
 import { turnScriptSchema } from "../../protocol/turnScript";
+import { formatZodIssues } from "../../protocol/zodIssues";
 
 export const launchArgsSchema = z.object({
   goal: z.string().trim().min(1, "expected a goal (what the swarm should do)").max(20_000),
@@ -28,6 +29,6 @@ export type LaunchResult =
 export function parseLaunchArgs(raw: unknown): { ok: true; args: LaunchArgs } | { ok: false; reason: string } {
   const parsed = launchArgsSchema.safeParse(raw);
   if (parsed.success) return { ok: true, args: parsed.data };
-  const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(argument)"}: ${i.message}`).join("; ");
+  const issues = formatZodIssues(parsed.error, "(argument)");
   return { ok: false, reason: `The launch arguments are not valid (${issues}).` };
 }

@@ -10,6 +10,7 @@ import {
 } from "../../protocol/webviewMessages";
 import type { HostLog } from "../hostLog";
 import { createNonce, renderPanelHtml } from "./panelHtml";
+import { formatZodIssues } from "../../protocol/zodIssues";
 
 export type PanelAction = Extract<WebviewToHost, { type: "action" }>["action"];
 export type ProbeReply = Extract<WebviewToHost, { type: "probeReply" }>;
@@ -125,7 +126,7 @@ export class SwarmPanel implements vscode.Disposable {
   private receive(raw: unknown): void {
     const parsed = webviewToHostSchema.safeParse(raw);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(message)"}: ${i.message}`).join("; ");
+      const issues = formatZodIssues(parsed.error, "(message)");
       this.log.warn(`panel: rejected a message that failed its schema (${issues}): ${preview(raw)}`);
       return;
     }

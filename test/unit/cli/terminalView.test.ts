@@ -1,0 +1,44 @@
+// The CLI's live block is a projection of the same swarm view as the extension's: its agent rows show the
+// claim of the agent's CLAIM entry and its latest tool result.
+import { strict as assert } from "assert";
+import { PassThrough } from "node:stream";
+import { TerminalView } from "../../../src/cli/terminalView";
+import type { SwarmEvent } from "../../../src/protocol/swarmEvents";
+
+const at = { swarmId: "s", time: 1 };
+
+describe("terminal view", () => {
+  it("draws each agent's row from the reduced swarm view", () => {
+    const out = new PassThrough();
+    const chunks: string[] = [];
+    out.on("data", (c: Buffer) => chunks.push(c.toString("utf8")));
+    const view = new TerminalView(Object.assign(out, { isTTY: true }) as unknown as NodeJS.WriteStream, true);
+    const events: SwarmEvent[] = [
+      { ...at, type: "agent-added", agent: { id: "agent-1", role: "worker", branch: "b1" } },
+      { ...at, type: "agent-state", agentId: "agent-1", state: "claim" },
+      { ...at, type: "agent-text", agentId: "agent-1", text: "claim {}", tokens: 7 },
+      { ...at, type: "tool-result", agentId: "agent-1", callId: "c1", ok: true, summary: "claimed src/stats.js" },
+      {
+        ...at,
+        type: "board-entry",
+        entry: {
+          id: "agent-1-1",
+          kind: "CLAIM",
+          author: "agent-1",
+          time: 1,
+          scope: { paths: ["src/median.js"], globs: [] },
+          text: "fix",
+          refs: [],
+        },
+      },
+    ];
+    view.onEvents(events);
+    const row = chunks
+      .join("")
+      .split("\n")
+      .find((l) => l.includes("agent-1 ") && l.includes("tok"));
+    assert.ok(row, `an agent row in ${JSON.stringify(chunks)}`);
+    assert.match(row, /agent-1\s+claim\s+src\/median\.js\s+7 tok/);
+    assert.match(row, /claimed src\/stats\.js$/);
+  });
+});
