@@ -2,7 +2,8 @@
 // router and visibility. The worker's swarm loop talks to this; each piece stays usable on its own.
 // An entry counts as posted only once the store has it (for the file store: written and fsynced), so
 // every method that posts awaits the store before it changes what others can see.
-import type { BoardEntry, BoardEntryKind, BoardQuery, FileRef, Scope, ScopeInput, Visibility } from "../protocol/board";
+import type { BoardEntry, BoardQuery, FileRef, ScopeInput, Visibility } from "../protocol/board";
+import type { FindingKind } from "../protocol/findingKinds";
 import type { DeliveredMessage, DeliveryPoint } from "../protocol/messages";
 import { Board, entryId, makeEntry } from "./board";
 import type { BoardStore } from "./boardStore";
@@ -23,7 +24,7 @@ export interface SwarmBoardOptions {
 
 export interface FindingDraft {
   readonly author: string;
-  readonly kind: Extract<BoardEntryKind, "OBSERVED" | "FACT" | "FAIL" | "PATCH_SUMMARY">;
+  readonly kind: FindingKind;
   readonly text: string;
   readonly time: number;
   readonly scope?: ScopeInput;
@@ -115,14 +116,6 @@ export class SwarmBoard {
     return out;
   }
 
-  /** Ends leases that ran out, with a RELEASE entry each. */
-  async expireLeases(now: number): Promise<BoardEntry[]> {
-    const out: BoardEntry[] = [];
-    for (const lease of this.claims.expire(now))
-      out.push(await this.commit(releaseEntry(lease, this.nextId(lease.agent), now, "lease expired without progress")));
-    return out;
-  }
-
   /** Sends to `swarm` or to one agent; throws, posting nothing, when the agent is not in the swarm. */
   async send(from: string, to: string, text: string, now: number): Promise<DeliveredMessage> {
     if (to !== "swarm" && !this.messages.has(to))
@@ -156,11 +149,6 @@ export class SwarmBoard {
   grep(agent: string, query: BoardQuery): BoardEntry[] {
     const viewer = { agent, isSynthesist: this.synthesists.has(agent) };
     return grepBoard(visibleEntries(this.board.entries(), viewer, this.rule), query);
-  }
-
-  /** Who covers what right now: live claims, for the roster. */
-  roster(now: number): Array<{ agent: string; scope: Scope; claimId: string }> {
-    return this.claims.active(now).map((l) => ({ agent: l.agent, scope: l.scope, claimId: l.claimId }));
   }
 
   private async commit(entry: BoardEntry): Promise<BoardEntry> {

@@ -1,6 +1,6 @@
 // The one message envelope for every boundary (host <-> worker, host <-> webview).
-// Requests carry an id and get exactly one response; notifications carry none; streamed results
-// arrive as chunks with a sequence number and a final `done`; errors travel as data, never as throws.
+// Requests carry an id and get exactly one response; notifications carry none (streams, such as a swarm's
+// events, travel as notifications); a cancel ends a request early; errors travel as data, never as throws.
 import { z } from "zod";
 
 export const errorDataSchema = z.object({
@@ -41,25 +41,16 @@ export const notificationSchema = z.object({
   params: z.unknown(),
 });
 
-export const chunkSchema = z.object({
-  kind: z.literal("chunk"),
-  id: z.number().int().nonnegative(),
-  seq: z.number().int().nonnegative(),
-  done: z.boolean(),
-  data: z.unknown(),
-});
-
 export const cancelSchema = z.object({
   kind: z.literal("cancel"),
   id: z.number().int().nonnegative(),
 });
 
-export const envelopeSchema = z.union([requestSchema, responseSchema, notificationSchema, chunkSchema, cancelSchema]);
+export const envelopeSchema = z.union([requestSchema, responseSchema, notificationSchema, cancelSchema]);
 export type Envelope = z.infer<typeof envelopeSchema>;
 export type RequestEnvelope = z.infer<typeof requestSchema>;
 export type ResponseEnvelope = z.infer<typeof responseSchema>;
 export type NotificationEnvelope = z.infer<typeof notificationSchema>;
-export type ChunkEnvelope = z.infer<typeof chunkSchema>;
 
 /**
  * A method of a protocol: its name and the schemas of what goes in and what comes out.

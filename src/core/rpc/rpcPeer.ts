@@ -183,10 +183,6 @@ export class RpcPeer extends DisposableBase {
       case "cancel":
         this.running.get(msg.id)?.abort();
         return;
-      case "chunk":
-        // Streams are carried as notifications keyed by request for now; a chunk without a reader is a violation.
-        this.violation(`unexpected stream chunk for request ${msg.id}`, raw);
-        return;
     }
   }
 

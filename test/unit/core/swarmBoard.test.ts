@@ -46,7 +46,7 @@ describe("swarm board", () => {
     assert.match(s.deliver("w2", "tool-call-returned")[0].text, /refused: overlaps w1's claim/);
     assert.match(s.deliver("w1", "tool-call-returned")[0].text, /w2 tried to claim/);
     assert.deepEqual(
-      s.roster(2).map((r) => r.agent),
+      s.claims.active(2).map((r) => r.agent),
       ["w1"],
     );
     await assert.rejects(
@@ -61,10 +61,10 @@ describe("swarm board", () => {
     await s.claim("w2", { taskId: "t2" }, "t2", 0);
     assert.ok(a.granted);
     assert.equal(s.renew("w1", 900).length, 1);
-    const expired = await s.expireLeases(1500);
+    const expired = s.claims.expire(1500);
     assert.deepEqual(
-      expired.map((e) => [e.kind, e.releases]),
-      [["RELEASE", "w2-1"]],
+      expired.map((l) => l.claimId),
+      ["w2-1"],
     );
     const released = await s.releaseAgent("w1", "finished", 1600);
     assert.deepEqual(

@@ -1,6 +1,5 @@
 import { strict as assert } from "assert";
 import type { TaskEvent } from "../../../src/protocol/tasks";
-import { EventBatcher, TaskInbox } from "../../../src/core/taskInbox";
 import {
   dedupeTasks,
   stableHash,
@@ -160,76 +159,5 @@ describe("task sources", () => {
       ["goal", "todo"],
     );
     assert.equal(dedupeTasks([goal, goal]).length, 1);
-  });
-});
-
-describe("task inbox and batching", () => {
-  it("batches events that arrive close together", () => {
-    const b = new EventBatcher({ quietMs: 100, maxWaitMs: 1000 });
-    assert.equal(b.dueAt(), undefined);
-    b.push({ source: "goal", goal: "a" }, 0);
-    b.push({ source: "goal", goal: "b" }, 50);
-    assert.equal(b.dueAt(), 150);
-    assert.equal(b.take(149), undefined);
-    assert.equal(b.take(150)?.length, 2);
-    assert.equal(b.take(1000), undefined, "taken once");
-  });
-
-  it("closes a batch after maxWait even when events keep coming", () => {
-    const b = new EventBatcher({ quietMs: 100, maxWaitMs: 250 });
-    for (let t = 0; t <= 240; t += 60) b.push({ source: "goal", goal: `g${t}` }, t);
-    assert.equal(b.dueAt(), 250);
-    assert.equal(b.take(250)?.length, 5);
-  });
-
-  it("offers each task once, resolves what a new snapshot no longer reports, and remembers completed work", () => {
-    const inbox = new TaskInbox();
-    const first = inbox.accept([
-      { source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - a\nnot ok 2 - b\n" },
-    ]);
-    assert.deepEqual(
-      first.added.map((t) => t.title),
-      ["failing test: a", "failing test: b"],
-    );
-    const second = inbox.accept([
-      { source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - b\nnot ok 2 - c\n" },
-    ]);
-    assert.deepEqual(
-      second.added.map((t) => t.title),
-      ["failing test: c"],
-    );
-    assert.deepEqual(
-      second.resolved.map((t) => t.title),
-      ["failing test: a"],
-    );
-    const c = inbox.openTasks().find((t) => t.title === "failing test: c");
-    assert.ok(c !== undefined);
-    inbox.complete(c.key);
-    const third = inbox.accept([
-      { source: "test-output", command: "npm test", exitCode: 1, output: "not ok 1 - b\nnot ok 2 - c\n" },
-    ]);
-    assert.deepEqual(third.added, [], "completed work is not offered again");
-  });
-
-  it("treats diagnostics per file: a listed file without diagnostics is clean", () => {
-    const inbox = new TaskInbox();
-    inbox.accept([
-      {
-        source: "diagnostics",
-        diagnostics: [
-          { path: "a.ts", line: 1, severity: "error", message: "x" },
-          { path: "b.ts", line: 1, severity: "error", message: "y" },
-        ],
-      },
-    ]);
-    const update = inbox.accept([{ source: "diagnostics", diagnostics: [], files: ["a.ts"] }]);
-    assert.deepEqual(
-      update.resolved.map((t) => t.refs[0].path),
-      ["a.ts"],
-    );
-    assert.deepEqual(
-      inbox.openTasks().map((t) => t.refs[0].path),
-      ["b.ts"],
-    );
   });
 });
