@@ -85,4 +85,17 @@ describe("generation controls (stories260K)", () => {
       (error: unknown) => error instanceof SwarmRuntimeError && error.code === "agent-released",
     );
   });
+
+  it("forks under the id it is given and refuses an id that is live (or the trunk's)", async () => {
+    const agent = await swarm.fork("agent-7");
+    assert.equal(agent.id, "agent-7");
+    for (const id of ["agent-7", "trunk"]) {
+      await assert.rejects(
+        swarm.fork(id),
+        (error: unknown) => error instanceof SwarmRuntimeError && error.code === "invalid-request",
+      );
+    }
+    await agent.release();
+    assert.equal((await swarm.fork("agent-7")).id, "agent-7", "a released id can be forked again");
+  });
 });
