@@ -130,9 +130,9 @@ function outcomeOf(meaning: CallMeaning, result: unknown, args: unknown): CallOu
   };
 }
 
-/** The text the agent reads for a thrown error: workspace errors by code, the others by tool name. */
-function failureText(name: string, error: unknown): string {
-  const known = knownToolError(error);
+/** The text the agent reads for a thrown error: a workspace tool's by its ToolError code, the others' by name. */
+function failureText(kind: ToolKind, name: string, error: unknown): string {
+  const known = kind === "workspace" ? toToolError(error) : knownToolError(error);
   if (known !== undefined) return `${known.code}: ${known.message}`;
   return `${name}: ${error instanceof Error ? error.message : String(error)}`;
 }
@@ -156,7 +156,7 @@ export function defineTool<Context, Schema extends z.ZodType, Result>(
       try {
         result = await def.run(ctx, parsed.data);
       } catch (error) {
-        return failedCall(failureText(def.name, error), parsed.data);
+        return failedCall(failureText(def.kind, def.name, error), parsed.data);
       }
       return outcomeOf(def.meaning(result, parsed.data), result, parsed.data);
     },

@@ -114,7 +114,7 @@ describe("tool dispatch: one definition per tool", () => {
     const notJson = await dispatchCall(ctx, tools, "claim", "{scope");
     assert.match(notJson.error ?? "", /^invalid-args: the arguments of claim are not JSON/);
     const noWorktree = await dispatchCall(ctx, tools, "read_file", JSON.stringify({ path: "a.txt" }));
-    assert.equal(noWorktree.error, "read_file: this agent has no worktree (its role does not change code).");
+    assert.equal(noWorktree.error, "io-failed: this agent has no worktree (its role does not change code).");
     const noDelegate = await dispatchCall(ctx, tools, "spawn_subagent", JSON.stringify({ task: "look" }));
     assert.match(noDelegate.error ?? "", /^spawn_subagent: sub-agents cannot spawn further sub-agents/);
   });
