@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { toolArgSchemas, type ToolArgs, type ToolError, type ToolName, type ToolResult } from "../protocol/tools";
+import { agentSandboxOptions } from "./agentSandbox";
 import { denyAllApprover, type CommandApprover } from "./approvals";
 import { probeBubblewrap, type BubblewrapProbe } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
@@ -177,11 +178,7 @@ export class AgentWorkspace {
       timeoutMs: args.timeoutMs ?? this.options.defaultTimeoutMs ?? 120_000,
       maxOutputBytes: this.options.maxOutputBytes ?? 64_000,
       sandbox,
-      // Read-only: the user's checkout and git dir (so `git log` works), and the swarm's other worktrees.
-      sandboxOptions: {
-        readOnlyBinds: [this.repo.topLevel, this.repo.commonDir, this.repo.worktreeRoot],
-        readOnlyInside: this.rules.protectedPaths.map((p) => path.join(wt, p)),
-      },
+      sandboxOptions: agentSandboxOptions(this.repo, wt, this.rules.protectedPaths),
       ...(signal ? { signal } : {}),
     });
     const why = outcome.timedOut
