@@ -5,8 +5,13 @@
 // parameter transformations (`${x@P}`) and indirection (`${!x}`) are denied, a shell given a command string
 // built from a substitution is denied, a redirect into a protected path is denied; other redirects, command
 // and process substitutions, environment assignments and background jobs are asked about.
-import { foldName } from "./pathContainment";
+import os from "node:os";
+import { DEFAULT_PROTECTED, foldName } from "./pathContainment";
+import { judgeWord, type PolicyScope } from "./policyPaths";
+import { ALWAYS_DENY, BUILTIN_DENY, DANGEROUS_ENV, INTERPRETERS, SHELLS, WRAPPERS } from "./policyRuleSets";
 import { parseShell, type SimpleCommand, type Word } from "./shellParse";
+
+export { BUILTIN_DENY };
 
 export type Decision = "allow" | "ask" | "deny";
 
@@ -25,85 +30,6 @@ export interface PolicyVerdict {
   readonly reasons: readonly string[];
 }
 
-export const BUILTIN_DENY = [
-  "curl",
-  "wget",
-  "ssh",
-  "scp",
-  "sftp",
-  "nc",
-  "ncat",
-  "netcat",
-  "socat",
-  "telnet",
-  "git push",
-  "git config",
-  "git remote",
-  "git hook",
-  "git filter-branch",
-  "git update-ref",
-  "git worktree",
-  "rm -rf /",
-];
-const ALWAYS_DENY = new Set([
-  "eval",
-  "source",
-  ".",
-  "exec",
-  "sudo",
-  "su",
-  "doas",
-  "pkexec",
-  "chroot",
-  "nsenter",
-  "unshare",
-  "mount",
-  "alias",
-  "trap",
-  "enable",
-  "builtin",
-]);
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "rbash"]);
-const INTERPRETERS = new Set([
-  "python",
-  "python2",
-  "python3",
-  "node",
-  "nodejs",
-  "perl",
-  "ruby",
-  "php",
-  "lua",
-  "deno",
-  "bun",
-  "tclsh",
-  "awk",
-  "gawk",
-  "osascript",
-  "pwsh",
-]);
-const WRAPPERS = new Set([
-  "env",
-  "nice",
-  "nohup",
-  "timeout",
-  "stdbuf",
-  "xargs",
-  "command",
-  "watch",
-  "ionice",
-  "taskset",
-  "flock",
-  "strace",
-  "ltrace",
-  "setsid",
-  "chronic",
-  "parallel",
-  "find",
-  "fd",
-]);
-const DANGEROUS_ENV =
-  /^(PATH|LD_[A-Z_]*|DYLD_[A-Z_]*|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|GIT_[A-Z_]*|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|RUBYOPT)$/;
 const SAFE_REDIRECT = /^(\d*>&\d|\d*>&-|\d*>\s*\/dev\/null|&>\/dev\/null|\d*>>\/dev\/null)$/;
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -145,18 +71,37 @@ function mentionsProtected(text: string, protectedNames: readonly string[]): boo
   return protectedNames.some((p) => segs.includes(foldName(p)));
 }
 
+export interface CommandPolicyOptions {
+  /** Worktree-relative paths agents may not write (the defaults plus the repository's hooks paths). */
+  readonly protectedPaths?: readonly string[];
+  /** The user's checkout and the repository's common git dir: outside every worktree, their secrets denied. */
+  readonly repository?: { readonly topLevel: string; readonly commonDir: string };
+  /** The real home (default: the current user's, read at each evaluation). */
+  readonly home?: string;
+}
+
 export class CommandPolicy {
   private readonly protectedNames: readonly string[];
+  private scope: PolicyScope | undefined;
 
   constructor(
     readonly rules: PolicyRules,
-    options: { protectedPaths?: readonly string[] } = {},
+    private readonly options: CommandPolicyOptions = {},
   ) {
-    this.protectedNames = options.protectedPaths ?? [".git", ".vscode", ".devcontainer", ".swarmboard"];
+    this.protectedNames = options.protectedPaths ?? DEFAULT_PROTECTED;
   }
 
-  evaluate(command: string): PolicyVerdict {
+  /** The verdict on `command`, run in `where.cwd` (the agent's worktree) when given. */
+  evaluate(command: string, where: { readonly cwd?: string } = {}): PolicyVerdict {
     const f = new Findings();
+    this.scope = {
+      ...(where.cwd ? { cwd: where.cwd } : {}),
+      home: this.options.home ?? os.homedir(),
+      ...(this.options.repository
+        ? { checkout: this.options.repository.topLevel, gitDir: this.options.repository.commonDir }
+        : {}),
+      protectedPaths: this.protectedNames,
+    };
     this.evaluateInto(command, f, 0);
     return {
       decision: f.decision,
@@ -194,6 +139,13 @@ export class CommandPolicy {
     for (const a of cmd.assignments) {
       const name = a.text.slice(0, a.text.search(/\+?=/));
       f.add(DANGEROUS_ENV.test(name) ? "deny" : "ask", `sets the environment variable ${name}`);
+    }
+    const scope = this.scope;
+    if (scope) {
+      const add = (d: Decision, reason: string) => f.add(d, reason);
+      for (const w of [...cmd.assignments, ...cmd.argv.slice(1)]) judgeWord(w, false, scope, add);
+      if (cmd.argv[0]?.text.includes("/")) judgeWord(cmd.argv[0], false, scope, add);
+      for (const r of cmd.redirects) judgeWord(r.target, !/^\d*(<|<&)$/.test(r.op), scope, add);
     }
     for (const r of cmd.redirects) {
       const spec = `${r.op}${r.target.text}`;
