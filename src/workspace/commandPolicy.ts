@@ -4,9 +4,11 @@
 // eval/source/exec and privilege tools are denied, piping into a shell or interpreter is denied, bash
 // parameter transformations (`${x@P}`) and indirection (`${!x}`) are denied, a shell given a command string
 // built from a substitution is denied, a redirect into a protected path is denied; other redirects, command
-// and process substitutions, environment assignments and background jobs are asked about.
+// and process substitutions, environment assignments and background jobs are asked about. Every path a command
+// names is judged on what the shell will expand it to (policyPaths.ts): secrets are denied, outside paths asked.
 import os from "node:os";
-import { DEFAULT_PROTECTED, foldName } from "./pathContainment";
+import { DEFAULT_PROTECTED } from "./pathContainment";
+import { basename, matchesDeny, matchesPrefix, mentionsProtected } from "./policyMatching";
 import { judgeWord, type PolicyScope } from "./policyPaths";
 import { ALWAYS_DENY, BUILTIN_DENY, DANGEROUS_ENV, INTERPRETERS, SHELLS, WRAPPERS } from "./policyRuleSets";
 import { parseShell, type SimpleCommand, type Word } from "./shellParse";
@@ -33,42 +35,15 @@ export interface PolicyVerdict {
 const SAFE_REDIRECT = /^(\d*>&\d|\d*>&-|\d*>\s*\/dev\/null|&>\/dev\/null|\d*>>\/dev\/null)$/;
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
+/** What one evaluation found so far, and where the command runs (for judging its paths). */
 class Findings {
   decision: Decision = "allow";
   readonly reasons: string[] = [];
+  constructor(readonly scope: PolicyScope) {}
   add(decision: Decision, reason: string): void {
     if (RANK[decision] > RANK[this.decision]) this.decision = decision;
     if (decision !== "allow") this.reasons.push(`${decision}: ${reason}`);
   }
-}
-
-const basename = (cmd: string) => cmd.slice(cmd.lastIndexOf("/") + 1);
-
-/** Short-flag letters and long flags of argv, so "-rf" matches "-r -f" and "-fr". */
-function flagSet(args: readonly string[]): Set<string> {
-  const flags = new Set<string>();
-  for (const a of args) {
-    if (/^-[A-Za-z]+$/.test(a)) for (const ch of a.slice(1)) flags.add(`-${ch}`);
-    else flags.add(a);
-  }
-  return flags;
-}
-
-function matchesDeny(rule: string, argv: readonly string[]): boolean {
-  const [name, ...rest] = rule.trim().split(/\s+/);
-  if (argv.length === 0 || basename(argv[0]) !== name) return false;
-  const have = flagSet(argv.slice(1));
-  return [...flagSet(rest)].every((f) => have.has(f));
-}
-
-function matchesPrefix(rule: string, argv: readonly string[]): boolean {
-  const words = rule.trim().split(/\s+/);
-  return words.length <= argv.length && words.every((w, i) => w === argv[i]);
-}
-
-function mentionsProtected(text: string, protectedNames: readonly string[]): boolean {
-  const segs = text.split(/[/=:]/).map(foldName);
-  return protectedNames.some((p) => segs.includes(foldName(p)));
 }
 
 export interface CommandPolicyOptions {
@@ -82,7 +57,6 @@ export interface CommandPolicyOptions {
 
 export class CommandPolicy {
   private readonly protectedNames: readonly string[];
-  private scope: PolicyScope | undefined;
 
   constructor(
     readonly rules: PolicyRules,
@@ -93,15 +67,14 @@ export class CommandPolicy {
 
   /** The verdict on `command`, run in `where.cwd` (the agent's worktree) when given. */
   evaluate(command: string, where: { readonly cwd?: string } = {}): PolicyVerdict {
-    const f = new Findings();
-    this.scope = {
+    const f = new Findings({
       ...(where.cwd ? { cwd: where.cwd } : {}),
       home: this.options.home ?? os.homedir(),
       ...(this.options.repository
         ? { checkout: this.options.repository.topLevel, gitDir: this.options.repository.commonDir }
         : {}),
       protectedPaths: this.protectedNames,
-    };
+    });
     this.evaluateInto(command, f, 0);
     return {
       decision: f.decision,
@@ -140,13 +113,10 @@ export class CommandPolicy {
       const name = a.text.slice(0, a.text.search(/\+?=/));
       f.add(DANGEROUS_ENV.test(name) ? "deny" : "ask", `sets the environment variable ${name}`);
     }
-    const scope = this.scope;
-    if (scope) {
-      const add = (d: Decision, reason: string) => f.add(d, reason);
-      for (const w of [...cmd.assignments, ...cmd.argv.slice(1)]) judgeWord(w, false, scope, add);
-      if (cmd.argv[0]?.text.includes("/")) judgeWord(cmd.argv[0], false, scope, add);
-      for (const r of cmd.redirects) judgeWord(r.target, !/^\d*(<|<&)$/.test(r.op), scope, add);
-    }
+    const add = (d: Decision, reason: string) => f.add(d, reason);
+    for (const w of [...cmd.assignments, ...cmd.argv.slice(1)]) judgeWord(w, false, f.scope, add);
+    if (cmd.argv[0]?.text.includes("/")) judgeWord(cmd.argv[0], false, f.scope, add);
+    for (const r of cmd.redirects) judgeWord(r.target, !/^\d*(<|<&)$/.test(r.op), f.scope, add);
     for (const r of cmd.redirects) {
       const spec = `${r.op}${r.target.text}`;
       if (mentionsProtected(r.target.text, this.protectedNames))
