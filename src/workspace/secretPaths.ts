@@ -71,7 +71,11 @@ export function secretReason(absolute: string, scope: SecretScope): string | und
     if (rel === "config" || /credential/i.test(rel)) return `${p} is the repository's git config or credentials`;
   }
   const inWorktree = scope.worktree !== undefined && isUnderPath(p, scope.worktree);
-  if (!inWorktree && SECRET_NAME.test(path.basename(p))) return `${p} holds keys or credentials`;
+  if (inWorktree) return undefined;
+  if (SECRET_NAME.test(path.basename(p))) return `${p} holds keys or credentials`;
+  // Any repository's config (remote URLs carry tokens), even when the policy was not told which repository.
+  if (/^\.git$/i.test(path.basename(path.dirname(p))) && /^(config|credentials.*)$/i.test(path.basename(p)))
+    return `${p} is a git config or credentials file`;
   return undefined;
 }
 

@@ -135,6 +135,7 @@ describe("workspace: command policy", () => {
       "cat /proc/self/environ",
       "cat ../.env",
       "echo x > .{vscode,x}/settings.json",
+      "cat /home/someone/project/.git/config",
     ]) {
       assert.equal(policy.evaluate(cmd).decision, "deny", cmd);
     }

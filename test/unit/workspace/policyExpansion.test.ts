@@ -35,6 +35,7 @@ describe("workspace: the command policy judges paths after expansion", function 
   before(async () => {
     repoDir = cleanRepo();
     git(repoDir, "remote", "add", "origin", "https://user:pe-remote-token@example.invalid/r.git");
+    git(repoDir, "config", "core.hooksPath", ".husky");
     writeFileSync(path.join(repoDir, ".gitignore"), "build/\n*.log\n.env*\n");
     writeFileSync(path.join(repoDir, ".env"), "API=pe-dotenv\n");
     writeFileSync(path.join(repoDir, ".env.local"), "API=pe-dotenv-local\n");
@@ -71,6 +72,12 @@ describe("workspace: the command policy judges paths after expansion", function 
       "wc -l src/{app,lib}.ts",
     ])
       assert.equal(verdict(cmd).decision, "allow", `${cmd}: ${verdict(cmd).reasons.join("; ")}`);
+  });
+
+  it("is built from the repository's protected paths, its hooks path included", () => {
+    for (const cmd of ["echo x > .husky/pre-commit", "echo x > .hus?y/pre-commit", "echo x > .{husky,y}/pre-commit"])
+      assert.equal(verdict(cmd).decision, "deny", `${cmd}: ${verdict(cmd).reasons.join("; ")}`);
+    assert.equal(verdict("ls .husky").decision, "ask");
   });
 
   it("denies reads of secrets named through every expansion form", () => {
