@@ -22,6 +22,8 @@ export interface WordPaths {
   readonly incomplete?: string;
 }
 
+const escaped = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "\\$&");
+
 const KNOWN_VARIABLES = (scope: WordScope): Record<string, string> => ({ HOME: scope.home, PWD: scope.cwd });
 
 /** The word's text with its expansions replaced by what is known of them. */
@@ -31,10 +33,7 @@ function substitute(word: Word, scope: WordScope): string {
   for (const e of word.expansions) {
     if (e.kind === "variable") {
       const value = known[e.name] ?? "*";
-      text = text.replace(
-        new RegExp(`\\$\\{${e.name}\\}|\\$${e.name.replace(/[^A-Za-z0-9_]/g, "\\$&")}(?![A-Za-z0-9_])`),
-        value,
-      );
+      text = text.replace(new RegExp(`\\$\\{${escaped(e.name)}\\}|\\$${escaped(e.name)}(?![A-Za-z0-9_])`), value);
     } else if (e.kind === "command") text = text.replace(/\$\([^]*\)|`[^`]*`/, "*");
     else if (e.kind === "parameter") text = text.replace(/\$\{[^}]*\}/, "*");
     else if (e.kind === "arithmetic") text = text.replace(/\$\(\([^]*\)\)/, "*");
