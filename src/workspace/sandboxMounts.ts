@@ -95,8 +95,10 @@ export function sandboxMounts(worktree: string, options: SandboxOptions = {}): S
   if (options.userCheckout) mounts.push({ kind: "remount-ro", path: options.userCheckout });
   mounts.push({ kind: "rw", path: worktree });
   for (const p of options.readOnlyInside ?? []) {
-    if (kindOf(p) !== "missing") mounts.push({ kind: "ro", path: p });
-    else if (options.emptyDir) mounts.push({ kind: "ro", path: p, source: options.emptyDir });
+    const kind = kindOf(p);
+    // A symlink is not bound: bwrap would resolve it on the host and show its target (say ~/.ssh) inside.
+    if (kind === "dir" || kind === "other") mounts.push({ kind: "ro", path: p });
+    else if (kind === "missing" && options.emptyDir) mounts.push({ kind: "ro", path: p, source: options.emptyDir });
   }
   return mounts;
 }

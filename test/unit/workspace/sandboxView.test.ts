@@ -3,7 +3,7 @@
 // environment (unsandboxed commands neither); it cannot create protected names in its worktree. Real bubblewrap,
 // a real repository; a missing or unusable bwrap fails the test with the reason.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { approveAllApprover } from "../../../src/workspace/approvals";
@@ -106,11 +106,29 @@ describe("workspace: what a sandboxed command can see", function () {
     const res = await run(
       sandboxed,
       // node reads the file (the policy denies a plain `cat` of it): this is about what the sandbox shows.
-      `node -e "process.stdout.write(require('fs').readFileSync(process.argv[1],'utf8'))" '${path.join(repoDir, ".git", "config")}'; git log --oneline -1`,
+      `${readWithNode(path.join(repoDir, ".git", "config"))}; git log --oneline -1`,
     );
     assert.doesNotMatch(res.output, /sv-remote-token|origin/);
     assert.match(res.output, /repositoryformatversion/);
     assert.match(res.output, /second/);
+  });
+
+  it("still runs, and shows nothing of its target, when a protected name is a symlink", async () => {
+    // Planted on the host, as an approved unsandboxed command could: `.devcontainer` -> the real home. bwrap
+    // refuses to mount onto a symlink, so binding it read-only would make every command in the worktree fail.
+    const wt = sandboxed.worktree.path;
+    rmSync(path.join(wt, ".devcontainer"), { recursive: true, force: true });
+    symlinkSync(fakeHome, path.join(wt, ".devcontainer"));
+    try {
+      const ok = await run(sandboxed, "echo still-runs");
+      assert.equal(ok.exitCode, 0, ok.output);
+      assert.match(ok.output, /still-runs/);
+      const res = await run(sandboxed, readWithNode(path.join(wt, ".devcontainer", ".ssh", "id_rsa")));
+      assert.notEqual(res.exitCode, 0, res.output);
+      assert.doesNotMatch(res.output, /sv-private-key/);
+    } finally {
+      rmSync(path.join(wt, ".devcontainer"));
+    }
   });
 
   it("cannot create .vscode or .devcontainer in its worktree", async () => {
