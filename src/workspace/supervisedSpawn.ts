@@ -8,16 +8,18 @@ import { spawn, type ChildProcess } from "node:child_process";
 
 /**
  * $1.. is the command. The watcher blocks on fd 3 (the pipe); the command gets fd 3 closed so it cannot hold
- * the pipe open. After a normal end the watcher is stopped and the command's exit status passed on.
+ * the pipe open. After a normal end the rest of the group is stopped and the command's exit status passed on.
  */
 const SUPERVISOR = [
   '"$@" 3<&- &',
   "child=$!",
   "{ read -r _ <&3; kill -KILL 0; } &",
-  "watcher=$!",
   'wait "$child"',
   "rc=$?",
-  'kill "$watcher" 2>/dev/null',
+  // The command returned: what it left running in the background (and the watcher) ends with it. The supervisor
+  // ignores the TERM it sends to its own group; processes started before the trap do not.
+  "trap '' TERM",
+  "kill -TERM 0 2>/dev/null",
   "exit $rc",
 ].join("\n");
 

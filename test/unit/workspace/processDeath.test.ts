@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { BubblewrapProbe } from "../../../src/workspace/bubblewrap";
+import { runShellCommand } from "../../../src/workspace/commandRunner";
 import { removeDir, tempDir } from "./gitFixture";
 
 /** Pids whose command line holds `token`. */
@@ -45,5 +47,24 @@ describe("workspace: commands die with the worker", function () {
     const alive = processesWith(token);
     for (const pid of alive) process.kill(pid, "SIGKILL");
     assert.deepEqual(alive, [], "processes of a command outlived the worker's SIGKILL");
+  });
+
+  it("ends what a command left running in the background when the command returns", async () => {
+    const token = `${1000 + Math.floor(Math.random() * 8000)}.${process.pid}1`;
+    const plain: BubblewrapProbe = { usable: false, installed: true, reason: "the unsandboxed case" };
+    const out = await runShellCommand({
+      command: `sleep ${token} & echo returned`,
+      cwd: dir,
+      sandbox: plain,
+      timeoutMs: 60_000,
+      maxOutputBytes: 10_000,
+    });
+    assert.equal(out.timedOut, false, "the background sleep held the command until its timeout");
+    assert.equal(out.exitCode, 0, out.output);
+    assert.match(out.output, /returned/);
+    await sleep(200);
+    const alive = processesWith(token);
+    for (const pid of alive) process.kill(pid, "SIGKILL");
+    assert.deepEqual(alive, [], "the background process outlived its command");
   });
 });
