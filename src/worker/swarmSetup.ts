@@ -14,7 +14,8 @@ import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
 import type { CommandApprover } from "../workspace/approvals";
 import { BoardLogFile } from "../workspace/boardLog";
-import { CommandPolicy, type PolicyRules } from "../workspace/commandPolicy";
+import type { CommandPolicy, PolicyRules } from "../workspace/commandPolicy";
+import { swarmCommandPolicy } from "../workspace/repositoryProtection";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
@@ -150,7 +151,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
     const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
     const plan = planSeats(options.recipe, options.agents);
-    const policy = new CommandPolicy(options.policy);
+    const policy = await swarmCommandPolicy(repo, options.policy);
     const tasks = await openTasks({ options, repo, board, policy }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
     const { context, format } = await decodeTrunk(options, model, plan, summary);

@@ -2,17 +2,18 @@
 // Arguments arrive parsed (the worker's tool definitions parse them once); a method throws what went wrong
 // and `toToolError` turns it into a ToolError the agent can read (what happened, what to do).
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import type { ToolArgs, ToolError, ToolResult } from "../protocol/tools";
+import { agentSandboxOptions } from "./agentSandbox";
 import { denyAllApprover, type CommandApprover } from "./approvals";
 import { probeBubblewrap, type BubblewrapProbe } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
 import { runShellCommand } from "./commandRunner";
 import { editFileTool, listDir, readFileTool, searchTool, ToolFailure, writeFileTool } from "./fileTools";
-import { GitCommandError, runGit } from "./gitExec";
+import { GitCommandError } from "./gitExec";
 import { commitTool, gitDiffTool, gitStatusTool } from "./gitTools";
 import { mergeProgress } from "./mergeProgress";
-import { DEFAULT_PROTECTED, PathRefusedError, protectedBy, type ContainmentRules } from "./pathContainment";
+import { PathRefusedError, protectedBy, type ContainmentRules } from "./pathContainment";
+import { repositoryProtectedPaths } from "./repositoryProtection";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
 
 export interface AgentWorkspaceOptions {
@@ -27,21 +28,6 @@ export interface AgentWorkspaceOptions {
   readonly maxOutputBytes?: number;
 }
 
-/**
- * The repository's own hooks paths when they point inside the tree (e.g. `.husky`): protected like `.git`.
- * Read per config file, because our own `-c core.hooksPath=/dev/null` would hide the value from a plain get.
- */
-async function hooksPathsInTree(repo: SwarmRepository): Promise<string[]> {
-  const found: string[] = [];
-  for (const scope of ["--local", "--global", "--system"]) {
-    const out = await runGit(repo.topLevel, ["config", scope, "--get-all", "core.hooksPath"], { okExitCodes: [1] });
-    for (const value of out.stdout.split("\n").map((v) => v.trim())) {
-      if (value === "" || path.isAbsolute(value) || value.startsWith("~")) continue;
-      found.push(path.posix.normalize(value).replace(/\/+$/, ""));
-    }
-  }
-  return found;
-}
 
 export class AgentWorkspace {
   readonly rules: ContainmentRules;
@@ -58,7 +44,7 @@ export class AgentWorkspace {
   /** Creates (or reopens) the agent's worktree and branch and returns its workspace. */
   static async open(repo: SwarmRepository, agent: string, options: AgentWorkspaceOptions): Promise<AgentWorkspace> {
     const worktree = await repo.addAgent(agent);
-    const protectedPaths = [...DEFAULT_PROTECTED, ...(await hooksPathsInTree(repo))];
+    const protectedPaths = await repositoryProtectedPaths(repo);
     return new AgentWorkspace(repo, worktree, protectedPaths, options);
   }
 
@@ -101,7 +87,7 @@ export class AgentWorkspace {
 
   /** Policy first, then approval where needed (always, without a sandbox), then the run. */
   async runCommand(args: ToolArgs<"run_command">, signal?: AbortSignal): Promise<ToolResult<"run_command">> {
-    const verdict = this.options.policy.evaluate(args.command);
+    const verdict = this.options.policy.evaluate(args.command, { cwd: this.worktree.path });
     const sandbox = this.options.sandbox ?? (await probeBubblewrap());
     const base = {
       exitCode: null,
@@ -146,11 +132,7 @@ export class AgentWorkspace {
       timeoutMs: args.timeoutMs ?? this.options.defaultTimeoutMs ?? 120_000,
       maxOutputBytes: this.options.maxOutputBytes ?? 64_000,
       sandbox,
-      // Read-only: the user's checkout and git dir (so `git log` works), and the swarm's other worktrees.
-      sandboxOptions: {
-        readOnlyBinds: [this.repo.topLevel, this.repo.commonDir, this.repo.worktreeRoot],
-        readOnlyInside: this.rules.protectedPaths.map((p) => path.join(wt, p)),
-      },
+      sandboxOptions: agentSandboxOptions(this.repo, wt, this.rules.protectedPaths),
       ...(signal ? { signal } : {}),
     });
     const why = outcome.timedOut

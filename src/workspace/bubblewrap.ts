@@ -1,10 +1,13 @@
-// Bubblewrap (Debian `bubblewrap`, the `bwrap` binary): commands run with the whole file system read-only,
-// the agent's worktree and a private /tmp writable, the user's home hidden, and no network (`--unshare-net`).
+// Bubblewrap (Debian `bubblewrap`, the `bwrap` binary): commands see only the toolchain, a private home and
+// /tmp, the git dir read-only and their worktree writable (sandboxMounts.ts), with no network (`--unshare-net`).
 // Installed is not enough: containers often forbid the user namespaces bwrap needs, so a probe runs a real
 // sandboxed command once and the answer (with the reason when it fails) is cached for the process.
 import { execFile } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+import { mountArgs, sandboxMounts, type SandboxOptions } from "./sandboxMounts";
+
+export type { SandboxOptions };
 
 export type BubblewrapProbe =
   | { readonly usable: true; readonly binary: string }
@@ -53,28 +56,19 @@ export function probeBubblewrap(): Promise<BubblewrapProbe> {
 }
 
 /**
- * Arguments for bwrap: read-only root, fresh /dev, /proc and /tmp, the home folder hidden, no network, its own
- * pid namespace, killed with its parent; then the writable worktree, the repository's git dir read-only (so
- * `git log` works inside) and paths inside the worktree kept read-only (its `.git` link).
+ * Arguments for bwrap: the mount list of sandboxMounts.ts on an empty root, fresh /dev and /proc, no network, its
+ * own pid namespace and session, killed with its parent (the command's supervisor), started in the worktree.
  */
 export function sandboxArgs(worktree: string, options: SandboxOptions = {}): string[] {
-  const home = options.home ?? os.homedir();
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"];
-  // Hide the home folder (keys, tokens, shell histories); binds below re-expose only what commands need.
-  if (home && home !== "/" && path.isAbsolute(home)) args.push("--tmpfs", home);
-  args.push("--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session");
-  for (const p of options.readOnlyBinds ?? []) args.push("--ro-bind-try", p, p);
-  args.push("--bind", worktree, worktree);
-  for (const p of options.readOnlyInside ?? []) args.push("--ro-bind-try", p, p);
-  args.push("--chdir", worktree, "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp");
-  return args;
+  return [
+    ...["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"],
+    ...mountArgs(sandboxMounts(worktree, options)),
+    ...["--dev", "/dev", "--proc", "/proc", "--chdir", worktree],
+  ];
 }
 
-export interface SandboxOptions {
-  /** The folder to hide (default: the current user's home). */
-  readonly home?: string;
-  /** Folders visible read-only even if under the hidden home (the repository's common git dir). */
-  readonly readOnlyBinds?: readonly string[];
-  /** Paths inside the worktree that stay read-only (its `.git` link). */
-  readonly readOnlyInside?: readonly string[];
+/** The command's private home inside the sandbox: an empty tmpfs over the real home's path. */
+export function sandboxHome(options: SandboxOptions = {}): string {
+  const home = options.home ?? os.homedir();
+  return home && home !== "/" && path.isAbsolute(home) ? home : "/tmp";
 }

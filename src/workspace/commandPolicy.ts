@@ -4,9 +4,16 @@
 // eval/source/exec and privilege tools are denied, piping into a shell or interpreter is denied, bash
 // parameter transformations (`${x@P}`) and indirection (`${!x}`) are denied, a shell given a command string
 // built from a substitution is denied, a redirect into a protected path is denied; other redirects, command
-// and process substitutions, environment assignments and background jobs are asked about.
-import { foldName } from "./pathContainment";
+// and process substitutions, environment assignments and background jobs are asked about. Every path a command
+// names is judged on what the shell will expand it to (policyPaths.ts): secrets are denied, outside paths asked.
+import os from "node:os";
+import { DEFAULT_PROTECTED } from "./pathContainment";
+import { basename, matchesDeny, matchesPrefix, mentionsProtected } from "./policyMatching";
+import { judgeWord, type PolicyScope } from "./policyPaths";
+import { ALWAYS_DENY, BUILTIN_DENY, DANGEROUS_ENV, INTERPRETERS, SHELLS, WRAPPERS } from "./policyRuleSets";
 import { parseShell, type SimpleCommand, type Word } from "./shellParse";
+
+export { BUILTIN_DENY };
 
 export type Decision = "allow" | "ask" | "deny";
 
@@ -25,124 +32,27 @@ export interface PolicyVerdict {
   readonly reasons: readonly string[];
 }
 
-export const BUILTIN_DENY = [
-  "curl",
-  "wget",
-  "ssh",
-  "scp",
-  "sftp",
-  "nc",
-  "ncat",
-  "netcat",
-  "socat",
-  "telnet",
-  "git push",
-  "git config",
-  "git remote",
-  "git hook",
-  "git filter-branch",
-  "git update-ref",
-  "git worktree",
-  "rm -rf /",
-];
-const ALWAYS_DENY = new Set([
-  "eval",
-  "source",
-  ".",
-  "exec",
-  "sudo",
-  "su",
-  "doas",
-  "pkexec",
-  "chroot",
-  "nsenter",
-  "unshare",
-  "mount",
-  "alias",
-  "trap",
-  "enable",
-  "builtin",
-]);
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "rbash"]);
-const INTERPRETERS = new Set([
-  "python",
-  "python2",
-  "python3",
-  "node",
-  "nodejs",
-  "perl",
-  "ruby",
-  "php",
-  "lua",
-  "deno",
-  "bun",
-  "tclsh",
-  "awk",
-  "gawk",
-  "osascript",
-  "pwsh",
-]);
-const WRAPPERS = new Set([
-  "env",
-  "nice",
-  "nohup",
-  "timeout",
-  "stdbuf",
-  "xargs",
-  "command",
-  "watch",
-  "ionice",
-  "taskset",
-  "flock",
-  "strace",
-  "ltrace",
-  "setsid",
-  "chronic",
-  "parallel",
-  "find",
-  "fd",
-]);
-const DANGEROUS_ENV =
-  /^(PATH|LD_[A-Z_]*|DYLD_[A-Z_]*|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|GIT_[A-Z_]*|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|RUBYOPT)$/;
 const SAFE_REDIRECT = /^(\d*>&\d|\d*>&-|\d*>\s*\/dev\/null|&>\/dev\/null|\d*>>\/dev\/null)$/;
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
+/** What one evaluation found so far, and where the command runs (for judging its paths). */
 class Findings {
   decision: Decision = "allow";
   readonly reasons: string[] = [];
+  constructor(readonly scope: PolicyScope) {}
   add(decision: Decision, reason: string): void {
     if (RANK[decision] > RANK[this.decision]) this.decision = decision;
     if (decision !== "allow") this.reasons.push(`${decision}: ${reason}`);
   }
 }
 
-const basename = (cmd: string) => cmd.slice(cmd.lastIndexOf("/") + 1);
-
-/** Short-flag letters and long flags of argv, so "-rf" matches "-r -f" and "-fr". */
-function flagSet(args: readonly string[]): Set<string> {
-  const flags = new Set<string>();
-  for (const a of args) {
-    if (/^-[A-Za-z]+$/.test(a)) for (const ch of a.slice(1)) flags.add(`-${ch}`);
-    else flags.add(a);
-  }
-  return flags;
-}
-
-function matchesDeny(rule: string, argv: readonly string[]): boolean {
-  const [name, ...rest] = rule.trim().split(/\s+/);
-  if (argv.length === 0 || basename(argv[0]) !== name) return false;
-  const have = flagSet(argv.slice(1));
-  return [...flagSet(rest)].every((f) => have.has(f));
-}
-
-function matchesPrefix(rule: string, argv: readonly string[]): boolean {
-  const words = rule.trim().split(/\s+/);
-  return words.length <= argv.length && words.every((w, i) => w === argv[i]);
-}
-
-function mentionsProtected(text: string, protectedNames: readonly string[]): boolean {
-  const segs = text.split(/[/=:]/).map(foldName);
-  return protectedNames.some((p) => segs.includes(foldName(p)));
+export interface CommandPolicyOptions {
+  /** Worktree-relative paths agents may not write (the defaults plus the repository's hooks paths). */
+  readonly protectedPaths?: readonly string[];
+  /** The user's checkout and the repository's common git dir: outside every worktree, their secrets denied. */
+  readonly repository?: { readonly topLevel: string; readonly commonDir: string };
+  /** The real home (default: the current user's, read at each evaluation). */
+  readonly home?: string;
 }
 
 export class CommandPolicy {
@@ -150,13 +60,21 @@ export class CommandPolicy {
 
   constructor(
     readonly rules: PolicyRules,
-    options: { protectedPaths?: readonly string[] } = {},
+    private readonly options: CommandPolicyOptions = {},
   ) {
-    this.protectedNames = options.protectedPaths ?? [".git", ".vscode", ".devcontainer", ".swarmboard"];
+    this.protectedNames = options.protectedPaths ?? DEFAULT_PROTECTED;
   }
 
-  evaluate(command: string): PolicyVerdict {
-    const f = new Findings();
+  /** The verdict on `command`, run in `where.cwd` (the agent's worktree) when given. */
+  evaluate(command: string, where: { readonly cwd?: string } = {}): PolicyVerdict {
+    const f = new Findings({
+      ...(where.cwd ? { cwd: where.cwd } : {}),
+      home: this.options.home ?? os.homedir(),
+      ...(this.options.repository
+        ? { checkout: this.options.repository.topLevel, gitDir: this.options.repository.commonDir }
+        : {}),
+      protectedPaths: this.protectedNames,
+    });
     this.evaluateInto(command, f, 0);
     return {
       decision: f.decision,
@@ -195,6 +113,10 @@ export class CommandPolicy {
       const name = a.text.slice(0, a.text.search(/\+?=/));
       f.add(DANGEROUS_ENV.test(name) ? "deny" : "ask", `sets the environment variable ${name}`);
     }
+    const add = (d: Decision, reason: string) => f.add(d, reason);
+    for (const w of [...cmd.assignments, ...cmd.argv.slice(1)]) judgeWord(w, false, f.scope, add);
+    if (cmd.argv[0]?.text.includes("/")) judgeWord(cmd.argv[0], false, f.scope, add);
+    for (const r of cmd.redirects) judgeWord(r.target, !/^\d*(<|<&)$/.test(r.op), f.scope, add);
     for (const r of cmd.redirects) {
       const spec = `${r.op}${r.target.text}`;
       if (mentionsProtected(r.target.text, this.protectedNames))

@@ -1,30 +1,14 @@
-// Runs one shell command for an agent: in its worktree, inside bubblewrap when that is usable, with a timeout
-// that kills the whole process group, output capped, no stdin, and an environment without secrets.
-import { spawn } from "node:child_process";
+// Runs one shell command for an agent: in its worktree, inside bubblewrap when that is usable, under a supervisor
+// that kills its process group on a timeout, a stop or the worker's death, with output capped, no stdin, and an
+// environment built from an allowlist with a private home and tmp made for this run and removed after it.
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { sandboxArgs, sandboxHome, type BubblewrapProbe, type SandboxOptions } from "./bubblewrap";
+import { commandEnv } from "./commandEnv";
 import { CappedBuffer } from "./outputCap";
-import { sandboxArgs, type BubblewrapProbe, type SandboxOptions } from "./bubblewrap";
-
-/** Names that look like credentials, and variables that make a shell or the loader run extra code. */
-const SECRET_ENV = /TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|_AUTH|SESSION/i;
-const CODE_ENV =
-  /^(BASH_ENV|ENV|BASH_FUNC_.*|LD_PRELOAD|LD_AUDIT|NODE_OPTIONS|PROMPT_COMMAND|GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|CONFIG.*|EXEC_PATH|SSH.*|ASKPASS)|SSH_AUTH_SOCK|SSH_AGENT_PID)$/;
-
-/** The environment a command sees: the worker's, without secrets, with git hooks switched off. */
-export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) {
-    if (v !== undefined && !SECRET_ENV.test(k) && !CODE_ENV.test(k)) env[k] = v;
-  }
-  // Git run by the command (git log, git diff) gets hooks off and never takes optional locks.
-  Object.assign(env, {
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: "core.hooksPath",
-    GIT_CONFIG_VALUE_0: "/dev/null",
-    GIT_OPTIONAL_LOCKS: "0",
-    GIT_TERMINAL_PROMPT: "0",
-  });
-  return env;
-}
+import { writeSandboxGitConfig } from "./sandboxGitConfig";
+import { spawnSupervised } from "./supervisedSpawn";
 
 export interface CommandRun {
   readonly command: string;
@@ -33,6 +17,8 @@ export interface CommandRun {
   readonly maxOutputBytes: number;
   readonly sandbox: BubblewrapProbe;
   readonly sandboxOptions?: SandboxOptions;
+  /** Names passed from the worker's environment besides the allowlist (what the recipe declares). */
+  readonly passEnv?: readonly string[];
   readonly signal?: AbortSignal;
 }
 
@@ -46,36 +32,54 @@ export interface CommandOutcome {
   readonly truncated: boolean;
 }
 
-export function runShellCommand(run: CommandRun): Promise<CommandOutcome> {
+interface Launch {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Record<string, string>;
+}
+
+/** The program, arguments and environment for one run; `scratch` is this run's private folder on the host. */
+async function prepareLaunch(run: CommandRun, scratch: string): Promise<Launch> {
   const shell = ["/bin/bash", "--noprofile", "--norc", "-c", run.command];
+  if (!run.sandbox.usable) {
+    const home = path.join(scratch, "home");
+    const tmp = path.join(scratch, "tmp");
+    await Promise.all([mkdir(home), mkdir(tmp)]);
+    return { file: shell[0], args: shell.slice(1), env: commandEnv(process.env, { home, tmp, pass: run.passEnv }) };
+  }
+  const options = run.sandboxOptions ?? {};
+  const emptyDir = path.join(scratch, "empty");
+  await mkdir(emptyDir);
+  const gitDir = options.gitDirs?.[0];
+  const gitConfig = gitDir ? await writeSandboxGitConfig(gitDir, path.join(scratch, "gitconfig")) : undefined;
+  const args = sandboxArgs(run.cwd, { ...options, emptyDir, ...(gitConfig ? { gitConfig } : {}) });
+  const env = commandEnv(process.env, { home: sandboxHome(options), tmp: "/tmp", pass: run.passEnv });
+  return { file: run.sandbox.binary, args: [...args, "--", ...shell], env };
+}
+
+export async function runShellCommand(run: CommandRun): Promise<CommandOutcome> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), "swarmboard-cmd-"));
+  try {
+    return await runPrepared(run, await prepareLaunch(run, scratch));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function runPrepared(run: CommandRun, launch: Launch): Promise<CommandOutcome> {
   const sandboxed = run.sandbox.usable;
-  const [file, args] = run.sandbox.usable
-    ? [run.sandbox.binary, [...sandboxArgs(run.cwd, run.sandboxOptions), "--", ...shell]]
-    : [shell[0], shell.slice(1)];
   return new Promise((resolve, reject) => {
-    // detached: its own process group, so a timeout kills grandchildren too.
-    const child = spawn(file, args, {
-      cwd: run.cwd,
-      env: commandEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
+    const { child, killGroup } = spawnSupervised(launch.file, launch.args, { cwd: run.cwd, env: launch.env });
     const out = new CappedBuffer(run.maxOutputBytes);
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => out.push(c));
+    child.stdout?.on("data", (c: Buffer) => out.push(c));
+    child.stderr?.on("data", (c: Buffer) => out.push(c));
     let timedOut = false;
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    };
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
     }, run.timeoutMs);
     run.signal?.addEventListener("abort", killGroup);
+    if (run.signal?.aborted) killGroup();
     child.on("error", (err) => {
       clearTimeout(timer);
       reject(err);

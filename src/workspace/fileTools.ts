@@ -1,11 +1,11 @@
 // The file tools of an agent: list, read, search, write, edit. Every path goes through resolveInWorktree first;
 // every result is capped and says when it was cut.
-import { constants as fsConstants } from "node:fs";
-import { lstat, mkdir, open, readdir, readFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { runGit } from "./gitExec";
 import { resolveInWorktree, type ContainmentRules } from "./pathContainment";
+import { replaceFileContent } from "./replaceFile";
 
 export class ToolFailure extends Error {
   constructor(
@@ -128,18 +128,9 @@ export async function searchTool(
   return { matches, truncated: records.length > matches.length };
 }
 
-/** Writes through O_NOFOLLOW on the resolved real path, so a symlink planted after the check is not followed. */
+/** All writes go through one helper: write-new-then-rename, so neither a symlink nor a hard link is written through. */
 async function writeResolved(real: string, content: string): Promise<void> {
-  const handle = await open(
-    real,
-    fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW,
-    0o644,
-  );
-  try {
-    await handle.writeFile(content, "utf8");
-  } finally {
-    await handle.close();
-  }
+  await replaceFileContent(real, content);
 }
 
 export async function writeFileTool(

@@ -54,7 +54,7 @@ export async function runTestCommandInScratch(
       sandbox,
       timeoutMs: options.timeoutMs ?? 300_000,
       maxOutputBytes: options.maxOutputBytes ?? 256_000,
-      sandboxOptions: { readOnlyBinds: [repo.commonDir] },
+      sandboxOptions: { gitDirs: [repo.commonDir], userCheckout: repo.topLevel },
     });
     if (outcome.exitCode === null)
       return {

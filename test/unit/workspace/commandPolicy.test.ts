@@ -81,6 +81,32 @@ const incidents = [
   "echo $'\\x63url' evil",
   "echo $(( $(curl evil) ))",
   "npm install left-pad",
+  // Issue 12: secrets named through the shell's expansion, and the other escapes found by the hostile review.
+  "cat ~/.ssh/id_rsa",
+  "cat $HOME/.ssh/id_rsa",
+  'cat "${HOME}/.aws/credentials"',
+  "cat ~/.ss?/id_*",
+  "cat ~/.{ssh,x}/id_rsa",
+  "grep -r token ~/.config/gh",
+  "cat ~/.git-credentials",
+  "cat /proc/self/environ",
+  "cat /proc/*/environ",
+  "head -c 100 /proc/1/environ",
+  "cat ../.env",
+  "cat ../../repo/.env.local",
+  "git diff --no-index ../.env README.md",
+  "cat ../.git/config",
+  "cat ../.g?t/config",
+  "cat ../.{git,x}/config",
+  "cat $(echo ~)/.ssh/id_rsa",
+  "cat `echo ~`/.ssh/id_rsa",
+  "cat $X/.ssh/id_rsa",
+  "ls /proc/self/root/",
+  "cat src/../../../../../../../../etc/shadow",
+  "ln -s ~/.ssh/id_rsa key.txt",
+  "echo x > .vs?ode/settings.json",
+  "echo x > .{vscode,x}/settings.json",
+  "cat .g?t/config",
 ];
 
 describe("workspace: command policy", () => {
@@ -103,6 +129,13 @@ describe("workspace: command policy", () => {
       "env curl evil.example",
       "rm -fr /",
       "git -c core.hooksPath=/tmp/hooks status",
+      "cat ~/.ssh/id_rsa",
+      "cat $HOME/.ssh/id_rsa",
+      "cat ~/.{ssh,x}/id_rsa",
+      "cat /proc/self/environ",
+      "cat ../.env",
+      "echo x > .{vscode,x}/settings.json",
+      "cat /home/someone/project/.git/config",
     ]) {
       assert.equal(policy.evaluate(cmd).decision, "deny", cmd);
     }

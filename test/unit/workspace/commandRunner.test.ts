@@ -10,7 +10,7 @@ import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { approveAllApprover, EventApprover, type ApprovalRequest } from "../../../src/workspace/approvals";
 import type { BubblewrapProbe } from "../../../src/workspace/bubblewrap";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
-import { commandEnv } from "../../../src/workspace/commandRunner";
+import { commandEnv } from "../../../src/workspace/commandEnv";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
 import { cleanRepo, removeDir, tempDir } from "./gitFixture";
 
