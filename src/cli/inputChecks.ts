@@ -10,10 +10,16 @@ export class InputError extends Error {
   override name = "InputError";
 }
 
+/** What is at a path; a path that cannot be looked at (no permission on a folder above it) is an input error. */
 async function kindOf(target: string): Promise<"missing" | "file" | "folder"> {
   return stat(target).then(
     (s) => (s.isDirectory() ? "folder" : "file"),
-    () => "missing",
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") return "missing";
+      throw new InputError(
+        `${target} cannot be looked at (${accessProblem(error)}): check the path and its permissions.`,
+      );
+    },
   );
 }
 
@@ -35,9 +41,9 @@ export async function checkWorkspace(workspace: string, flag = "--workspace"): P
   return dir;
 }
 
-function writeProblem(error: NodeJS.ErrnoException): string {
+function accessProblem(error: NodeJS.ErrnoException): string {
   if (error.code === "EROFS") return "it is on a read-only file system";
-  if (error.code === "EACCES" || error.code === "EPERM") return "you may not write there";
+  if (error.code === "EACCES" || error.code === "EPERM") return "permission denied";
   return error.code ?? error.message;
 }
 
@@ -66,7 +72,7 @@ export async function checkNewStateDir(stateDir: string): Promise<string> {
     );
   await access(existing, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
     throw new InputError(
-      `The state dir ${dir} cannot be written (${existing}: ${writeProblem(error)}). Give --state-dir a folder you can write.`,
+      `The state dir ${dir} cannot be written (${existing}: ${accessProblem(error)}). Give --state-dir a folder you can write.`,
     );
   });
   return dir;
@@ -87,7 +93,7 @@ export async function checkResumeStateDir(stateDir: string | undefined): Promise
   if (kind === "file") throw new InputError(`The state dir ${dir} is a file, not a swarm's state dir.`);
   await access(dir, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
     throw new InputError(
-      `The state dir ${dir} cannot be written (${writeProblem(error)}): the resumed swarm writes its board there.`,
+      `The state dir ${dir} cannot be written (${accessProblem(error)}): the resumed swarm writes its board there.`,
     );
   });
   return dir;
