@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Recipe } from "../protocol/recipe";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
 import { resolveRecipe } from "../worker/recipeResolve";
+import { resumeRefusalOf } from "../worker/historyService";
 import type { RunOptions } from "./args";
 import { checkModelFile, checkNewStateDir, checkResumeStateDir, checkWorkspace, InputError } from "./inputChecks";
 import { checkSwarmFits } from "./swarmFitCheck";
@@ -90,6 +91,8 @@ async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
   sameAsSaved("--goal", opts.goal, inputs.goal);
   sameAsSaved("--workspace", opts.workspace && path.resolve(opts.workspace), path.resolve(inputs.workspace));
   const workspace = await checkWorkspace(inputs.workspace, `the saved workspace (${stateDir}/settings.json)`);
+  const refusal = await resumeRefusalOf(workspace, saved.swarmId);
+  if (refusal !== undefined) throw new InputError(refusal);
   const modelPath = await checkModelFile(opts.model ?? inputs.modelPath);
   const agents = opts.agents ?? inputs.agents;
   const kvCells = opts.kvCells ?? inputs.kvCells;

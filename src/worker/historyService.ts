@@ -23,12 +23,30 @@ export async function listSwarms(workspace: string) {
   return listPastSwarms(await SwarmRegistry.forRepository(workspace));
 }
 
-/** The record of a swarm that may be resumed now: interrupted (or ended), and run by no live process. */
+/** Why a recorded swarm cannot be resumed now (a live process runs it, or it was cleaned up), or undefined. */
+export function resumeRefusal(record: SwarmRecord): string | undefined {
+  const { outcome, reason } = outcomeOf(record);
+  if (outcome === "running") return `Swarm ${record.swarmId} is still running (${reason}).`;
+  if (record.cleanedUpAt !== undefined)
+    return (
+      `Swarm ${record.swarmId} was cleaned up on ${new Date(record.cleanedUpAt).toISOString()}: its branches and ` +
+      "worktrees are gone, so it cannot be resumed. Start a new swarm with the same goal instead."
+    );
+  return undefined;
+}
+
+/** The record of a swarm that may be resumed now: interrupted (or ended), run by no live process, not cleaned up. */
 export async function resumableRecord(workspace: string, swarmId: string): Promise<SwarmRecord> {
   const { record } = await recordOf(workspace, swarmId);
-  if (outcomeOf(record).outcome === "running")
-    throw new HandlerError("swarm-running", `Swarm ${swarmId} is still running (${outcomeOf(record).reason}).`);
+  const refusal = resumeRefusal(record);
+  if (refusal !== undefined) throw new HandlerError("not-resumable", refusal);
   return record;
+}
+
+/** The same check for a state dir's swarm (the CLI's resume); a run from before the registry has no record. */
+export async function resumeRefusalOf(workspace: string, swarmId: string): Promise<string | undefined> {
+  const record = await (await SwarmRegistry.forRepository(workspace)).get(swarmId);
+  return record === undefined ? undefined : resumeRefusal(record);
 }
 
 export async function cleanUp(

@@ -10,6 +10,7 @@ import type { SwarmRecord } from "../../../src/protocol/swarmRecord";
 import { branchStates } from "../../../src/workspace/branchStates";
 import { cleanUpSwarm, planCleanUp } from "../../../src/workspace/swarmCleanUpPlan";
 import { listPastSwarms } from "../../../src/workspace/swarmHistory";
+import { resumeRefusal } from "../../../src/worker/historyService";
 import { SwarmRegistry, thisProcessOwner } from "../../../src/workspace/swarmRegistry";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
 import { cleanRepo, git, removeDir, snapshotCheckout, tempDir, write } from "./gitFixture";
@@ -121,6 +122,29 @@ describe("workspace: past swarms and their clean-up", function () {
     assert.equal(s1.integrationBranch, "swarmboard/s1/main");
     assert.match(swarms[1]!.reason, /ended before the swarm did; resume it or clean it up/);
     assert.equal(swarms[0]!.stateDirExists, false);
+  });
+
+  it("resumes only a swarm no live process runs and that was not cleaned up", () => {
+    const record: SwarmRecord = {
+      swarmId: "s1",
+      workspace: repoDir,
+      stateDir,
+      goal: "g",
+      recipe: "organization",
+      launchedBy: "cli",
+      createdAt: 1,
+      owner: { pid: deadPid(), host: thisProcessOwner().host },
+      version: "test",
+    };
+    assert.equal(resumeRefusal(record), undefined, "an interrupted swarm may be resumed");
+    assert.match(
+      resumeRefusal({ ...record, owner: thisProcessOwner() })!,
+      /Swarm s1 is still running \(running in process/,
+    );
+    assert.match(
+      resumeRefusal({ ...record, cleanedUpAt: Date.parse("2026-12-01T08:00:00Z") })!,
+      /Swarm s1 was cleaned up on 2026-12-01T08:00:00.000Z: its branches and worktrees are gone/,
+    );
   });
 
   it("cleans up only after a dry run, refusing what the user did not confirm, and leaves the checkout alone", async () => {
