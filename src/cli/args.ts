@@ -4,12 +4,14 @@
 export interface RunOptions {
   command: "run";
   goal: string;
-  /** A built-in recipe name or a path to a recipe JSON file. */
-  recipe: string;
+  /** A built-in recipe name or a path to a recipe JSON file; default organization (on --resume: the saved one). */
+  recipe?: string;
   agents?: number;
   model?: string;
-  workspace: string;
-  threads: number;
+  /** Default: the current folder (on --resume: the saved one). */
+  workspace?: string;
+  /** Default 2 (on --resume: the saved count). */
+  threads?: number;
   /** Wall-clock budget in milliseconds (overrides the recipe's). */
   budgetMs?: number;
   kvCells?: number;
@@ -32,9 +34,25 @@ export interface PullOptions {
   dir?: string;
 }
 
+/** `list`: the repository's swarms. */
+export interface ListOptions {
+  command: "list";
+  workspace?: string;
+}
+
+/** `clean-up <id>`: a dry run, or with the code the dry run printed, the removal of what it listed. */
+export interface CleanUpOptions {
+  command: "clean-up";
+  swarmId: string;
+  workspace?: string;
+  confirm?: string;
+}
+
 export type CliCommand =
   | RunOptions
   | PullOptions
+  | ListOptions
+  | CleanUpOptions
   | { command: "replay-script"; events: string }
   | { command: "help" }
   | { command: "version" };
@@ -82,7 +100,7 @@ function readFlags(argv: string[], flags: Set<string>, switches: Set<string>): M
   return out;
 }
 
-function parseRun(argv: string[], cwd: string): RunOptions {
+function parseRun(argv: string[]): RunOptions {
   const f = readFlags(argv, runFlags, runSwitches);
   const goal = f.get("--goal");
   const resume = f.has("--resume");
@@ -95,11 +113,11 @@ function parseRun(argv: string[], cwd: string): RunOptions {
   return {
     command: "run",
     goal: goal ?? "",
-    recipe: f.get("--recipe") ?? "organization",
+    recipe: f.get("--recipe"),
     agents: opt("--agents", positiveInt),
     model: f.get("--model"),
-    workspace: f.get("--workspace") ?? cwd,
-    threads: opt("--threads", positiveInt) ?? 2,
+    workspace: f.get("--workspace"),
+    threads: opt("--threads", positiveInt),
     budgetMs: opt("--budget-ms", positiveInt),
     kvCells: opt("--kv-cells", positiveInt),
     events: f.get("--events"),
@@ -111,11 +129,22 @@ function parseRun(argv: string[], cwd: string): RunOptions {
   };
 }
 
-export function parseCommandLine(argv: string[], cwd: string): CliCommand {
+export function parseCommandLine(argv: string[]): CliCommand {
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return { command: "help" };
   if (first === "--version") return { command: "version" };
-  if (first === "run") return parseRun(rest, cwd);
+  if (first === "run") return parseRun(rest);
+  if (first === "list") {
+    const f = readFlags(rest, new Set(["--workspace"]), new Set());
+    return { command: "list", workspace: f.get("--workspace") };
+  }
+  if (first === "clean-up") {
+    const swarmId = rest[0];
+    if (swarmId === undefined || swarmId.startsWith("--"))
+      throw new UsageError("clean-up expects a swarm id (see `swarmboard list`).");
+    const f = readFlags(rest.slice(1), new Set(["--workspace", "--confirm"]), new Set());
+    return { command: "clean-up", swarmId, workspace: f.get("--workspace"), confirm: f.get("--confirm") };
+  }
   if (first === "replay-script") {
     if (rest.length !== 1 || rest[0]!.startsWith("--"))
       throw new UsageError("replay-script expects one events file (events.jsonl).");
@@ -140,13 +169,20 @@ export const usageText = `Usage:
       --threads <n>               CPU threads for decoding (default 2)
       --budget-ms <ms>            wall-clock budget; the synthesist fans in when it runs out
       --kv-cells <n>              KV cells for the whole swarm
-      --state-dir <dir>           board, worktrees, report and trace (default: <workspace>/../.swarmboard-state/<name>)
+      --state-dir <dir>           board, worktrees, report and trace (default: <workspace>/../.swarmboard-state/<id>)
       --events <file>             JSON-lines trace of every event (default: <state-dir>/events.jsonl)
-      --resume                    continue an interrupted swarm from its state dir
       --script <file.json>        scripted turns: deterministic runs with forced tokens
       --approve-asks              allow commands the policy would ask about (default: deny them)
       --plain                     plain lines even on a terminal
+  swarmboard run --resume --state-dir <dir>  continue an interrupted swarm: its workspace, model, goal and recipe
+                                             are read from the state dir (--model overrides a moved model file)
+  swarmboard list [--workspace <dir>]        the repository's swarms: outcome, branches (merged or not), findings
+  swarmboard clean-up <swarm-id> [--workspace <dir>] [--confirm <code>]
+                                             without --confirm: list what would be removed and what is unmerged;
+                                             with the code that list printed: remove its branches and worktrees
   swarmboard model pull <hf-uri> [--dir <folder>]   download a GGUF (resumable) into the model cache
   swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
   swarmboard --version | --help
+
+Exit codes: 0 completed, 1 failed, 2 bad input (the message says what to fix), 3 budget ran out, 4 stopped.
 `;

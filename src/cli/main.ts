@@ -1,6 +1,6 @@
 // `swarmboard`: the headless runner on the same engine as the extension's worker. `run` drives a swarm
 // on a git workspace and ends with a summary and an exit code that says how it ended.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { extensionVersion } from "../protocol/buildInfo";
 import { swarmEventSchema, type SwarmEvent } from "../protocol/swarmEvents";
@@ -14,14 +14,13 @@ import { startSwarm } from "../worker/startSwarm";
 import { defaultPolicyRules } from "../worker/defaultPolicy";
 import { unattendedApprover } from "../worker/approvalModes";
 import { pullModelFile } from "../worker/modelFiles";
-import { resolveRecipe } from "../worker/recipeResolve";
+import { recordSwarmEnd } from "../worker/swarmRecords";
+import { InputError } from "./inputChecks";
+import { prepareRun } from "./runInputs";
+import { cleanUpCommand, listCommand } from "./historyCommands";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
-
-const noModelHelp = `No model given. Swarmboard needs one GGUF model, loaded once for all agents:
-  swarmboard model pull hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M     (recommended, ~1.1 GB)
-then run with --model <the printed path>, or set SWARMBOARD_MODEL.`;
 
 function summaryText(summary: SwarmSummary, events: readonly SwarmEvent[], eventsFile: string): string {
   const kinds = new Map<string, number>();
@@ -42,60 +41,27 @@ function summaryText(summary: SwarmSummary, events: readonly SwarmEvent[], event
   ].join("\n");
 }
 
-/** The goal of the swarm a --resume continues, from the settings its first run wrote. */
-function previousGoal(stateDir: string): string {
-  try {
-    const saved = JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { goal?: unknown };
-    if (typeof saved.goal === "string" && saved.goal !== "") return saved.goal;
-  } catch {
-    // fall through to the error below
-  }
-  throw new UsageError(
-    `--resume found no earlier swarm in ${stateDir}; give --goal, or the --state-dir of the swarm to continue.`,
-  );
-}
-
 async function run(opts: RunOptions): Promise<number> {
-  const modelPath = opts.model ?? process.env.SWARMBOARD_MODEL;
-  if (!modelPath) {
-    process.stderr.write(noModelHelp + "\n");
-    return exitCodes.usage;
-  }
-  const { recipe, warnings } = await resolveRecipe(opts.recipe, opts.workspace);
-  for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-  const swarmId = recipe.name.replace(/[^a-z0-9-]/g, "-");
-  const stateDir = path.resolve(
-    opts.stateDir ??
-      path.join(
-        path.dirname(path.resolve(opts.workspace)),
-        ".swarmboard-state",
-        `${path.basename(path.resolve(opts.workspace))}-${swarmId}`,
-      ),
-  );
-  mkdirSync(stateDir, { recursive: true });
-  const goal = opts.goal !== "" ? opts.goal : previousGoal(stateDir);
-  const eventsFile = path.resolve(opts.events ?? path.join(stateDir, "events.jsonl"));
-  writeFileSync(path.join(stateDir, "recipe.json"), JSON.stringify(recipe, null, 2));
-  writeFileSync(
-    path.join(stateDir, "settings.json"),
-    JSON.stringify({ ...opts, goal, modelPath, stateDir, version: extensionVersion }, null, 2),
-  );
+  const prepared = await prepareRun(opts, process.cwd());
+  for (const w of prepared.warnings) process.stderr.write(`warning: ${w}\n`);
+  const { recorded } = prepared;
+  const eventsFile = path.resolve(opts.events ?? path.join(recorded.stateDir, "events.jsonl"));
   const view = new TerminalView(process.stdout, process.stdout.isTTY === true && !opts.plain);
   const all: SwarmEvent[] = [];
   const { session, summary: finished } = startSwarm({
     options: {
-      swarmId,
-      goal,
-      recipe,
-      ...(opts.agents ? { agents: opts.agents } : {}),
-      modelPath: path.resolve(modelPath),
-      workspace: path.resolve(opts.workspace),
-      stateDir,
-      threads: opts.threads,
-      ...(opts.kvCells ? { kvCells: opts.kvCells } : {}),
-      ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
+      swarmId: recorded.swarmId,
+      goal: prepared.goal,
+      recipe: prepared.recipe,
+      ...(prepared.agents ? { agents: prepared.agents } : {}),
+      modelPath: prepared.modelPath,
+      workspace: prepared.workspace,
+      stateDir: recorded.stateDir,
+      threads: prepared.threads,
+      ...(prepared.kvCells ? { kvCells: prepared.kvCells } : {}),
+      ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
       ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
-      resume: opts.resume,
+      resume: prepared.resume,
       policy: defaultPolicyRules,
     },
     approver: () => unattendedApprover(opts.approveAsks),
@@ -108,7 +74,12 @@ async function run(opts: RunOptions): Promise<number> {
   });
   process.once("SIGINT", () => session.stop());
   process.once("SIGTERM", () => session.stop());
-  const summary = await finished;
+  process.stdout.write(`swarm ${recorded.swarmId}: state dir ${recorded.stateDir}\n`);
+  const summary = await finished.catch(async (error: Error) => {
+    await recordSwarmEnd(recorded, error);
+    throw error;
+  });
+  await recordSwarmEnd(recorded, summary);
   process.stdout.write(summaryText(summary, all, eventsFile) + "\n");
   return exitCodes[summary.outcome];
 }
@@ -143,7 +114,7 @@ function replayScript(eventsFile: string): number {
 
 async function main(argv: string[]): Promise<number> {
   try {
-    const command = parseCommandLine(argv, process.cwd());
+    const command = parseCommandLine(argv);
     switch (command.command) {
       case "help":
         process.stdout.write(`swarmboard ${extensionVersion}\n\n${usageText}`);
@@ -157,8 +128,16 @@ async function main(argv: string[]): Promise<number> {
         return replayScript(command.events);
       case "run":
         return await run(command);
+      case "list":
+        return await listCommand(command, process.cwd());
+      case "clean-up":
+        return await cleanUpCommand(command, process.cwd());
     }
   } catch (error) {
+    if (error instanceof InputError) {
+      process.stderr.write(`swarmboard: ${error.message}\n`);
+      return exitCodes.usage;
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`swarmboard: ${error.message}\n\n${usageText}`);
       return exitCodes.usage;

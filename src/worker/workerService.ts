@@ -2,6 +2,7 @@
 // stream), the review of a swarm's branches, and models. One swarm runs at a time per worker; the model
 // stays loaded between swarms.
 import { stat } from "node:fs/promises";
+import path from "node:path";
 import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
 import type { SwarmEvent } from "../protocol/swarmEvents";
@@ -23,12 +24,23 @@ import {
   type StartSwarmParams,
 } from "../protocol/swarmRpc";
 import { workerLogNotification } from "../protocol/workerRpc";
+import {
+  cleanUpSwarmMethod,
+  listSwarmsMethod,
+  resumeSwarmMethod,
+  type ResumeSwarmParams,
+} from "../protocol/swarmHistoryRpc";
+import type { Recipe } from "../protocol/recipe";
+import { defaultPolicyRules } from "./defaultPolicy";
+import { EventsTrace } from "./eventsTrace";
+import { cleanUp, listSwarms, resumableRecord } from "./historyService";
+import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
 import { loadSwarmModel } from "../runtime/loadModel";
 import { pullModelFile } from "./modelFiles";
 import { resolveRecipe } from "./recipeResolve";
 import { reviewService } from "./reviewService";
 import { SwarmApprovals } from "./swarmApprovals";
-import type { SwarmSession } from "./swarmSession";
+import type { SwarmRunOptions, SwarmSession } from "./swarmSession";
 import { startSwarm } from "./startSwarm";
 
 /** Approvals that go out as `approval-request` events on the swarm's stream. */
@@ -47,6 +59,9 @@ function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): Swa
   );
 }
 
+/** What a launch needs beyond the id and the approver, from a start request or from a resumed swarm's saved inputs. */
+type LaunchInput = Omit<SwarmRunOptions, "swarmId" | "approver" | "recipe"> & { recipe: Recipe };
+
 interface RunningSwarm {
   readonly session: SwarmSession;
   readonly approvals: SwarmApprovals;
@@ -55,10 +70,20 @@ interface RunningSwarm {
 export class WorkerService implements Disposable {
   private readonly store = new DisposableStore();
   private readonly swarms = new Map<string, RunningSwarm>();
+  private starting = false;
 
   constructor(private readonly peer: RpcPeer) {
     const s = this.store;
     s.add(peer.handle(startSwarmMethod, (p) => this.start(p)));
+    s.add(peer.handle(listSwarmsMethod, ({ workspace }) => listSwarms(workspace)));
+    s.add(peer.handle(resumeSwarmMethod, (p) => this.resume(p)));
+    s.add(
+      peer.handle(cleanUpSwarmMethod, ({ workspace, swarmId, confirm }) => {
+        if (this.swarms.has(swarmId))
+          throw new HandlerError("swarm-running", `Swarm ${swarmId} is running: stop it before cleaning it up.`);
+        return cleanUp(workspace, swarmId, confirm);
+      }),
+    );
     s.add(
       peer.handle(stopSwarmMethod, ({ swarmId }) => {
         const swarm = this.swarms.get(swarmId);
@@ -91,41 +116,88 @@ export class WorkerService implements Disposable {
   }
 
   private async start(params: StartSwarmParams): Promise<{ swarmId: string }> {
-    const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
-    for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
-    const swarmId = `${recipe.name}-${Date.now().toString(36)}`.replace(/[^a-z0-9-]/g, "-");
-    if (this.swarms.size > 0)
+    return this.oneAtATime(async () => {
+      const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
+      for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
+      const { script: _script, stateDir, ...inputs } = params;
+      const recorded = await recordNewSwarm({ recipe, inputs, stateDir: () => stateDir, launchedBy: "vscode" });
+      return this.launch(recorded, { ...params, recipe, resume: false });
+    });
+  }
+
+  /** Continues an interrupted swarm from its saved inputs (the CLI's --resume), in this worker. */
+  private resume(params: ResumeSwarmParams): Promise<{ swarmId: string }> {
+    return this.oneAtATime(() => this.resumeRecorded(params));
+  }
+
+  private async resumeRecorded(params: ResumeSwarmParams): Promise<{ swarmId: string }> {
+    const record = await resumableRecord(params.workspace, params.swarmId);
+    const saved = await readSavedSwarm(record.stateDir);
+    const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
+    const { inputs } = saved;
+    return this.launch(recorded, {
+      goal: inputs.goal,
+      recipe: saved.recipe,
+      modelPath: params.modelPath ?? inputs.modelPath,
+      workspace: inputs.workspace,
+      stateDir: record.stateDir,
+      threads: params.threads ?? inputs.threads,
+      policy: inputs.policy ?? defaultPolicyRules,
+      resume: true,
+      ...(inputs.agents ? { agents: inputs.agents } : {}),
+      ...(inputs.kvCells ? { kvCells: inputs.kvCells } : {}),
+      ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
+      ...(params.script ? { script: params.script } : {}),
+    });
+  }
+
+  /** One swarm per worker: a start or resume is refused while another runs or is still being set up. */
+  private async oneAtATime<T>(begin: () => Promise<T>): Promise<T> {
+    if (this.swarms.size > 0 || this.starting)
       throw new HandlerError(
         "swarm-running",
         "A swarm is already running in this worker; stop it before launching another.",
       );
+    this.starting = true;
+    try {
+      return await begin();
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private launch(recorded: RecordedSwarm, run: LaunchInput): { swarmId: string } {
+    const { swarmId } = recorded;
+    const trace = new EventsTrace(path.join(run.stateDir, "events.jsonl"), (message) =>
+      this.peer.notify(workerLogNotification, { level: "warn", message }),
+    );
     const started = startSwarm({
-      options: {
-        swarmId,
-        goal: params.goal,
-        recipe,
-        modelPath: params.modelPath,
-        workspace: params.workspace,
-        stateDir: params.stateDir,
-        threads: params.threads,
-        policy: params.policy,
-        ...(params.agents ? { agents: params.agents } : {}),
-        ...(params.kvCells ? { kvCells: params.kvCells } : {}),
-        ...(params.budgetMs ? { budgetMs: params.budgetMs } : {}),
-        ...(params.script ? { script: params.script } : {}),
-      },
+      options: { ...run, swarmId },
       approver: (emit) => swarmApprovals(swarmId, emit),
-      deliver: (events) => this.peer.notify(swarmEventsNotification, { swarmId, events }),
+      deliver: (events) => {
+        trace.append(events);
+        this.peer.notify(swarmEventsNotification, { swarmId, events });
+      },
       batchMs: 100,
     });
     this.swarms.set(swarmId, { session: started.session, approvals: started.approver });
     void started.summary
-      .catch((error: unknown) => {
+      .then(
+        (summary) => recordSwarmEnd(recorded, summary),
+        async (error: unknown) => {
+          this.peer.notify(workerLogNotification, {
+            level: "error",
+            message: `swarm ${swarmId} failed: ${(error as Error).message}`,
+          });
+          await recordSwarmEnd(recorded, error as Error);
+        },
+      )
+      .catch((error: unknown) =>
         this.peer.notify(workerLogNotification, {
-          level: "error",
-          message: `swarm ${swarmId} failed: ${(error as Error).message}`,
-        });
-      })
+          level: "warn",
+          message: `the record of swarm ${swarmId} could not be updated: ${(error as Error).message}`,
+        }),
+      )
       .finally(() => this.swarms.delete(swarmId));
     return { swarmId };
   }

@@ -28,7 +28,6 @@ export interface AgentWorkspaceOptions {
   readonly maxOutputBytes?: number;
 }
 
-
 export class AgentWorkspace {
   readonly rules: ContainmentRules;
 

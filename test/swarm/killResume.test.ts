@@ -95,8 +95,12 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
       });
     });
     const acknowledged = boardIds(repo.stateDir);
-    const branchBefore = git(repo.workspace, "rev-parse", "swarmboard/e2e/agent-1");
-    const integrationBefore = git(repo.workspace, "rev-parse", "swarmboard/e2e/main");
+    // Swarm ids are unique per run (recipe name, time, random tail); the run saved its id with its inputs.
+    const swarmId = (JSON.parse(readFileSync(path.join(repo.stateDir, "settings.json"), "utf8")) as { swarmId: string })
+      .swarmId;
+    assert.match(swarmId, /^e2e-\d{8}-\d{6}-[0-9a-f]{4}$/);
+    const branchBefore = git(repo.workspace, "rev-parse", `swarmboard/${swarmId}/agent-1`);
+    const integrationBefore = git(repo.workspace, "rev-parse", `swarmboard/${swarmId}/main`);
     assert.ok(acknowledged.length >= 8, `entries posted before the kill: ${acknowledged.length}`);
 
     // Resume: the agents are scripted to finish at once; the state must have survived.
@@ -111,18 +115,18 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
     const after = boardIds(repo.stateDir);
     for (const id of acknowledged) assert.ok(after.includes(id), `entry ${id} survived the kill and the resume`);
     assert.equal(
-      git(repo.workspace, "rev-parse", "swarmboard/e2e/agent-1"),
+      git(repo.workspace, "rev-parse", `swarmboard/${swarmId}/agent-1`),
       branchBefore,
       "agent-1's branch kept its commits",
     );
     assert.equal(
-      spawnSync("git", ["merge-base", "--is-ancestor", integrationBefore, "swarmboard/e2e/main"], {
+      spawnSync("git", ["merge-base", "--is-ancestor", integrationBefore, `swarmboard/${swarmId}/main`], {
         cwd: repo.workspace,
       }).status,
       0,
       "the integration branch kept the merge",
     );
-    assert.match(git(repo.workspace, "log", "--format=%s", "swarmboard/e2e/main"), /Sort numerically in median/);
+    assert.match(git(repo.workspace, "log", "--format=%s", `swarmboard/${swarmId}/main`), /Sort numerically in median/);
     assert.match(git(repo.workspace, "fsck", "--no-progress"), /^$/);
 
     const store = await BoardLogFile.open(path.join(repo.stateDir, "board.jsonl"));

@@ -1,5 +1,6 @@
 // Done-when: a file in the worktree that is a hard link to a file outside is never written through by
 // write_file or edit_file: the worktree's name gets the new bytes, the outside file keeps its own.
+import { callTool } from "./callTool";
 import assert from "node:assert/strict";
 import { chmodSync, linkSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -41,7 +42,7 @@ describe("workspace: writes never go through a hard link", function () {
 
   it("write_file replaces the worktree's name and leaves the outside file's bytes", async () => {
     const { outside, inside } = plantLink("linked-write.txt", "outside bytes\n");
-    const out = await ws.call("write_file", { path: "linked-write.txt", content: "agent bytes\n" });
+    const out = await callTool(ws, "write_file", { path: "linked-write.txt", content: "agent bytes\n" });
     assert.ok(out.ok, JSON.stringify(out));
     assert.equal(readFileSync(outside, "utf8"), "outside bytes\n");
     assert.equal(readFileSync(inside, "utf8"), "agent bytes\n");
@@ -52,7 +53,7 @@ describe("workspace: writes never go through a hard link", function () {
   it("edit_file replaces the worktree's name and leaves the outside file's bytes", async () => {
     const { outside, inside } = plantLink("linked-edit.ts", "export const x = 1;\n");
     chmodSync(outside, 0o755);
-    const out = await ws.call("edit_file", { path: "linked-edit.ts", search: "= 1", replace: "= 2" });
+    const out = await callTool(ws, "edit_file", { path: "linked-edit.ts", search: "= 1", replace: "= 2" });
     assert.ok(out.ok, JSON.stringify(out));
     assert.equal(readFileSync(outside, "utf8"), "export const x = 1;\n");
     assert.equal(readFileSync(inside, "utf8"), "export const x = 2;\n");
@@ -61,7 +62,7 @@ describe("workspace: writes never go through a hard link", function () {
 
   it("leaves no temporary file behind, also when a write fails", async () => {
     const dirNames = () => readdirSync(ws.worktree.path).filter((n) => n.startsWith(".swarmboard-write-"));
-    const bad = await ws.call("edit_file", { path: "linked-edit.ts", search: "no such text", replace: "y" });
+    const bad = await callTool(ws, "edit_file", { path: "linked-edit.ts", search: "no such text", replace: "y" });
     assert.ok(!bad.ok);
     assert.deepEqual(dirNames(), []);
   });

@@ -3,6 +3,7 @@
 // expansion form (`~`, `..`, `?`, `*`, `{a,b}`, `$VAR`, `$(...)`) that reaches a secret, a protected or an outside
 // path is denied or asked, never allowed, and the statically known secrets are denied; a fuzz test over generated
 // command lines of these forms finds none allowed; run through the agent's tool, none of the reads happens.
+import { callTool } from "./callTool";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -133,7 +134,7 @@ describe("workspace: the command policy judges paths after expansion", function 
       `cat ${repoDir}/.env`,
       "cat /proc/self/environ",
     ]) {
-      const out = await ws.call("run_command", { command: cmd });
+      const out = await callTool(ws, "run_command", { command: cmd });
       assert.ok(out.ok, JSON.stringify(out));
       assert.equal(out.result.ran, false, `${cmd} ran: ${out.result.output}`);
       assert.equal(out.result.decision, "deny");

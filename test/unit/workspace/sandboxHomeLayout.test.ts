@@ -1,6 +1,7 @@
 // The usual layout on a desktop: the user's checkout and the swarm's state (worktrees) both under the home. The
 // sandbox hides the home and the checkout, and binds the git dir and the worktree back inside them: git works,
 // the worktree is writable, the checkout is empty but for its git dir and read-only, the home shows no keys.
+import { callTool } from "./callTool";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -38,7 +39,7 @@ describe("workspace: the sandbox with the checkout and the worktrees under the h
     await repo.start({ includeUncommitted: false });
     const policy = new CommandPolicy({ allow: [], ask: [], deny: [] });
     const ws = await AgentWorkspace.open(repo, "a1", { policy, approver: approveAllApprover, sandbox: probe });
-    const out = await ws.call("run_command", {
+    const out = await callTool(ws, "run_command", {
       command: `git log --oneline -1; echo made > made.txt; ls -A ~ '${checkout}'; node -e "require('fs').writeFileSync(process.argv[1], 'x')" '${path.join(checkout, "pwned.txt")}'`,
       timeoutMs: 20_000,
     });

@@ -2,6 +2,7 @@
 // the toolchain, and a private home and tmp; it sees none of ten secret variables planted in the worker's
 // environment (unsandboxed commands neither); it cannot create protected names in its worktree. Real bubblewrap,
 // a real repository; a missing or unusable bwrap fails the test with the reason.
+import { callTool } from "./callTool";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -70,7 +71,7 @@ describe("workspace: what a sandboxed command can see", function () {
   });
 
   async function run(ws: AgentWorkspace, command: string) {
-    const out = await ws.call("run_command", { command, timeoutMs: 20_000 });
+    const out = await callTool(ws, "run_command", { command, timeoutMs: 20_000 });
     assert.ok(out.ok && out.result.ran, JSON.stringify(out));
     return out.result;
   }

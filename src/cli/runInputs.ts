@@ -1,0 +1,118 @@
+// What `swarmboard run` runs, settled before anything is written: a new swarm (checked workspace, model and
+// state dir, then a unique id and its record) or an interrupted one (its workspace, model, goal and recipe read
+// back from its state dir, so a resume works from any folder and never rewrites the saved inputs).
+import path from "node:path";
+import type { Recipe } from "../protocol/recipe";
+import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
+import { resolveRecipe } from "../worker/recipeResolve";
+import { resumeRefusalOf } from "../worker/historyService";
+import type { RunOptions } from "./args";
+import { checkModelFile, checkNewStateDir, checkResumeStateDir, checkWorkspace, InputError } from "./inputChecks";
+import { checkSwarmFits } from "./swarmFitCheck";
+
+export const noModelHelp = `No model given. Swarmboard needs one GGUF model, loaded once for all agents:
+  swarmboard model pull hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M     (recommended, ~1.1 GB)
+then run with --model <the printed path>, or set SWARMBOARD_MODEL.`;
+
+const defaultThreads = 2;
+
+export interface PreparedRun {
+  readonly recorded: RecordedSwarm;
+  readonly goal: string;
+  readonly recipe: Recipe;
+  readonly modelPath: string;
+  readonly workspace: string;
+  readonly threads: number;
+  readonly agents?: number;
+  readonly kvCells?: number;
+  readonly budgetMs?: number;
+  readonly resume: boolean;
+  readonly warnings: readonly string[];
+}
+
+/** The inputs of a new swarm, checked; writes only once every check passed (its state dir and record). */
+async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
+  const givenStateDir = opts.stateDir === undefined ? undefined : await checkNewStateDir(opts.stateDir);
+  const workspace = await checkWorkspace(opts.workspace ?? cwd);
+  const model = opts.model ?? process.env.SWARMBOARD_MODEL;
+  if (!model) throw new InputError(noModelHelp);
+  const modelPath = await checkModelFile(model);
+  const { recipe, warnings } = await resolveRecipe(opts.recipe ?? "organization", workspace).catch((error: Error) => {
+    throw new InputError(error.message);
+  });
+  const threads = opts.threads ?? defaultThreads;
+  await checkSwarmFits({
+    modelPath,
+    threads,
+    goal: opts.goal,
+    recipe,
+    kvCells: opts.kvCells ?? recipe.budgets.kvCells,
+    ...(opts.agents ? { agents: opts.agents } : {}),
+  });
+  const settings = {
+    ...(opts.agents ? { agents: opts.agents } : {}),
+    ...(opts.kvCells ? { kvCells: opts.kvCells } : {}),
+    ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
+  };
+  const recorded = await recordNewSwarm({
+    recipe,
+    inputs: {
+      goal: opts.goal,
+      recipe: opts.recipe ?? "organization",
+      modelPath,
+      workspace,
+      threads,
+      approveAsks: opts.approveAsks,
+      ...settings,
+    },
+    stateDir: (swarmId) =>
+      givenStateDir ??
+      path.join(path.dirname(workspace), ".swarmboard-state", `${path.basename(workspace)}-${swarmId}`),
+    launchedBy: "cli",
+  });
+  return { recorded, goal: opts.goal, recipe, modelPath, workspace, threads, resume: false, warnings, ...settings };
+}
+
+/** A flag given on --resume must agree with what the swarm was started with (it continues, it does not change). */
+function sameAsSaved(flag: string, given: string | number | undefined, saved: string | number | undefined): void {
+  if (given !== undefined && given !== "" && saved !== undefined && given !== saved)
+    throw new InputError(
+      `${flag} ${given} differs from the swarm's (${saved}): --resume continues the swarm as it was started; leave ${flag} out.`,
+    );
+}
+
+/** The inputs of an interrupted swarm, read back from its state dir; nothing is written until they check out. */
+async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
+  const stateDir = await checkResumeStateDir(opts.stateDir);
+  const saved = await readSavedSwarm(stateDir).catch((error: Error) => {
+    throw new InputError(`${error.message} Only a state dir that a run wrote can be resumed.`);
+  });
+  const { inputs } = saved;
+  sameAsSaved("--goal", opts.goal, inputs.goal);
+  sameAsSaved("--workspace", opts.workspace && path.resolve(opts.workspace), path.resolve(inputs.workspace));
+  const workspace = await checkWorkspace(inputs.workspace, `the saved workspace (${stateDir}/settings.json)`);
+  const refusal = await resumeRefusalOf(workspace, saved.swarmId);
+  if (refusal !== undefined) throw new InputError(refusal);
+  const modelPath = await checkModelFile(opts.model ?? inputs.modelPath);
+  const agents = opts.agents ?? inputs.agents;
+  const kvCells = opts.kvCells ?? inputs.kvCells;
+  const budgetMs = opts.budgetMs ?? inputs.budgetMs;
+  const recorded = await recordResumedSwarm(saved, stateDir, "cli");
+  return {
+    recorded,
+    goal: inputs.goal,
+    recipe: saved.recipe,
+    modelPath,
+    workspace,
+    threads: opts.threads ?? inputs.threads,
+    resume: true,
+    warnings: [],
+    ...(agents ? { agents } : {}),
+    ...(kvCells ? { kvCells } : {}),
+    ...(budgetMs ? { budgetMs } : {}),
+  };
+}
+
+export function prepareRun(opts: RunOptions, cwd: string): Promise<PreparedRun> {
+  return opts.resume ? prepareResume(opts) : prepareNew(opts, cwd);
+}

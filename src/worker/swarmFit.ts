@@ -1,0 +1,80 @@
+// Whether a swarm fits before it starts: the shared context (charter, tools, roster, goal) rendered and
+// tokenized with the model's own chat format, and the agents' room in the KV budget, all from the loaded model's
+// facts, without creating the swarm's context. The CLI refuses a goal or an agent count that cannot fit, saying
+// how many agents fit and what budget the goal needs.
+import { renderTrunk, type RosterEntry } from "../core/trunkPrompt";
+import type { Recipe } from "../protocol/recipe";
+import { AgentChatFormat } from "../runtime/agentChatFormat";
+import { loadSwarmModel } from "../runtime/loadModel";
+import { toolsForRole, unionOfTools } from "./toolCatalog";
+
+/** llama.cpp's LLAMA_MAX_SEQ (src/llama-cparams.h of the bundled release): sequences one context can hold. */
+export const llamaMaxSequences = 256;
+/** Sequences the swarm keeps beside its agents: the trunk, the synthesist and two for sub-agents. */
+const sequencesBesideAgents = 4;
+/** Room one agent needs to act at all: one tool call's arguments (the session's maxArgTokens). */
+export const cellsPerAgentAtLeast = 256;
+
+export interface SwarmFitInput {
+  readonly modelPath: string;
+  readonly threads: number;
+  readonly goal: string;
+  readonly recipe: Recipe;
+  /** Working agents asked for; default: the recipe's counts. */
+  readonly agents?: number;
+  readonly kvCells: number;
+}
+
+export interface SwarmFit {
+  readonly agents: number;
+  readonly mode: "shared-cells" | "copy-mode";
+  /**
+   * Tokens of the shared context (the workspace summary comes on top) with the roster of `agents` when they fit,
+   * else of `agentsThatFit` (at least one).
+   */
+  readonly trunkTokens: number;
+  /** The most agents that fit, at once, in the budget and in one llama.cpp context. */
+  readonly agentsThatFit: number;
+}
+
+function roster(recipe: Recipe, agents: number): RosterEntry[] {
+  const working = recipe.roles.filter((r) => r.name !== recipe.synthesist);
+  return Array.from({ length: agents }, (_, i) => ({
+    agent: `agent-${i + 1}`,
+    role: working[i % Math.max(1, working.length)]?.name ?? "worker",
+    covers: "claims its own task from the open tasks",
+  }));
+}
+
+function fits(mode: SwarmFit["mode"], kvCells: number, trunk: number, agents: number): boolean {
+  if (agents + sequencesBesideAgents > llamaMaxSequences) return false;
+  if (mode === "shared-cells") return trunk + agents * cellsPerAgentAtLeast <= kvCells;
+  // Copy mode: every sequence gets an equal stream that must hold the trunk and the agent's own room.
+  return Math.floor(kvCells / (agents + sequencesBesideAgents)) >= trunk + cellsPerAgentAtLeast;
+}
+
+/** Measures the swarm against the budget. Loads the model (kept for the run), never the swarm's context. */
+export async function measureSwarmFit(input: SwarmFitInput): Promise<SwarmFit> {
+  const { recipe } = input;
+  const model = await loadSwarmModel({ modelPath: input.modelPath, threads: input.threads });
+  const mode = (await model.supportsSharedCells()) ? "shared-cells" : "copy-mode";
+  const tools = unionOfTools(recipe.roles.map((r) => toolsForRole(r, r.name === recipe.synthesist)));
+  const working = recipe.roles.filter((r) => r.name !== recipe.synthesist);
+  const agents = input.agents ?? working.reduce((sum, r) => sum + r.count, 0);
+  const trunkOf = async (n: number) => {
+    const text = renderTrunk({ recipe, goal: input.goal, tools: [], roster: roster(recipe, n), workspaceSummary: "" });
+    return (await AgentChatFormat.create(model, text, tools)).trunkTokens.length;
+  };
+  // The roster grows with the agent count: search the largest count whose trunk and rooms fit.
+  const askedTrunk = await trunkOf(Math.min(agents, llamaMaxSequences));
+  if (fits(mode, input.kvCells, askedTrunk, agents))
+    return { agents, mode, trunkTokens: askedTrunk, agentsThatFit: agents };
+  let low = 0;
+  let high = Math.min(agents, llamaMaxSequences - sequencesBesideAgents);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mode, input.kvCells, await trunkOf(mid), mid)) low = mid;
+    else high = mid - 1;
+  }
+  return { agents, mode, trunkTokens: await trunkOf(Math.max(1, low)), agentsThatFit: low };
+}

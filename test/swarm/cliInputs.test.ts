@@ -1,0 +1,185 @@
+// The CLI (the real process, the real runtime on stories260K, real git repositories) with bad inputs: each gets a
+// message that says what is wrong and what to do, exit code 2, and nothing written. Then a resume from another
+// folder (its saved inputs untouched) and two runs in a row with fresh state dirs (disjoint branches and worktrees).
+import assert from "node:assert/strict";
+import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sharedModelPath } from "../runtime/runtimeTestModels";
+import { git, makeSampleRepo, repoRoot, testRecipe, type SampleRepo } from "./swarmFixtures";
+
+const cli = path.join(repoRoot(), "dist", "cli", "main.js");
+const model = sharedModelPath("stories260K.gguf");
+
+function runCli(args: string[], options: SpawnSyncOptions = {}) {
+  assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`);
+  const out = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", ...options });
+  return { status: out.status, stdout: String(out.stdout), stderr: String(out.stderr) };
+}
+
+function swarmBranches(workspace: string): string[] {
+  return git(workspace, "for-each-ref", "--format=%(refname:short)", "refs/heads/swarmboard/")
+    .split("\n")
+    .filter(Boolean);
+}
+
+describe("the CLI's inputs (real CLI process, stories260K)", function () {
+  let repo: SampleRepo;
+  let recipeFile = "";
+  let noAgents = "";
+  before(() => {
+    repo = makeSampleRepo();
+    recipeFile = path.join(repo.root, "e2e.json");
+    // Two workers and a synthesist with one reading tool each: a small trunk, so the runs below stay short.
+    const recipe = testRecipe(2);
+    const small = {
+      ...recipe,
+      taskSources: ["goal"],
+      roles: recipe.roles.map((r) => ({ ...r, tools: ["read_file"] })),
+    };
+    writeFileSync(recipeFile, JSON.stringify(small));
+    // Every agent and the synthesist finish at once: the runs exercise the records, not the agents.
+    const finish = [{ tool: "finish", args: { summary: "nothing to do in this test" } }];
+    noAgents = path.join(repo.root, "finish.json");
+    writeFileSync(noAgents, JSON.stringify({ agents: { "agent-1": finish, "agent-2": finish, synthesist: finish } }));
+  });
+
+  /** A bad input: exit code 2, the message matched, no branch and no state written. */
+  function refused(args: string[], message: RegExp, options: SpawnSyncOptions = {}) {
+    const out = runCli(["run", ...args], options);
+    assert.equal(out.status, 2, `exit code 2 expected:\n${out.stdout}\n${out.stderr}`);
+    assert.match(out.stderr, message);
+    assert.doesNotMatch(out.stderr, /Usage:|swarmboard\.kvCellsBudget|EEXIST|EROFS/);
+    assert.deepEqual(swarmBranches(repo.workspace), [], "nothing was created in the repository");
+    return out;
+  }
+
+  it("refuses a workspace that is a file", () => {
+    const file = path.join(repo.workspace, "README.md");
+    refused(
+      ["--goal", "g", "--model", model, "--workspace", file],
+      /The workspace .*README\.md is a file, not a folder/,
+    );
+  });
+
+  it("refuses a state dir that is a file", () => {
+    const file = path.join(repo.root, "state-file");
+    writeFileSync(file, "x");
+    refused(
+      ["--goal", "g", "--model", model, "--workspace", repo.workspace, "--state-dir", file],
+      /The state dir .*state-file is a file: give --state-dir a folder/,
+    );
+  });
+
+  it("refuses a state dir it cannot write", () => {
+    const locked = path.join(repo.root, "locked");
+    mkdirSync(locked);
+    chmodSync(locked, 0o555);
+    chmodSync(repo.root, 0o755); // mkdtemp's 0700 would hide the folder itself from another user
+    // root may write anywhere: run the CLI as nobody then (the check is the same for EROFS and EACCES).
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    refused(
+      ["--goal", "g", "--model", model, "--workspace", repo.workspace, "--state-dir", path.join(locked, "s")],
+      /The state dir .*locked\/s cannot be written \(.*locked: permission denied\)\. Give --state-dir a folder you can write/,
+      asUser,
+    );
+    assert.deepEqual(readdirSync(locked), []);
+  });
+
+  it("refuses --resume on a state dir that does not exist", () => {
+    refused(
+      ["--resume", "--state-dir", path.join(repo.root, "never")],
+      /There is no swarm to resume in .*never: the folder does not exist/,
+    );
+  });
+
+  it("refuses a goal too long for the KV budget, naming the CLI's flags", () => {
+    const goal = "Describe the median function in words. ".repeat(3_000);
+    const out = refused(
+      ["--goal", goal, "--model", model, "--workspace", repo.workspace, "--recipe", recipeFile, "--threads", "1"],
+      new RegExp(
+        `The swarm does not fit: its shared context .*goal of ${goal.length.toLocaleString("en-US")} characters.* ` +
+          "tokens of this model, and the KV budget of 32,768 cells \\(--kv-cells",
+      ),
+    );
+    assert.match(out.stderr, /Shorten --goal .* or give --kv-cells [\d,]+ or more/);
+  });
+
+  it("refuses --agents 10000 up front with the number that fits", () => {
+    const out = refused(
+      ["--goal", "g", "--agents", "10000", "--model", model, "--workspace", repo.workspace, "--recipe", recipeFile],
+      /--agents 10,000 does not fit: at most \d+ agents fit at once in the KV budget of 32,768 cells/,
+    );
+    const fit = Number(/at most (\d+) agents/.exec(out.stderr)![1]);
+    assert.ok(fit > 0 && fit < 10_000, `a usable number: ${fit}`);
+    assert.match(out.stderr, new RegExp(`Give --agents ${fit} or fewer`));
+  });
+
+  const common = () => ["--recipe", recipeFile, "--model", model, "--workspace", repo.workspace, "--threads", "1"];
+  const runs: Array<{ stateDir: string; id: string }> = [];
+
+  it("runs twice in a row with fresh state dirs on disjoint branches and worktrees", () => {
+    for (const name of ["a", "b"]) {
+      const stateDir = path.join(repo.root, `fresh-${name}`);
+      const out = runCli([
+        "run",
+        "--goal",
+        "Fix median",
+        "--script",
+        noAgents,
+        "--state-dir",
+        stateDir,
+        "--plain",
+        ...common(),
+      ]);
+      assert.equal(out.status, 0, `${out.stdout}\n${out.stderr}`);
+      const id = (JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { swarmId: string })
+        .swarmId;
+      runs.push({ stateDir, id });
+    }
+    assert.notEqual(runs[0]!.id, runs[1]!.id);
+    const branchesOf = (id: string) => swarmBranches(repo.workspace).filter((b) => b.startsWith(`swarmboard/${id}/`));
+    const [a, b] = runs.map((r) => branchesOf(r.id));
+    assert.ok(a!.length >= 3 && b!.length >= 3, `each run has its own branches: ${a} / ${b}`);
+    assert.deepEqual(
+      a!.filter((x) => b!.includes(x)),
+      [],
+    );
+    // Every agent worktree of a run lives in that run's own state dir, on that run's branch.
+    const worktrees = git(repo.workspace, "worktree", "list", "--porcelain")
+      .split("\n\n")
+      .map((block) => ({
+        path: /^worktree (.*)$/m.exec(block)?.[1] ?? "",
+        branch: /^branch refs\/heads\/(.*)$/m.exec(block)?.[1] ?? "",
+      }))
+      .filter((w) => w.branch.startsWith("swarmboard/"));
+    for (const wt of worktrees) {
+      const owner = runs.find((r) => wt.branch.startsWith(`swarmboard/${r.id}/`));
+      assert.ok(owner, `${wt.branch} belongs to one of the runs`);
+      assert.ok(wt.path.startsWith(realpathSync(owner.stateDir)), `${wt.path} is in ${owner.stateDir}`);
+    }
+    const listed = runCli(["list", "--workspace", repo.workspace]);
+    assert.equal(listed.status, 0, listed.stderr);
+    for (const run of runs) assert.match(listed.stdout, new RegExp(`${run.id}  completed`));
+  });
+
+  it("resumes from a folder outside the repository with only the state dir and the model, saved inputs untouched", () => {
+    assert.ok(runs[0], "the runs of the test above");
+    const { stateDir, id } = runs[0];
+    const settingsBefore = readFileSync(path.join(stateDir, "settings.json"), "utf8");
+    const recipeBefore = readFileSync(path.join(stateDir, "recipe.json"), "utf8");
+    const resumed = runCli(
+      ["run", "--resume", "--state-dir", stateDir, "--model", model, "--script", noAgents, "--plain"],
+      {
+        cwd: os.tmpdir(),
+      },
+    );
+    assert.equal(resumed.status, 0, `${resumed.stdout}\n${resumed.stderr}`);
+    assert.match(resumed.stdout, new RegExp(`swarm ${id}: state dir`));
+    assert.equal(readFileSync(path.join(stateDir, "settings.json"), "utf8"), settingsBefore);
+    assert.equal(readFileSync(path.join(stateDir, "recipe.json"), "utf8"), recipeBefore);
+    const events = readFileSync(path.join(stateDir, "events.jsonl"), "utf8");
+    assert.equal(events.match(/"type":"swarm-started"/g)?.length, 2, "the trace holds both runs");
+  });
+});

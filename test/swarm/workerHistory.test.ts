@@ -1,0 +1,125 @@
+// Swarms launched through the real worker process (as VS Code launches them) leave a durable record: a unique
+// id, the events trace, recipe and settings in the state dir, and a registry entry that a new worker lists after
+// the first one was killed with SIGKILL mid-run ("interrupted"), resumes to the end and cleans up after a dry run.
+import assert from "node:assert/strict";
+import { fork, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { RpcPeer } from "../../src/core/rpc/rpcPeer";
+import { ChildProcessTransport } from "../../src/host/childProcessTransport";
+import { startSwarmMethod, swarmEventsNotification } from "../../src/protocol/swarmRpc";
+import { cleanUpSwarmMethod, listSwarmsMethod, resumeSwarmMethod } from "../../src/protocol/swarmHistoryRpc";
+import { workerReadyNotification } from "../../src/protocol/workerRpc";
+import type { SwarmEvent } from "../../src/protocol/swarmEvents";
+import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
+import { sharedModelPath } from "../runtime/runtimeTestModels";
+import { git, makeSampleRepo, repoRoot, testRecipe } from "./swarmFixtures";
+
+interface Worker {
+  readonly child: ChildProcess;
+  readonly peer: RpcPeer;
+  readonly events: SwarmEvent[];
+}
+
+async function startWorker(): Promise<Worker> {
+  const script = path.join(repoRoot(), "dist", "worker", "main.js");
+  assert.ok(existsSync(script), `${script} is missing: run npm run build first`);
+  const child = fork(script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
+  const peer = new RpcPeer(new ChildProcessTransport(child, () => undefined));
+  const events: SwarmEvent[] = [];
+  peer.onNotification(swarmEventsNotification, ({ events: batch }) => events.push(...batch));
+  await new Promise((resolve) => peer.onNotification(workerReadyNotification, resolve));
+  return { child, peer, events };
+}
+
+function until(check: () => boolean, what: string, ms = 500_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (check()) {
+        clearInterval(timer);
+        resolve();
+      } else if (Date.now() > deadline) {
+        clearInterval(timer);
+        reject(new Error(`timed out waiting for ${what}`));
+      }
+    }, 100);
+  });
+}
+
+describe("swarm history through the worker (VS Code's path, stories260K)", function () {
+  const workers: Worker[] = [];
+  afterEach(() => {
+    for (const w of workers.splice(0)) {
+      if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL");
+      w.peer.dispose();
+    }
+  });
+
+  it("records, lists as interrupted after SIGKILL, resumes to the end, and cleans up after a dry run", async function () {
+    const repo = makeSampleRepo();
+    const recipeFile = path.join(repo.root, "e2e.json");
+    writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
+    const observations = Array.from({ length: 60 }, (_, i) => ({
+      tool: "post_finding",
+      args: { kind: "OBSERVED", text: `observation ${i + 1}` },
+    }));
+    const first = await startWorker();
+    workers.push(first);
+    const { swarmId } = await first.peer.request(startSwarmMethod, {
+      goal: "Fix median for even-length lists",
+      recipe: recipeFile,
+      modelPath: sharedModelPath("stories260K.gguf"),
+      workspace: repo.workspace,
+      stateDir: repo.stateDir,
+      threads: 1,
+      policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+      script: { agents: { "agent-1": observations, synthesist: [{ tool: "finish", args: { summary: "-" } }] } },
+    });
+    assert.match(swarmId, /^e2e-\d{8}-\d{6}-[0-9a-f]{4}$/);
+    await until(() => first.events.filter((e) => e.type === "board-entry").length >= 2, "two findings before the kill");
+    first.child.kill("SIGKILL");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    const trace = readFileSync(path.join(repo.stateDir, "events.jsonl"), "utf8");
+    assert.match(trace, /"type":"swarm-started"/, "the worker wrote the events trace");
+    for (const file of ["recipe.json", "settings.json", "board.jsonl"])
+      assert.ok(existsSync(path.join(repo.stateDir, file)), `${file} is in the state dir`);
+
+    const second = await startWorker();
+    workers.push(second);
+    const listed = await second.peer.request(listSwarmsMethod, { workspace: repo.workspace });
+    assert.deepEqual(listed.problems, []);
+    const past = listed.swarms.find((s) => s.swarmId === swarmId);
+    assert.equal(past?.outcome, "interrupted", JSON.stringify(past));
+    assert.ok((past?.findings ?? 0) >= 2, `findings counted: ${past?.findings}`);
+    assert.equal(past?.launchedBy, "vscode");
+
+    // The resumed agent and the synthesist finish at once.
+    const finish = [{ tool: "finish", args: { summary: "done after the resume" } }];
+    const script = { agents: { "agent-1": finish, synthesist: finish } };
+    await second.peer.request(resumeSwarmMethod, { workspace: repo.workspace, swarmId, script });
+    await until(() => second.events.some((e) => e.type === "swarm-ended"), "the resumed swarm to end");
+    let after = (await second.peer.request(listSwarmsMethod, { workspace: repo.workspace })).swarms[0];
+    // The record is written just after the session returns, a moment after its swarm-ended event.
+    for (let i = 0; i < 50 && after?.outcome === "running"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = (await second.peer.request(listSwarmsMethod, { workspace: repo.workspace })).swarms[0];
+    }
+    assert.equal(after?.outcome, "completed", after?.reason);
+    assert.ok(after?.branches.some((b) => b.branch === `swarmboard/${swarmId}/agent-1`));
+
+    const dry = await second.peer.request(cleanUpSwarmMethod, { workspace: repo.workspace, swarmId });
+    assert.equal(dry.removed, undefined, "a dry run removes nothing");
+    assert.notEqual(git(repo.workspace, "for-each-ref", `refs/heads/swarmboard/${swarmId}/`), "");
+    const done = await second.peer.request(cleanUpSwarmMethod, {
+      workspace: repo.workspace,
+      swarmId,
+      confirm: { unmerged: dry.plan.unmerged, uncommitted: dry.plan.uncommitted },
+    });
+    assert.ok((done.removed?.branches.length ?? 0) >= 2);
+    assert.equal(git(repo.workspace, "for-each-ref", `refs/heads/swarmboard/${swarmId}/`), "");
+    assert.equal(git(repo.workspace, "worktree", "list", "--porcelain").split("\nworktree ").length, 1);
+    const cleaned = (await second.peer.request(listSwarmsMethod, { workspace: repo.workspace })).swarms[0];
+    assert.ok(cleaned?.cleanedUpAt !== undefined, "the record says it was cleaned up");
+  });
+});
