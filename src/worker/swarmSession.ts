@@ -373,7 +373,7 @@ export class SwarmSession {
       (isSynthesist ? options.script?.agents["synthesist"] : undefined) ??
       (options.script ? [] : undefined);
     const calls = new AgentCalls(agent, format, tools, {
-      maxArgTokens: 256,
+      maxArgTokens: () => this.tailBudget - (agent.tokens.length - context.trunkTokens.length),
       temperature: options.temperature ?? 0.7,
       seed: (options.seed ?? 1) + Number(id.replace(/\D/g, "") || 0),
       ...(script ? { script } : {}),
