@@ -34,7 +34,9 @@ const workspaceDescriptions: Record<ToolName, string> = {
   read_file: "Read a file of your worktree (optionally a line range); long files are cut and say so.",
   search: "Search your worktree with git grep (regex or fixed string, optional path filters).",
   write_file: "Create or overwrite a file in your worktree.",
-  edit_file: "Replace an exact text that occurs exactly once in a file.",
+  edit_file:
+    "Change a file by search/replace blocks (edits), applied in order; each search must occur exactly once. " +
+    "Nothing is written unless every block matches.",
   run_command: "Run a shell command in your worktree under the command policy (sandboxed, with a timeout).",
   git_status: "Show your worktree's changed files.",
   git_diff: "Show your uncommitted changes (or staged ones).",
