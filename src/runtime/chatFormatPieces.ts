@@ -30,7 +30,7 @@ const markMeaning: Record<Mark, string> = {
   result2: "a second call's result",
 };
 
-/** Families whose templates are tested end to end (test/runtime/modelFamilies.test.ts). */
+/** Families whose templates are tested end to end (test/runtime/families/). */
 export const knownFamilies =
   "Qwen2.5-Instruct, Qwen3, Qwen3-Coder, Devstral / Mistral, Llama 3.2-Instruct, Gemma 4 and ChatML models (SmolLM3)";
 

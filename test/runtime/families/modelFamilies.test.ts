@@ -3,11 +3,11 @@
 // ships) resolve to the chat wrapper node-llama-cpp picks for the real model, and an agent's turns rendered by
 // AgentChatFormat read exactly as the wrapper itself renders the same conversation.
 import assert from "node:assert/strict";
-import { AgentChatFormat } from "../../src/runtime/agentChatFormat";
-import { loadSwarmModel, type SwarmModel } from "../../src/runtime/loadModel";
-import { loadNodeLlamaCpp } from "../../src/runtime/nodeLlamaCpp";
-import { createSwarmContext } from "../../src/runtime/swarmContext";
-import { ensureFamilyModels, familyModelFile, modelFamilies } from "../fixtures/gguf/familyModels";
+import { AgentChatFormat } from "../../../src/runtime/agentChatFormat";
+import { loadSwarmModel, type SwarmModel } from "../../../src/runtime/loadModel";
+import { loadNodeLlamaCpp } from "../../../src/runtime/nodeLlamaCpp";
+import { createSwarmContext } from "../../../src/runtime/swarmContext";
+import { ensureFamilyModels, familyModelFile, modelFamilies } from "../../fixtures/gguf/familyModels";
 
 /** The wrapper node-llama-cpp 3.22.1 resolves for each family's real template (asserted by name). */
 const expectedWrappers: Record<string, string> = {
