@@ -25,6 +25,13 @@ export interface AgentCallsOptions {
   /** Scripted calls (deterministic runs); when they run out the agent finishes. */
   readonly script?: readonly ScriptedCall[];
   readonly signal?: AbortSignal;
+  /**
+   * Why a call being generated must end now (e.g. the wall-clock budget), or undefined to go on. Polled while the
+   * arguments are generated: a call's room is the agent's whole share, so it is not left to finish on its own.
+   */
+  readonly callDeadline?: () => string | undefined;
+  /** How often a call in flight asks `callDeadline`, in ms (default 200). */
+  readonly deadlinePollMs?: number;
 }
 
 export class AgentCalls {
@@ -41,7 +48,8 @@ export class AgentCalls {
     private readonly options: AgentCallsOptions,
   ) {
     this.nameGrammar = AgentChatFormat.nameGrammar(tools.map((t) => t.name));
-    this.maxNameTokens = Math.max(...tools.map((t) => format.tokenize(t.name).length)) + 1;
+    // A grammar may reach a name through any split into tokens, one character per token at worst.
+    this.maxNameTokens = Math.max(...tools.map((t) => t.name.length)) + 1;
   }
 
   /** Reads the agent's brief and opens its first call. */
@@ -81,16 +89,31 @@ export class AgentCalls {
     await this.agent.append(this.format.paramsPrefixTokens());
     const room = this.argumentRoom(tool.name);
     if (room < 1) return this.tooLarge(tool.name, "", room, name.tokens.length);
-    const args = await this.agent.generate({
-      maxTokens: room,
-      jsonSchema: tool.jsonSchema,
-      sampling,
-      ...(signal ? { signal } : {}),
-    });
+    const deadline = this.watchDeadline();
+    const args = await this.agent
+      .generate({ maxTokens: room, jsonSchema: tool.jsonSchema, sampling, signal: deadline.signal })
+      .finally(deadline.dispose);
     const tokens = name.tokens.length + args.tokens.length;
     if (args.stopReason === "kv-full") return { kind: "kv-full", tokens };
+    const ended = deadline.reason();
+    if (args.stopReason === "aborted" && ended !== undefined) {
+      return { kind: "malformed", text: `${tool.name} ${args.text}`, reason: `${ended}: the call was cut off`, tokens };
+    }
     if (args.stopReason === "max-tokens") return this.tooLarge(tool.name, args.text, room, tokens);
     return { kind: "call", name: tool.name, argsText: args.text, tokens };
+  }
+
+  /** A signal that ends a call when the agent is stopped or `callDeadline` gives a reason. */
+  private watchDeadline(): { signal: AbortSignal; dispose: () => void; reason: () => string | undefined } {
+    const controller = new AbortController();
+    let reason: string | undefined;
+    const timer = setInterval(() => {
+      reason = this.options.callDeadline?.();
+      if (reason !== undefined) controller.abort();
+    }, this.options.deadlinePollMs ?? 200);
+    timer.unref();
+    const signals = [controller.signal, ...(this.options.signal ? [this.options.signal] : [])];
+    return { signal: AbortSignal.any(signals), dispose: () => clearInterval(timer), reason: () => reason };
   }
 
   /** The tool error for a call that would not fit, naming the room the agent has and what to do instead. */

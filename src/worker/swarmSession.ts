@@ -374,6 +374,11 @@ export class SwarmSession {
       (options.script ? [] : undefined);
     const calls = new AgentCalls(agent, format, tools, {
       maxArgTokens: () => this.tailBudget - (agent.tokens.length - context.trunkTokens.length),
+      callDeadline: () => {
+        const clock = this.budgetAction();
+        const ended = clock === "stop" || (clock === "fanIn" && !isSynthesist);
+        return ended ? "the wall-clock budget ran out" : undefined;
+      },
       temperature: options.temperature ?? 0.7,
       seed: (options.seed ?? 1) + Number(id.replace(/\D/g, "") || 0),
       ...(script ? { script } : {}),

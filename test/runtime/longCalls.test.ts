@@ -104,9 +104,27 @@ describe("long calls through a family's template (Qwen2.5-Instruct, random weigh
         assert.ok(chosen.schema.safeParse(JSON.parse(call.argsText)).success, call.argsText.slice(0, 200));
       } else {
         assert.equal(call.kind, "malformed", "the pool is large enough that no call is cut by kv-full");
-        assert.match(call.kind === "malformed" ? call.reason : "", /did not fit|is not one of your tools/);
+        assert.match(call.kind === "malformed" ? call.reason : "", /did not fit/);
       }
       await calls.answer(JSON.stringify({ error: "test: call noted" }));
     }
+  });
+
+  it("ends a call in flight when its deadline gives a reason, as a tool error", async () => {
+    let asked = 0;
+    const calls = await callsFor({
+      temperature: 0.8,
+      seed: 3,
+      // Polled every millisecond, the deadline passes at once: the call has started and is ended mid-way.
+      deadlinePollMs: 1,
+      callDeadline: () => (++asked >= 1 ? "the wall-clock budget ran out" : undefined),
+    });
+    const call = await calls.next();
+    assert.ok(
+      asked >= 1,
+      `the deadline was polled while the call was generated: ${JSON.stringify(call).slice(0, 300)}`,
+    );
+    assert.equal(call.kind, "malformed", JSON.stringify(call).slice(0, 200));
+    assert.match(call.kind === "malformed" ? call.reason : "", /^the wall-clock budget ran out: the call was cut off$/);
   });
 });
