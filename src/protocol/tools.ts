@@ -27,11 +27,24 @@ export const writeFileArgs = z.object({
   path: relPath,
   content: z.string().max(1_000_000),
 });
-export const editFileArgs = z.object({
-  path: relPath,
+export const editBlock = z.object({
   search: z.string().min(1).describe("exact text that occurs exactly once in the file"),
   replace: z.string(),
 });
+/** Search/replace blocks applied in order (`edits`), or one block as `search`/`replace`; nothing is written unless all match. */
+export const editFileArgs = z
+  .object({
+    path: relPath,
+    edits: z.array(editBlock).optional().describe("search/replace blocks, applied in order; each matches exactly once"),
+    search: z.string().min(1).optional().describe("one block's exact text (instead of edits)"),
+    replace: z.string().optional(),
+  })
+  .refine((a) => (a.edits?.length ?? 0) > 0 || a.search !== undefined, {
+    message: "give edits: [{search, replace}, ...] (or one search and replace)",
+  })
+  .refine((a) => a.search === undefined || a.replace !== undefined, {
+    message: "search needs its replace (use an empty string to delete)",
+  });
 export const runCommandArgs = z.object({
   command: z.string().min(1).max(8000),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
@@ -86,7 +99,8 @@ export const searchResult = z.object({ matches: z.array(searchMatchSchema), trun
 export const writeFileResult = z.object({ path: z.string(), bytes: z.number().int(), created: z.boolean() });
 export const editFileResult = z.object({
   path: z.string(),
-  line: z.number().int().describe("line where the edit starts"),
+  line: z.number().int().describe("line where the first block's replacement starts"),
+  lines: z.array(z.number().int()).describe("line where each block's replacement starts, in order"),
 });
 export const runCommandResult = z.object({
   decision: z.enum(["allow", "ask", "deny"]),

@@ -1,15 +1,26 @@
 // How an agent's conversation looks to the model, in the model's own chat template and function-calling
-// syntax. node-llama-cpp's chat wrapper renders a sample history (system with the tools, one user turn,
-// a model turn with two function calls and their results) with marker strings in it; splitting that
-// rendering at the markers gives the exact pieces between which an agent's own text goes:
+// syntax. node-llama-cpp's chat wrapper (the one the model resolves to) renders a sample history (system with
+// the tools, one user turn, a model turn with two calls in separate chunks and their results) with marker
+// words in it; cutting that rendering at the markers (src/runtime/chatFormatPieces.ts) gives the exact pieces
+// between which an agent's own text goes:
 //
 //   [trunk: system + tools + user header] <user text> [open: user close + model header + call prefix]
 //   <name> [params prefix] <params JSON> [after-call: call suffix + result prefix] <result JSON>
-//   [next-call: result suffix + call prefix] <name> ...
+//   [next-call: result suffix + model header + call prefix] <name> ...
 //
 // So the trunk is shared by every agent byte for byte, and each call an agent makes is rendered the way the
-// model was trained to make it. A template whose rendering does not contain the markers in order is refused.
+// model was trained to make it: Qwen's <tool_call> JSON, Llama 3's results in an ipython turn, Gemma 4's
+// result prefix that repeats the function's name, Mistral's [TOOL_CALLS]name[ARGS]. A template whose
+// rendering lacks a piece is refused with what was missing and which families are known to work.
 import type { LlamaTextJSON, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
+import {
+  marks,
+  RenderedSample,
+  replaceInPiece,
+  unescapeQuotesAround,
+  unquoteAround,
+  type Item,
+} from "./chatFormatPieces";
 import type { SwarmModel } from "./loadModel";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 import { SwarmRuntimeError } from "./runtimeErrors";
@@ -21,124 +32,110 @@ export interface ToolDoc {
   jsonSchema: object;
 }
 
-type Item = Exclude<LlamaTextJSON, string>[number] | string;
+type FunctionDocs = Record<string, { description: string; params: never }>;
 
-const marks = {
-  user: "\u2063SBUSER\u2063",
-  name1: "sbfirstcall",
-  params1: "\u2063SBPARAMS1\u2063",
-  result1: "\u2063SBRESULT1\u2063",
-  name2: "sbsecondcall",
-};
-
-/** Splits a rendered text (as JSON items) at each marker in turn; every marker must be found, in order. */
-function splitAtMarkers(items: Item[], markers: string[]): Item[][] {
-  const pieces: Item[][] = [[]];
-  let queue = [...markers];
-  for (const item of items) {
-    if (typeof item !== "string") {
-      pieces[pieces.length - 1]!.push(item);
-      continue;
-    }
-    let rest = item;
-    while (queue.length > 0 && rest.includes(queue[0]!)) {
-      const at = rest.indexOf(queue[0]!);
-      if (at > 0) pieces[pieces.length - 1]!.push(rest.slice(0, at));
-      pieces.push([]);
-      rest = rest.slice(at + queue[0]!.length);
-      queue = queue.slice(1);
-    }
-    if (rest.length > 0) pieces[pieces.length - 1]!.push(rest);
-  }
-  if (queue.length > 0) {
-    throw new SwarmRuntimeError(
-      "invalid-request",
-      `The model's chat template did not render the conversation as expected (missing ${JSON.stringify(queue[0])}); ` +
-        "pick a model with a supported chat template.",
-    );
-  }
-  return pieces;
+/** The pieces of one family's format, as rendered items (tokenized once, except where a call's name goes in). */
+interface FormatPieces {
+  readonly trunk: Item[];
+  readonly open: Item[];
+  readonly paramsPrefix: Item[];
+  /** Call suffix and result prefix; may repeat the call's name (as `marks.name1`). */
+  readonly afterCall: Item[];
+  readonly nextCall: Item[];
+  /** The template encodes a result as a JSON string (Mistral): the agent's JSON goes in escaped. */
+  readonly resultInJsonString: boolean;
 }
 
-/** The rendered JSON of a quoted marker (`"MARK"`) is the marker with its quotes: strip them from the joins. */
-function stripQuote(piece: Item[], side: "start" | "end"): Item[] {
-  const copy = [...piece];
-  const index = side === "start" ? 0 : copy.length - 1;
-  const item = copy[index];
-  if (typeof item === "string") {
-    copy[index] = side === "start" ? item.replace(/^"/, "") : item.replace(/"$/, "");
-  }
-  return copy;
+async function renderPieces(model: SwarmModel, systemText: string, functions: FunctionDocs) {
+  const { resolveChatWrapper } = await loadNodeLlamaCpp();
+  const wrapper = resolveChatWrapper(model.model);
+  const sampleDocs: FunctionDocs = {
+    ...functions,
+    [marks.name1]: { description: "", params: { type: "object" } as never },
+    [marks.name2]: { description: "", params: { type: "object" } as never },
+  };
+  const sample = wrapper.generateContextState({
+    chatHistory: [
+      { type: "system", text: systemText },
+      { type: "user", text: marks.user },
+      {
+        type: "model",
+        response: [
+          { type: "functionCall", name: marks.name1, params: marks.params1, result: marks.result1 },
+          {
+            type: "functionCall",
+            name: marks.name2,
+            params: marks.params2,
+            result: marks.result2,
+            startsNewChunk: true,
+          },
+        ],
+      },
+    ],
+    availableFunctions: sampleDocs,
+  });
+  const rendered = new RenderedSample(sample.contextText.toJSON() as Item[]);
+  // The trunk is rendered again with only the real tools documented.
+  const trunkState = wrapper.generateContextState({
+    chatHistory: [
+      { type: "system", text: systemText },
+      { type: "user", text: marks.user },
+      { type: "model", response: [] },
+    ],
+    availableFunctions: functions,
+  });
+  const trunk = new RenderedSample(trunkState.contextText.toJSON() as Item[]).before("user");
+  const [paramsPrefix, afterParams] = unquoteAround(
+    rendered.between("name1", "params1"),
+    rendered.between("params1", "result1", ["name1"]),
+  );
+  const [afterEscaped, nextEscaped, resultInJsonString] = unescapeQuotesAround(
+    afterParams,
+    rendered.between("result1", "name2"),
+  );
+  const [afterCall, nextCall] = resultInJsonString
+    ? [afterEscaped, nextEscaped]
+    : unquoteAround(afterEscaped, nextEscaped);
+  const open = rendered.between("user", "name1");
+  const pieces: FormatPieces = { trunk, open, paramsPrefix, afterCall, nextCall, resultInJsonString };
+  return { wrapperName: wrapper.wrapperName, pieces };
 }
 
 export class AgentChatFormat {
   private constructor(
     private readonly model: SwarmModel,
     private readonly toTokens: (items: Item[]) => Token[],
+    /** node-llama-cpp's name of the chat wrapper the model resolved to (e.g. "Qwen", "JinjaTemplate"). */
+    readonly wrapperName: string,
     /** Shared by every agent: system text, tool docs, the user turn's header. */
     readonly trunkTokens: Token[],
+    private readonly pieces: FormatPieces,
     private readonly open: Token[],
     private readonly paramsPrefix: Token[],
-    private readonly afterCall: Token[],
     private readonly nextCall: Token[],
   ) {}
 
   static async create(model: SwarmModel, systemText: string, tools: readonly ToolDoc[]): Promise<AgentChatFormat> {
     if (tools.length === 0) throw new SwarmRuntimeError("invalid-request", "An agent needs at least one tool.");
-    const { resolveChatWrapper, LlamaText } = await loadNodeLlamaCpp();
-    const wrapper = resolveChatWrapper(model.model);
-    const functions = Object.fromEntries(
+    const { LlamaText } = await loadNodeLlamaCpp();
+    const functions: FunctionDocs = Object.fromEntries(
       tools.map((t) => [t.name, { description: t.description, params: t.jsonSchema as never }]),
     );
-    const docs = {
-      ...functions,
-      [marks.name1]: { description: "", params: { type: "object" } as never },
-      [marks.name2]: { description: "", params: { type: "object" } as never },
-    };
-    const state = wrapper.generateContextState({
-      chatHistory: [
-        { type: "system", text: systemText },
-        { type: "user", text: marks.user },
-        {
-          type: "model",
-          response: [
-            { type: "functionCall", name: marks.name1, params: marks.params1, result: marks.result1 },
-            { type: "functionCall", name: marks.name2, params: {}, result: "" },
-          ],
-        },
-      ],
-      availableFunctions: docs,
-    });
-    // The sample tools are documented too (so the markers render as calls); the trunk is rendered again below
-    // with only the real tools.
-    const pieces = splitAtMarkers(state.contextText.toJSON() as Item[], [
-      marks.user,
-      marks.name1,
-      marks.params1,
-      marks.result1,
-      marks.name2,
-    ]);
-    const trunkState = wrapper.generateContextState({
-      chatHistory: [
-        { type: "system", text: systemText },
-        { type: "user", text: marks.user },
-        { type: "model", response: [] },
-      ],
-      availableFunctions: functions,
-    });
-    const [trunk] = splitAtMarkers(trunkState.contextText.toJSON() as Item[], [marks.user]);
+    const { wrapperName, pieces } = await renderPieces(model, systemText, functions);
     const toTokens = (items: Item[]) => LlamaText.fromJSON(items as LlamaTextJSON).tokenize(model.model.tokenizer);
-    const trunkItems = trunk!.filter(
+    // The context adds the BOS token itself.
+    const trunkItems = pieces.trunk.filter(
       (item, i) => !(i === 0 && typeof item !== "string" && item.type === "specialToken" && item.value === "BOS"),
     );
     return new AgentChatFormat(
       model,
       toTokens,
+      wrapperName,
       toTokens(trunkItems),
-      toTokens(pieces[1]!),
-      toTokens(stripQuote(pieces[2]!, "end")),
-      toTokens(stripQuote(stripQuote(pieces[3]!, "start"), "end")),
-      toTokens(stripQuote(pieces[4]!, "start")),
+      pieces,
+      toTokens(pieces.open),
+      toTokens(pieces.paramsPrefix),
+      toTokens(pieces.nextCall),
     );
   }
 
@@ -152,9 +149,14 @@ export class AgentChatFormat {
     return [...this.paramsPrefix];
   }
 
-  /** After a call's arguments: the result, then the prefix of the agent's next call. */
-  resultTokens(resultJson: string): Token[] {
-    return [...this.afterCall, ...this.model.tokenize(resultJson), ...this.nextCall];
+  /**
+   * After a call's arguments: the call's end, the result in the family's own result turn, then the prefix of the
+   * agent's next call. `callName` is the tool that was called (some families repeat it before the result).
+   */
+  resultTokens(resultJson: string, callName: string): Token[] {
+    const afterCall = this.toTokens(replaceInPiece(this.pieces.afterCall, marks.name1, callName));
+    const text = this.pieces.resultInJsonString ? JSON.stringify(resultJson).slice(1, -1) : resultJson;
+    return [...afterCall, ...this.model.tokenize(text), ...this.nextCall];
   }
 
   /** A GBNF grammar that admits exactly one of the tool names. */

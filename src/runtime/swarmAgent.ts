@@ -34,6 +34,11 @@ export class SwarmAgent {
     return this.slot.tokens;
   }
 
+  /** KV cells the pool could give this agent now (its admission), without touching what others are promised. */
+  room(): number {
+    return this.slot.shared.admission.availableFor(this.slot.id);
+  }
+
   /** Reads text or tokens into the agent's private cells (a tool result, a message from another agent). */
   append(input: string | readonly Token[]): Promise<void> {
     return this.slot.exclusive("append", () => this.slot.appendTokens(this.slot.tokenize(input)));

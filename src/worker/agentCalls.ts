@@ -15,18 +15,31 @@ export type ModelCall =
   | { readonly kind: "malformed"; readonly text: string; readonly reason: string; readonly tokens: number };
 
 export interface AgentCallsOptions {
-  /** Most tokens for one call's arguments. */
-  readonly maxArgTokens: number;
+  /**
+   * Most tokens the agent may still add (what is left of its share of the pool). A call's arguments get this,
+   * bounded by what the pool can give the agent now, less what reading the reply takes.
+   */
+  readonly maxArgTokens: () => number;
   readonly temperature: number;
   readonly seed: number;
   /** Scripted calls (deterministic runs); when they run out the agent finishes. */
   readonly script?: readonly ScriptedCall[];
   readonly signal?: AbortSignal;
+  /**
+   * Why a call being generated must end now (e.g. the wall-clock budget), or undefined to go on. Polled while the
+   * arguments are generated: a call's room is the agent's whole share, so it is not left to finish on its own.
+   */
+  readonly callDeadline?: () => string | undefined;
+  /** How often a call in flight asks `callDeadline`, in ms (default 200). */
+  readonly deadlinePollMs?: number;
 }
 
 export class AgentCalls {
   private scriptIndex = 0;
   private readonly nameGrammar: string;
+  private readonly maxNameTokens: number;
+  /** The tool of the call whose result is read next; a sub-agent opens inside its parent's spawn call. */
+  private lastCall = "spawn_subagent";
 
   constructor(
     private readonly agent: SwarmAgent,
@@ -35,6 +48,8 @@ export class AgentCalls {
     private readonly options: AgentCallsOptions,
   ) {
     this.nameGrammar = AgentChatFormat.nameGrammar(tools.map((t) => t.name));
+    // A grammar may reach a name through any split into tokens, one character per token at worst.
+    this.maxNameTokens = Math.max(...tools.map((t) => t.name.length)) + 1;
   }
 
   /** Reads the agent's brief and opens its first call. */
@@ -44,7 +59,7 @@ export class AgentCalls {
 
   /** Reads a call's result (and whatever arrives with it) and opens the next call. */
   answer(resultJson: string): Promise<void> {
-    return this.agent.append(this.format.resultTokens(resultJson));
+    return this.agent.append(this.format.resultTokens(resultJson, this.lastCall));
   }
 
   next(): Promise<ModelCall> {
@@ -55,7 +70,7 @@ export class AgentCalls {
     const { signal } = this.options;
     const sampling = { temperature: this.options.temperature, seed: this.options.seed };
     const name = await this.agent.generate({
-      maxTokens: 32,
+      maxTokens: this.maxNameTokens,
       gbnf: this.nameGrammar,
       sampling,
       ...(signal ? { signal } : {}),
@@ -70,24 +85,55 @@ export class AgentCalls {
         tokens: name.tokens.length,
       };
     }
+    this.lastCall = tool.name;
     await this.agent.append(this.format.paramsPrefixTokens());
-    const args = await this.agent.generate({
-      maxTokens: this.options.maxArgTokens,
-      jsonSchema: tool.jsonSchema,
-      sampling,
-      ...(signal ? { signal } : {}),
-    });
+    const room = this.argumentRoom(tool.name);
+    if (room < 1) return this.tooLarge(tool.name, "", room, name.tokens.length);
+    const deadline = this.watchDeadline();
+    const args = await this.agent
+      .generate({ maxTokens: room, jsonSchema: tool.jsonSchema, sampling, signal: deadline.signal })
+      .finally(deadline.dispose);
     const tokens = name.tokens.length + args.tokens.length;
     if (args.stopReason === "kv-full") return { kind: "kv-full", tokens };
-    if (args.stopReason === "max-tokens") {
-      return {
-        kind: "malformed",
-        text: `${tool.name} ${args.text}`,
-        reason: `the arguments of ${tool.name} were cut off at ${this.options.maxArgTokens} tokens; keep them short`,
-        tokens,
-      };
+    const ended = deadline.reason();
+    if (args.stopReason === "aborted" && ended !== undefined) {
+      return { kind: "malformed", text: `${tool.name} ${args.text}`, reason: `${ended}: the call was cut off`, tokens };
     }
+    if (args.stopReason === "max-tokens") return this.tooLarge(tool.name, args.text, room, tokens);
     return { kind: "call", name: tool.name, argsText: args.text, tokens };
+  }
+
+  /** A signal that ends a call when the agent is stopped or `callDeadline` gives a reason. */
+  private watchDeadline(): { signal: AbortSignal; dispose: () => void; reason: () => string | undefined } {
+    const controller = new AbortController();
+    let reason: string | undefined;
+    const timer = setInterval(() => {
+      reason = this.options.callDeadline?.();
+      if (reason !== undefined) controller.abort();
+    }, this.options.deadlinePollMs ?? 200);
+    timer.unref();
+    const signals = [controller.signal, ...(this.options.signal ? [this.options.signal] : [])];
+    return { signal: AbortSignal.any(signals), dispose: () => clearInterval(timer), reason: () => reason };
+  }
+
+  /** The tool error for a call that would not fit, naming the room the agent has and what to do instead. */
+  private tooLargeReason(toolName: string, room: number): string {
+    return (
+      `the arguments of ${toolName} did not fit: you have room for ${Math.max(0, room)} more tokens ` +
+      "(your share of the KV cache); write a large file in parts (write_file the first part, then edit_file " +
+      "blocks that add the rest), keep reports to what matters, or finish"
+    );
+  }
+
+  private tooLarge(toolName: string, text: string, room: number, tokens: number): ModelCall {
+    return { kind: "malformed", text: `${toolName} ${text}`, reason: this.tooLargeReason(toolName, room), tokens };
+  }
+
+  /** Tokens a call's arguments may take: the agent's room less what reading the tool error would take. */
+  private argumentRoom(toolName: string): number {
+    const room = Math.min(this.agent.room(), this.options.maxArgTokens());
+    const error = JSON.stringify({ error: `invalid-call: ${this.tooLargeReason(toolName, room)}` });
+    return room - this.format.resultTokens(error, toolName).length;
   }
 
   private async nextScripted(script: readonly ScriptedCall[]): Promise<ModelCall> {
@@ -98,12 +144,18 @@ export class AgentCalls {
     const nameTokens = this.format.tokenize(step.tool);
     const name = await this.agent.generate({ maxTokens: nameTokens.length, forcedTokens: nameTokens });
     if (name.stopReason === "kv-full") return { kind: "kv-full", tokens: name.tokens.length };
+    this.lastCall = step.tool;
     await this.agent.append(this.format.paramsPrefixTokens());
     const argsText = step.rawArgs ?? JSON.stringify(step.args ?? {});
     const argTokens = this.format.tokenize(argsText);
-    const args = await this.agent.generate({ maxTokens: argTokens.length, forcedTokens: argTokens });
+    // A scripted call meets the same room as a sampled one: it is cut where a model's would be.
+    const room = this.argumentRoom(step.tool);
+    if (room < 1) return this.tooLarge(step.tool, "", room, name.tokens.length);
+    const maxTokens = Math.min(argTokens.length, room);
+    const args = await this.agent.generate({ maxTokens, forcedTokens: argTokens.slice(0, maxTokens) });
     const tokens = name.tokens.length + args.tokens.length;
     if (args.stopReason === "kv-full") return { kind: "kv-full", tokens };
+    if (maxTokens < argTokens.length) return this.tooLarge(step.tool, args.text, room, tokens);
     return { kind: "call", name: step.tool, argsText, tokens };
   }
 }

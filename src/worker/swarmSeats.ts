@@ -144,7 +144,13 @@ export class SwarmSeats {
       (isSynthesist ? options.script?.agents["synthesist"] : undefined) ??
       (options.script ? [] : undefined);
     const calls = new AgentCalls(agent, format, tools, {
-      maxArgTokens: 256,
+      // A call's room is what is left of the agent's share (no fixed cap); the runtime also checks admission.
+      maxArgTokens: () => tailBudget - (agent.tokens.length - context.trunkTokens.length),
+      callDeadline: () => {
+        const clock = this.hooks.budgetAction();
+        const ended = clock === "stop" || (clock === "fanIn" && !isSynthesist);
+        return ended ? "the wall-clock budget ran out" : undefined;
+      },
       temperature: options.temperature ?? 0.7,
       seed: (options.seed ?? 1) + slot.number,
       ...(script ? { script } : {}),

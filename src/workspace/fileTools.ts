@@ -3,6 +3,7 @@
 import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ToolArgs, ToolResult } from "../protocol/tools";
+import { applyEditBlocks, editBlocksOf } from "./editBlocks";
 import { runGit } from "./gitExec";
 import { resolveInWorktree, type ContainmentRules } from "./pathContainment";
 import { replaceFileContent } from "./replaceFile";
@@ -154,23 +155,8 @@ export async function editFileTool(
 ): Promise<ToolResult<"edit_file">> {
   const file = await resolveInWorktree(args.path, "write", rules);
   const text = await readText(file.real, args.path, limits.maxReadBytes);
-  const first = text.indexOf(args.search);
-  if (first < 0) {
-    throw new ToolFailure(
-      "not-found",
-      `The search text was not found in ${args.path}. It must match exactly, including spaces and line breaks: read the file and copy the text.`,
-    );
-  }
-  const second = text.indexOf(args.search, first + 1);
-  if (second >= 0) {
-    const line = (i: number) => text.slice(0, i).split("\n").length;
-    let count = 0;
-    for (let i = first; i >= 0; i = text.indexOf(args.search, i + 1)) count++;
-    throw new ToolFailure(
-      "not-unique",
-      `The search text occurs ${count} times in ${args.path} (lines ${line(first)}, ${line(second)}, ...): include more surrounding lines so it matches exactly once.`,
-    );
-  }
-  await writeResolved(file.real, text.slice(0, first) + args.replace + text.slice(first + args.search.length));
-  return { path: file.rel, line: text.slice(0, first).split("\n").length };
+  const edit = applyEditBlocks(text, editBlocksOf(args), args.path);
+  if (!edit.ok) throw new ToolFailure(edit.code, edit.message);
+  await writeResolved(file.real, edit.text);
+  return { path: file.rel, line: edit.lines[0]!, lines: edit.lines };
 }

@@ -66,7 +66,9 @@ export const workspaceTools: readonly CatalogTool<WorkspaceToolContext>[] = [
   }),
   workspaceTool({
     name: "edit_file",
-    description: "Replace an exact text that occurs exactly once in a file.",
+    description:
+      "Change a file by search/replace blocks (edits), applied in order; each search must occur exactly once. " +
+      "Nothing is written unless every block matches.",
     args: editFileArgs,
     run: (ctx, args) => worktreeOf(ctx).editFile(args),
     meaning: (r) => ({ summary: `edit_file ${r.path}`, progress: { diff: true } }),
