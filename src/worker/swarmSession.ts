@@ -8,6 +8,7 @@ import { swarmBudgetAction } from "../core/budgets";
 import { planStages } from "../core/stagePlan";
 import { SwarmBoard } from "../core/swarmBoard";
 import { renderTrunk, type RosterEntry } from "../core/trunkPrompt";
+import { listRules } from "../core/agentRules";
 import { ProgressGuard } from "../core/progressGuard";
 import type { Recipe, Role } from "../protocol/recipe";
 import type { SwarmEvent } from "../protocol/swarmEvents";
@@ -19,6 +20,7 @@ import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
 import type { SwarmAgent } from "../runtime/swarmAgent";
 import type { CommandApprover } from "../workspace/approvals";
 import { AgentWorkspace } from "../workspace/agentWorkspace";
+import { readAgentRules } from "../workspace/agentRulesFiles";
 import { BoardLogFile } from "../workspace/boardLog";
 import { CommandPolicy, type PolicyRules } from "../workspace/commandPolicy";
 import { SwarmRepository } from "../workspace/swarmRepository";
@@ -53,6 +55,8 @@ export interface SwarmRunOptions {
    * kept, new agents fork from a fresh trunk that includes the board's state.
    */
   readonly resume?: boolean;
+  /** Put the repository's agent-rules files (AGENTS.md and the like) into the trunk; default true. */
+  readonly agentRules?: boolean;
 }
 
 export interface SwarmSummary {
@@ -194,13 +198,17 @@ export class SwarmSession {
       role: s.role.name,
       covers: "claims its own task from the open tasks",
     }));
+    const rules = options.agentRules === false ? [] : await readAgentRules(repo.topLevel);
     const trunkText = renderTrunk({
       recipe,
       goal: options.goal,
       tools: [],
       roster,
       workspaceSummary: await workspaceSummary(repo.topLevel, tasks, board),
+      rules,
     });
+    // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
+    await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
     const format = await AgentChatFormat.create(model, trunkText, unionOfTools([...toolsBySeat.values(), synthTools]));
     const kvCells = options.kvCells ?? recipe.budgets.kvCells;
     this.context = await createSwarmContext(model, {
@@ -220,6 +228,7 @@ export class SwarmSession {
       model: model.facts,
       integrationBranch: repo.integrationBranch,
       trunkTokens: context.trunkTokens.length,
+      rules: listRules(rules),
     });
     let lastStats = "";
     const statsTimer = setInterval(() => {

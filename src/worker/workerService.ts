@@ -116,6 +116,7 @@ export class WorkerService implements Disposable {
         ...(params.kvCells ? { kvCells: params.kvCells } : {}),
         ...(params.budgetMs ? { budgetMs: params.budgetMs } : {}),
         ...(params.script ? { script: params.script } : {}),
+        ...(params.agentRules !== undefined ? { agentRules: params.agentRules } : {}),
       },
       push,
     );
