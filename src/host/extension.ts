@@ -8,6 +8,8 @@ import { HostLog } from "./hostLog";
 import { PanelController } from "./panel/panelController";
 import { registerReviewSurfaces } from "./review/reviewSurfaces";
 import { LaunchInput } from "./launch/launchInput";
+import { registerLanguageModelTools } from "./lmTools/languageModelTools";
+import { SwarmDelegation } from "./lmTools/swarmDelegation";
 import { SwarmStatusBar } from "./statusBar";
 import { registerSwarmCommands } from "./swarm/swarmCommands";
 import { SwarmStore } from "./swarm/swarmStore";
@@ -59,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
     showLane: (id: string) => panels.showLane(id),
   };
   for (const registration of registerSwarmCommands(swarmDeps)) own(registration);
+  const delegation = new SwarmDelegation(swarmDeps);
+  for (const registration of registerLanguageModelTools(delegation)) own(registration);
   own(superviseSwarms(worker, store, stuck, log));
   const review = registerReviewSurfaces({ worker, store, log, globalStorage: context.globalStorageUri });
   for (const disposable of review.disposables) own(disposable);
@@ -70,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       testing: {
         ...createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck, launchInput }),
         reviewSurfaces: review.hooks,
+        delegation,
       },
     };
   }
