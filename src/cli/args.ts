@@ -24,6 +24,8 @@ export interface RunOptions {
   approveAsks: boolean;
   /** Plain lines even on a TTY. */
   plain: boolean;
+  /** Leave the repository's agent-rules files (AGENTS.md and the like) out of the trunk. */
+  noAgentRules: boolean;
 }
 
 export interface PullOptions {
@@ -32,8 +34,23 @@ export interface PullOptions {
   dir?: string;
 }
 
+/** `swarmboard mcp`: an MCP server on stdio; swarms it launches use these. */
+export interface McpOptions {
+  command: "mcp";
+  model?: string;
+  workspace: string;
+  /** Where each launched swarm's state dir is made (default: <workspace>/../.swarmboard-state/mcp). */
+  stateRoot?: string;
+  threads: number;
+  kvCells?: number;
+  script?: string;
+  approveAsks: boolean;
+  noAgentRules: boolean;
+}
+
 export type CliCommand =
   | RunOptions
+  | McpOptions
   | PullOptions
   | { command: "replay-script"; events: string }
   | { command: "help" }
@@ -56,7 +73,7 @@ const runFlags = new Set([
   "--state-dir",
   "--script",
 ]);
-const runSwitches = new Set(["--resume", "--approve-asks", "--plain"]);
+const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
 
 function positiveInt(flag: string, value: string): number {
   const n = Number(value);
@@ -108,6 +125,24 @@ function parseRun(argv: string[], cwd: string): RunOptions {
     script: f.get("--script"),
     approveAsks: f.has("--approve-asks"),
     plain: f.has("--plain"),
+    noAgentRules: f.has("--no-agent-rules"),
+  };
+}
+
+function parseMcp(argv: string[], cwd: string): McpOptions {
+  const flags = new Set(["--model", "--workspace", "--state-root", "--threads", "--kv-cells", "--script"]);
+  const f = readFlags(argv, flags, new Set(["--approve-asks", "--no-agent-rules"]));
+  const int = (flag: string) => (f.has(flag) ? positiveInt(flag, f.get(flag)!) : undefined);
+  return {
+    command: "mcp",
+    model: f.get("--model"),
+    workspace: f.get("--workspace") ?? cwd,
+    stateRoot: f.get("--state-root"),
+    threads: int("--threads") ?? 2,
+    kvCells: int("--kv-cells"),
+    script: f.get("--script"),
+    approveAsks: f.has("--approve-asks"),
+    noAgentRules: f.has("--no-agent-rules"),
   };
 }
 
@@ -116,6 +151,7 @@ export function parseCommandLine(argv: string[], cwd: string): CliCommand {
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return { command: "help" };
   if (first === "--version") return { command: "version" };
   if (first === "run") return parseRun(rest, cwd);
+  if (first === "mcp") return parseMcp(rest, cwd);
   if (first === "replay-script") {
     if (rest.length !== 1 || rest[0]!.startsWith("--"))
       throw new UsageError("replay-script expects one events file (events.jsonl).");
@@ -146,6 +182,11 @@ export const usageText = `Usage:
       --script <file.json>        scripted turns: deterministic runs with forced tokens
       --approve-asks              allow commands the policy would ask about (default: deny them)
       --plain                     plain lines even on a terminal
+      --no-agent-rules            leave AGENTS.md, CLAUDE.md, .clinerules, ... out of the trunk
+  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
+                [--approve-asks] [--no-agent-rules]
+                                             an MCP server on stdio: tools swarmboard_launch, _status, _findings,
+                                             _stop and the swarms' boards as resources (see the README)
   swarmboard model pull <hf-uri> [--dir <folder>]   download a GGUF (resumable) into the model cache
   swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
   swarmboard --version | --help

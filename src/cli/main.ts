@@ -14,6 +14,7 @@ import { defaultPolicyRules } from "../worker/defaultPolicy";
 import { unattendedApprover } from "../worker/approvalModes";
 import { pullModelFile } from "../worker/modelFiles";
 import { resolveRecipe } from "../worker/recipeResolve";
+import { runMcpServer } from "./mcpServer";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
@@ -106,6 +107,7 @@ async function run(opts: RunOptions): Promise<number> {
       approver: unattendedApprover(opts.approveAsks),
       resume: opts.resume,
       policy: defaultPolicyRules,
+      agentRules: !opts.noAgentRules,
     },
     (event) => throttle.push(event),
   );
@@ -160,6 +162,23 @@ async function main(argv: string[]): Promise<number> {
         return replayScript(command.events);
       case "run":
         return await run(command);
+      case "mcp": {
+        const model = command.model ?? process.env.SWARMBOARD_MODEL;
+        return await runMcpServer({
+          ...(model ? { modelPath: path.resolve(model) } : {}),
+          workspace: path.resolve(command.workspace),
+          stateRoot: path.resolve(
+            command.stateRoot ?? path.join(path.dirname(path.resolve(command.workspace)), ".swarmboard-state", "mcp"),
+          ),
+          threads: command.threads,
+          ...(command.kvCells ? { kvCells: command.kvCells } : {}),
+          ...(command.script
+            ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(command.script, "utf8"))) }
+            : {}),
+          approveAsks: command.approveAsks,
+          agentRules: !command.noAgentRules,
+        });
+      }
     }
   } catch (error) {
     if (error instanceof UsageError) {
