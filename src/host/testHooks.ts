@@ -31,6 +31,8 @@ export interface SwarmboardTestHooks {
   readonly reviewSurfaces: ReviewSurfacesTestHooks;
   /** The service behind the language model tools, the chat participant (issue 18); tests set its overrides. */
   readonly delegation: SwarmDelegation;
+  /** The @swarmboard chat participant (its requestHandler, for tests where the Chat view cannot send). */
+  readonly participant: vscode.ChatParticipant;
 }
 
 export interface SwarmTestHooks {
@@ -60,7 +62,7 @@ export function createTestHooks(
   tree: SwarmsTreeProvider,
   panels: PanelController,
   swarm: { store: SwarmStore; statusBar: SwarmStatusBar; stuck: StuckWatch; launchInput: LaunchInput },
-): Omit<SwarmboardTestHooks, "reviewSurfaces" | "delegation"> {
+): Omit<SwarmboardTestHooks, "reviewSurfaces" | "delegation" | "participant"> {
   return {
     log: { recentLines: () => log.recentLines(), onLine: log.onLine },
     worker: {

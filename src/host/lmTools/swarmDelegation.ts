@@ -24,7 +24,7 @@ export interface DelegationAnswer {
  * Launch arguments the tools cannot express and only tests set (a turn script, a model, threads): the
  * launch itself still goes through launchSwarm unchanged.
  */
-export type LaunchOverrides = Partial<Omit<LaunchArgs, "goal" | "recipe" | "agents">>;
+export type LaunchOverrides = Partial<Omit<LaunchArgs, "goal" | "recipe">>;
 
 export const defaultRecipe = "organization";
 

@@ -66,5 +66,5 @@ export function longScript(): TurnScript {
 }
 
 export function launchOverrides(workspace: string): LaunchOverrides {
-  return { workspace, modelPath, threads: 1, kvCells: 16_384, script: longScript() };
+  return { workspace, modelPath, agents: 2, threads: 1, kvCells: 16_384, script: longScript() };
 }

@@ -16,7 +16,7 @@ async function invoke(name: string, input: object): Promise<string> {
 }
 
 describe("language model tools (invokeTool on a scripted swarm)", function () {
-  this.timeout(300_000);
+  this.timeout(900_000);
   let hooks: SwarmboardTestHooks;
   let swarmId = "";
 
@@ -62,7 +62,7 @@ describe("language model tools (invokeTool on a scripted swarm)", function () {
     await waitFor(
       "a FACT and an OBSERVED from both agents",
       () => (hooks.swarms.store.swarm(swarmId)?.entries.filter((e) => e.kind !== "MESSAGE").length ?? 0) >= 4,
-      200_000,
+      500_000,
     );
     const status = await invoke("swarmboard_status", { swarmId });
     assert.match(status, new RegExp(`^Swarm ${swarmId}: running`));
@@ -99,7 +99,7 @@ describe("language model tools (invokeTool on a scripted swarm)", function () {
   it("stops the swarm and says how it ended", async () => {
     const stop = await invoke("swarmboard_stop", { swarmId });
     assert.match(stop, new RegExp(`^Stopping swarm ${swarmId}`));
-    await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 120_000);
+    await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 300_000);
     const status = await invoke("swarmboard_status", {});
     assert.match(status, new RegExp(`^Swarm ${swarmId}: stopped`));
     assert.match(status, /It has ended/);
