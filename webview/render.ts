@@ -18,6 +18,8 @@ export interface PanelDom {
   title: HTMLElement;
   worker: HTMLElement;
   summary: HTMLElement;
+  /** The repository's agent-rules files in the trunk, on their own line (the summary line is cut to fit). */
+  rules: HTMLElement;
   stop: HTMLButtonElement;
   lanes: LanesDom;
   feed: FeedDom;
@@ -50,6 +52,9 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
   worker.id = "worker-status";
   const summary = el("span", "swarm-summary", "No swarm yet");
   summary.id = "swarm-summary";
+  const rules = el("div", "swarm-rules", "");
+  rules.id = "swarm-rules";
+  rules.hidden = true;
   const stop = button("Stop swarm", "secondary", () => on.action("stopSwarm"));
   const lanes = mountLanes((id) => on.stopAgent(id));
   const feed = mountFeed((path, line) => on.openFinding(path, line));
@@ -68,9 +73,10 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
       ),
     ),
     el("section", "card status", el("span", "dot"), worker, el("span", "sep", "·"), summary),
+    rules,
     el("div", "layout", el("main", "main-col", lanes.root), el("aside", "side-col", budget.root, feed.root)),
   );
-  return { title, worker, summary, stop, lanes, feed, budget };
+  return { title, worker, summary, rules, stop, lanes, feed, budget };
 }
 
 function elapsed(from: number, to: number): string {
@@ -86,6 +92,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   const swarm = state.swarm;
   dom.stop.disabled = !swarm || !(swarm.status === "running" || swarm.status === "starting");
   if (!swarm) {
+    dom.rules.hidden = true;
     setText(dom.summary, "No swarm yet");
     return;
   }
@@ -98,6 +105,11 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
     `goal: ${swarm.goal}`,
   ];
   setText(dom.summary, parts.filter((p) => p !== "").join(" · "));
+  dom.rules.hidden = swarm.rules === undefined;
+  setText(
+    dom.rules,
+    swarm.rules?.length ? `Agent rules in the trunk: ${swarm.rules.join(", ")}` : "No agent rules files in the trunk",
+  );
   dom.lanes.update(swarm.agents);
   dom.feed.update(swarm.findings, new Map(swarm.agents.map((a) => [a.id, a.colour])));
   dom.budget.update(swarm.budget, swarm.agents);

@@ -26,6 +26,8 @@ export interface RunOptions {
   approveAsks: boolean;
   /** Plain lines even on a TTY. */
   plain: boolean;
+  /** Leave the repository's agent-rules files (AGENTS.md and the like) out of the trunk. */
+  noAgentRules: boolean;
 }
 
 export interface PullOptions {
@@ -48,8 +50,23 @@ export interface CleanUpOptions {
   confirm?: string;
 }
 
+/** `swarmboard mcp`: an MCP server on stdio; swarms it launches use these. */
+export interface McpOptions {
+  command: "mcp";
+  model?: string;
+  workspace: string;
+  /** Where each launched swarm's state dir is made (default: <workspace>/../.swarmboard-state/mcp). */
+  stateRoot?: string;
+  threads: number;
+  kvCells?: number;
+  script?: string;
+  approveAsks: boolean;
+  noAgentRules: boolean;
+}
+
 export type CliCommand =
   | RunOptions
+  | McpOptions
   | PullOptions
   | ListOptions
   | CleanUpOptions
@@ -74,7 +91,7 @@ const runFlags = new Set([
   "--state-dir",
   "--script",
 ]);
-const runSwitches = new Set(["--resume", "--approve-asks", "--plain"]);
+const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
 
 function positiveInt(flag: string, value: string): number {
   const n = Number(value);
@@ -126,6 +143,24 @@ function parseRun(argv: string[]): RunOptions {
     script: f.get("--script"),
     approveAsks: f.has("--approve-asks"),
     plain: f.has("--plain"),
+    noAgentRules: f.has("--no-agent-rules"),
+  };
+}
+
+function parseMcp(argv: string[]): McpOptions {
+  const flags = new Set(["--model", "--workspace", "--state-root", "--threads", "--kv-cells", "--script"]);
+  const f = readFlags(argv, flags, new Set(["--approve-asks", "--no-agent-rules"]));
+  const int = (flag: string) => (f.has(flag) ? positiveInt(flag, f.get(flag)!) : undefined);
+  return {
+    command: "mcp",
+    model: f.get("--model"),
+    workspace: f.get("--workspace") ?? ".",
+    stateRoot: f.get("--state-root"),
+    threads: int("--threads") ?? 2,
+    kvCells: int("--kv-cells"),
+    script: f.get("--script"),
+    approveAsks: f.has("--approve-asks"),
+    noAgentRules: f.has("--no-agent-rules"),
   };
 }
 
@@ -145,6 +180,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
     const f = readFlags(rest.slice(1), new Set(["--workspace", "--confirm"]), new Set());
     return { command: "clean-up", swarmId, workspace: f.get("--workspace"), confirm: f.get("--confirm") };
   }
+  if (first === "mcp") return parseMcp(rest);
   if (first === "replay-script") {
     if (rest.length !== 1 || rest[0]!.startsWith("--"))
       throw new UsageError("replay-script expects one events file (events.jsonl).");
@@ -174,6 +210,11 @@ export const usageText = `Usage:
       --script <file.json>        scripted turns: deterministic runs with forced tokens
       --approve-asks              allow commands the policy would ask about (default: deny them)
       --plain                     plain lines even on a terminal
+      --no-agent-rules            leave AGENTS.md, CLAUDE.md, .clinerules, ... out of the trunk
+  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
+                [--approve-asks] [--no-agent-rules]
+                                             an MCP server on stdio: tools swarmboard_launch, _status, _findings,
+                                             _stop and the swarms' boards as resources (see the README)
   swarmboard run --resume --state-dir <dir>  continue an interrupted swarm: its workspace, model, goal and recipe
                                              are read from the state dir (--model overrides a moved model file)
   swarmboard list [--workspace <dir>]        the repository's swarms: outcome, branches (merged or not), findings

@@ -18,6 +18,7 @@ import { recordSwarmEnd } from "../worker/swarmRecords";
 import { InputError } from "./inputChecks";
 import { prepareRun } from "./runInputs";
 import { cleanUpCommand, listCommand } from "./historyCommands";
+import { runMcpServer } from "./mcpServer";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
@@ -62,6 +63,7 @@ async function run(opts: RunOptions): Promise<number> {
       ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
       ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
       resume: prepared.resume,
+      agentRules: !opts.noAgentRules,
       policy: defaultPolicyRules,
     },
     approver: () => unattendedApprover(opts.approveAsks),
@@ -132,6 +134,23 @@ async function main(argv: string[]): Promise<number> {
         return await listCommand(command, process.cwd());
       case "clean-up":
         return await cleanUpCommand(command, process.cwd());
+      case "mcp": {
+        const model = command.model ?? process.env.SWARMBOARD_MODEL;
+        return await runMcpServer({
+          ...(model ? { modelPath: path.resolve(model) } : {}),
+          workspace: path.resolve(command.workspace),
+          stateRoot: path.resolve(
+            command.stateRoot ?? path.join(path.dirname(path.resolve(command.workspace)), ".swarmboard-state", "mcp"),
+          ),
+          threads: command.threads,
+          ...(command.kvCells ? { kvCells: command.kvCells } : {}),
+          ...(command.script
+            ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(command.script, "utf8"))) }
+            : {}),
+          approveAsks: command.approveAsks,
+          agentRules: !command.noAgentRules,
+        });
+      }
     }
   } catch (error) {
     if (error instanceof InputError) {

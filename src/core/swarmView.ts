@@ -1,5 +1,6 @@
 // The one view of a swarm that every surface projects (tree, panel, status bar, editor findings): folded
 // from the worker's event stream by a pure reducer. No surface keeps its own truth; each reads this.
+import type { AgentRuleListing } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { ModelFacts, RuntimeMode, SwarmStats } from "../protocol/runtime";
 import type { AgentState, SwarmEvent } from "../protocol/swarmEvents";
@@ -48,6 +49,8 @@ export interface SwarmViewState {
   readonly model?: ModelFacts;
   readonly integrationBranch?: string;
   readonly trunkTokens: number;
+  /** The repository's agent-rules files in the trunk. */
+  readonly rules?: readonly AgentRuleListing[];
   readonly agents: readonly AgentView[];
   readonly entries: readonly BoardEntry[];
   readonly stats?: SwarmStats;
@@ -101,6 +104,7 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         mode: e.mode,
         model: e.model,
         trunkTokens: e.trunkTokens,
+        ...(e.rules ? { rules: e.rules } : {}),
         ...(e.integrationBranch ? { integrationBranch: e.integrationBranch } : {}),
       };
     case "agent-added":

@@ -2,7 +2,9 @@
 // It is decoded once into the KV cache and shared, so it must render byte for byte the same from the same
 // inputs: tools and roster are sorted, JSON schemas are written with sorted keys, line ends are "\n",
 // and nothing here reads a clock, an environment or a random source.
+import type { AgentRule } from "../protocol/agentRules";
 import type { Recipe } from "../protocol/recipe";
+import { renderRules, rulesSummaryLine } from "./agentRules";
 import { canonicalJson } from "./board";
 
 /** A tool as the model sees it; the schemas come from the tool catalogues (src/protocol/tools.ts, boardTools.ts). */
@@ -27,6 +29,8 @@ export interface TrunkInput {
   readonly roster: readonly RosterEntry[];
   /** A short description of the workspace (languages, layout, test command), made by the workspace layer. */
   readonly workspaceSummary: string;
+  /** The repository's agent-rules files (AGENTS.md and the like); the section is left out when there are none. */
+  readonly rules?: readonly AgentRule[];
 }
 
 const byKey =
@@ -95,6 +99,9 @@ export function renderRoster(roster: readonly RosterEntry[]): string {
 
 /** The whole trunk text. Same inputs, same bytes. */
 export function renderTrunk(input: TrunkInput): string {
+  const rules = input.rules ?? [];
+  const conventions = renderRules(rules);
+  const rulesLine = rulesSummaryLine(rules);
   return [
     "# Charter",
     renderCharter(input.recipe),
@@ -110,6 +117,8 @@ export function renderTrunk(input: TrunkInput): string {
     "",
     "# Workspace",
     clean(input.workspaceSummary),
+    ...(rulesLine === "" ? [] : [rulesLine]),
     "",
+    ...(conventions === "" ? [] : ["# Conventions", conventions, ""]),
   ].join("\n");
 }

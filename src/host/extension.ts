@@ -8,6 +8,9 @@ import { HostLog } from "./hostLog";
 import { PanelController } from "./panel/panelController";
 import { registerReviewSurfaces } from "./review/reviewSurfaces";
 import { LaunchInput } from "./launch/launchInput";
+import { registerChatParticipant } from "./chat/swarmParticipant";
+import { registerLanguageModelTools } from "./lmTools/languageModelTools";
+import { SwarmDelegation } from "./lmTools/swarmDelegation";
 import { SwarmStatusBar } from "./statusBar";
 import { registerSwarmCommands } from "./swarm/swarmCommands";
 import { SwarmStore } from "./swarm/swarmStore";
@@ -59,6 +62,9 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
     showLane: (id: string) => panels.showLane(id),
   };
   for (const registration of registerSwarmCommands(swarmDeps)) own(registration);
+  const delegation = new SwarmDelegation(swarmDeps);
+  for (const registration of registerLanguageModelTools(delegation)) own(registration);
+  const participant = own(registerChatParticipant({ delegation, store, log }));
   own(superviseSwarms(worker, store, stuck, log));
   const review = registerReviewSurfaces({ worker, store, log, globalStorage: context.globalStorageUri });
   for (const disposable of review.disposables) own(disposable);
@@ -70,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       testing: {
         ...createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck, launchInput }),
         reviewSurfaces: review.hooks,
+        delegation,
+        participant,
       },
     };
   }

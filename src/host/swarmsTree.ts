@@ -146,7 +146,8 @@ export function swarmNode(view: SwarmViewState, stuck: boolean): SwarmsNode {
     kind: "swarm",
     label: view.goal || view.id,
     description: `${view.recipe} · ${status} · ${elapsed(view)} · ${view.agents.length} agents`,
-    tooltip: `${view.id}\n${view.goal}\n${view.endReason ?? ""}`.trim(),
+    tooltip:
+      `${view.id}\n${view.goal}\n${view.rules?.length ? `rules: ${view.rules.map((r) => r.path).join(", ")}\n` : ""}${view.endReason ?? ""}`.trim(),
     icon: stuck ? "warning" : swarmIcons[view.status],
     contextValue: view.status === "running" || view.status === "starting" ? "swarm-running" : "swarm",
     swarmId: view.id,

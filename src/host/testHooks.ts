@@ -8,6 +8,7 @@ import type { PanelController } from "./panel/panelController";
 import type { ReviewSurfacesTestHooks } from "./review/reviewSurfaces";
 import type { SwarmPanel } from "./panel/swarmPanel";
 import type { LaunchInput } from "./launch/launchInput";
+import type { SwarmDelegation } from "./lmTools/swarmDelegation";
 import type { SwarmStatusBar } from "./statusBar";
 import type { SwarmStore } from "./swarm/swarmStore";
 import type { StuckWatch } from "./supervision/stuckWatch";
@@ -28,6 +29,10 @@ export interface SwarmboardTestHooks {
   readonly swarms: SwarmTestHooks;
   /** Findings in the editor, branch review, models and approvals (issue 8). */
   readonly reviewSurfaces: ReviewSurfacesTestHooks;
+  /** The service behind the language model tools, the chat participant (issue 18); tests set its overrides. */
+  readonly delegation: SwarmDelegation;
+  /** The @swarmboard chat participant (its requestHandler, for tests where the Chat view cannot send). */
+  readonly participant: vscode.ChatParticipant;
 }
 
 export interface SwarmTestHooks {
@@ -57,7 +62,7 @@ export function createTestHooks(
   tree: SwarmsTreeProvider,
   panels: PanelController,
   swarm: { store: SwarmStore; statusBar: SwarmStatusBar; stuck: StuckWatch; launchInput: LaunchInput },
-): Omit<SwarmboardTestHooks, "reviewSurfaces"> {
+): Omit<SwarmboardTestHooks, "reviewSurfaces" | "delegation" | "participant"> {
   return {
     log: { recentLines: () => log.recentLines(), onLine: log.onLine },
     worker: {

@@ -27,6 +27,8 @@ export const settingsSchema = z.object({
   }),
   /** Show the swarms' findings at the lines they point at, in open editors. */
   showFindingsInEditor: z.boolean().default(true),
+  /** Put the repository's agent-rules files (AGENTS.md, CLAUDE.md, ...) into the trunk as its conventions. */
+  agentRules: z.boolean().default(true),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -38,6 +40,7 @@ export const settingKeys = [
   "threads",
   "commandPolicy",
   "showFindingsInEditor",
+  "agentRules",
 ] as const;
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };

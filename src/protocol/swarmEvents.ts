@@ -3,6 +3,7 @@
 // The worker batches events (see src/core/eventThrottle.ts) and sends them as `swarm/events`.
 import { z } from "zod";
 import { loopStates } from "./agentLoop";
+import { agentRuleListingSchema } from "./agentRules";
 import { boardEntrySchema } from "./board";
 import { modelFactsSchema, runtimeModeSchema, swarmStatsSchema } from "./runtime";
 
@@ -32,6 +33,8 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     model: modelFactsSchema,
     integrationBranch: z.string().optional(),
     trunkTokens: z.number().int().nonnegative(),
+    /** The repository's agent-rules files that went into the trunk (absent from older traces). */
+    rules: z.array(agentRuleListingSchema).optional(),
   }),
   z.object({ ...base, type: z.literal("agent-added"), agent: agentInfoSchema }),
   z.object({

@@ -24,6 +24,8 @@ export const startSwarmParams = z.object({
   policy: commandPolicySchema,
   /** Scripted turns (tests and demos): forced tokens through the real decode path. */
   script: turnScriptSchema.optional(),
+  /** Put the repository's agent-rules files into the trunk (the `swarmboard.agentRules` setting); default true. */
+  agentRules: z.boolean().optional(),
 });
 export type StartSwarmParams = z.infer<typeof startSwarmParams>;
 

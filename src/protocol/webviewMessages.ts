@@ -80,6 +80,8 @@ export const swarmPanelViewSchema = z.object({
   endReason: z.string().optional(),
   model: z.string().optional(),
   mode: z.string().optional(),
+  /** The agent-rules files in the trunk, one line each ("AGENTS.md (1,234 chars)"). */
+  rules: z.array(z.string()).optional(),
   agents: z.array(agentLaneViewSchema),
   findings: z.array(findingViewSchema),
   budget: budgetViewSchema.optional(),

@@ -1,6 +1,7 @@
 // One swarm run, start to end: set up (board, repository, model, tasks, trunk decoded once), run the seats
 // stage by stage (their generations share each decode step), fan in through the synthesist, write the report.
 // Everything it does is reported as events.
+import { listRules } from "../core/agentRules";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { agentBrief, boardReport, synthesistBrief } from "../core/agentBriefs";
@@ -81,6 +82,7 @@ export class SwarmSession {
       model: model.facts,
       integrationBranch: repo.integrationBranch,
       trunkTokens: context.trunkTokens.length,
+      rules: listRules(setup.rules),
     });
     const stopStats = this.reportStats(setup);
     try {

@@ -1,10 +1,12 @@
 // Everything a swarm needs before its first fork, in one value: the board (its durable log, resumed or new),
 // the repository (recovered after a crash), the model, the seat plan, the one command policy, the open tasks,
 // and the trunk decoded once into a new swarm context. Each step is one named function below.
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SwarmBoard } from "../core/swarmBoard";
 import { renderTrunk } from "../core/trunkPrompt";
+import { readAgentRules } from "../workspace/agentRulesFiles";
+import type { AgentRule } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { Recipe } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
@@ -45,6 +47,8 @@ export interface SwarmRunOptions {
    * kept, new agents fork from a fresh trunk that includes the board's state.
    */
   readonly resume?: boolean;
+  /** Put the repository's agent-rules files (AGENTS.md and the like) into the trunk; default true. */
+  readonly agentRules?: boolean;
 }
 
 export interface SwarmSetup {
@@ -60,6 +64,8 @@ export interface SwarmSetup {
   readonly format: AgentChatFormat;
   /** Private cells each agent may use: an equal share of what the trunk leaves of the pool. */
   readonly tailBudget: number;
+  /** The repository's agent-rules files the trunk carries (empty when turned off or none). */
+  readonly rules: readonly AgentRule[];
   /** Closes what the setup opened (the context, the board's log); the model stays loaded for the next swarm. */
   close(): Promise<void>;
 }
@@ -113,20 +119,25 @@ async function openTasks(
 /** Renders the trunk (charter, tools, roster, goal, workspace) and decodes it once into a new context. */
 async function decodeTrunk(
   options: SwarmRunOptions,
+  repo: SwarmRepository,
   model: SwarmModel,
   plan: SeatPlan,
   summary: string,
-): Promise<{ context: SwarmContext; format: AgentChatFormat }> {
+): Promise<{ context: SwarmContext; format: AgentChatFormat; rules: AgentRule[] }> {
   const roster = plan.stages
     .flat()
     .map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
+  const rules = options.agentRules === false ? [] : await readAgentRules(repo.topLevel);
   const trunkText = renderTrunk({
     recipe: options.recipe,
     goal: options.goal,
     tools: [],
     roster,
     workspaceSummary: summary,
+    rules,
   });
+  // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
+  await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
   const context = await createSwarmContext(model, {
     maxAgents: plan.widestStage + subagentSeats,
@@ -139,7 +150,7 @@ async function decodeTrunk(
     await context.dispose();
     throw error;
   }
-  return { context, format };
+  return { context, format, rules };
 }
 
 /** Sets a swarm up; `note` receives the board entries posted on the way. */
@@ -154,7 +165,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const policy = await swarmCommandPolicy(repo, options.policy);
     const tasks = await openTasks({ options, repo, board, policy }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
-    const { context, format } = await decodeTrunk(options, model, plan, summary);
+    const { context, format, rules } = await decodeTrunk(options, repo, model, plan, summary);
     const tailBudget = Math.max(
       64,
       Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
@@ -163,7 +174,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
       await context.dispose();
       await store.close();
     };
-    return { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, close };
+    return { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, rules, close };
   } catch (error) {
     await store.close();
     throw error;

@@ -98,6 +98,7 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
     threads,
     kvCells,
     policy: settings.commandPolicy,
+    agentRules: settings.agentRules,
     ...(args.agents ? { agents: args.agents } : {}),
     ...(args.budgetMs ? { budgetMs: args.budgetMs } : {}),
     ...(args.script ? { script: args.script } : {}),

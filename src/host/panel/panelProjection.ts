@@ -1,6 +1,7 @@
 // The panel's view of a swarm, projected from the store's SwarmViewState (pure: no vscode). The page gets
 // only what it draws: lanes cut to their newest items and the findings feed cut to its newest entries, so a
 // 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
+import { describeRule } from "../../core/agentRules";
 import { agentsThatStillFit, type SwarmViewState } from "../../core/swarmView";
 import type { SwarmStats } from "../../protocol/runtime";
 import type { BudgetView, SwarmPanelView } from "../../protocol/webviewMessages";
@@ -81,6 +82,7 @@ export function projectSwarm(view: SwarmViewState): SwarmPanelView {
     ...(view.endReason ? { endReason: view.endReason } : {}),
     ...(view.model ? { model: modelName(view.model.path) } : {}),
     ...(view.mode ? { mode: view.mode } : {}),
+    ...(view.rules ? { rules: view.rules.map((r) => describeRule(r)) } : {}),
     agents,
     findings,
     ...(view.stats ? { budget: budgetView(view.stats) } : {}),

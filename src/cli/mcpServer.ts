@@ -1,0 +1,114 @@
+// `swarmboard mcp`: an MCP server over stdio (the official TypeScript SDK) exposing the delegation tools
+// (launch, status, findings, stop: the schemas of src/protocol/delegationTools.ts, which the SDK validates;
+// a bad argument is a tool error naming the field) and the board as resources. Usable from any MCP client:
+// VS Code's mcp.json, Claude Code, Cline (the README shows the configuration).
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { extensionVersion } from "../protocol/buildInfo";
+import { delegationTools } from "../protocol/delegationTools";
+import { findingsText, statusText } from "../core/delegationText";
+import { McpSwarms, type McpAnswer, type McpSwarmOptions } from "./mcpSwarms";
+
+function toolResult(answer: McpAnswer) {
+  return { content: [{ type: "text" as const, text: answer.text }], ...(answer.ok ? {} : { isError: true }) };
+}
+
+function registerTools(server: McpServer, swarms: McpSwarms): void {
+  const t = delegationTools;
+  server.registerTool(
+    "swarmboard_launch",
+    {
+      title: "Launch a Swarmboard swarm",
+      description: t.swarmboard_launch.description,
+      inputSchema: t.swarmboard_launch.input,
+    },
+    async (input) => toolResult(await swarms.launch(input)),
+  );
+  server.registerTool(
+    "swarmboard_status",
+    {
+      title: "Swarm status",
+      description: t.swarmboard_status.description,
+      inputSchema: t.swarmboard_status.input,
+      annotations: { readOnlyHint: true },
+    },
+    (input) => toolResult(swarms.status(input)),
+  );
+  server.registerTool(
+    "swarmboard_findings",
+    {
+      title: "Swarm findings",
+      description: t.swarmboard_findings.description,
+      inputSchema: t.swarmboard_findings.input,
+      annotations: { readOnlyHint: true },
+    },
+    (input) => toolResult(swarms.findings(input)),
+  );
+  server.registerTool(
+    "swarmboard_stop",
+    { title: "Stop a swarm", description: t.swarmboard_stop.description, inputSchema: t.swarmboard_stop.input },
+    async (input) => toolResult(await swarms.stop(input)),
+  );
+}
+
+/** Each swarm's status and its board, as resources a client can list and read. */
+function registerResources(server: McpServer, swarms: McpSwarms): void {
+  const list = (suffix: string, what: string) => async () => ({
+    resources: swarms.swarms().map((s) => ({
+      uri: `swarmboard://swarms/${s.id}/${suffix}`,
+      name: `${s.id} ${what}`,
+      mimeType: "text/plain",
+    })),
+  });
+  const view = (swarmId: unknown) => {
+    const found = swarms.swarms().find((s) => s.id === String(swarmId));
+    if (!found) throw new Error(`No swarm "${String(swarmId)}" in this server; launch one with swarmboard_launch.`);
+    return found;
+  };
+  server.registerResource(
+    "swarm-status",
+    new ResourceTemplate("swarmboard://swarms/{swarmId}/status", { list: list("status", "status") }),
+    { description: "A swarm's status: agents, findings per kind, KV budget, report.", mimeType: "text/plain" },
+    async (uri, { swarmId }) => ({
+      contents: [{ uri: uri.href, mimeType: "text/plain", text: statusText(view(swarmId)) }],
+    }),
+  );
+  server.registerResource(
+    "swarm-findings",
+    new ResourceTemplate("swarmboard://swarms/{swarmId}/findings", { list: list("findings", "board") }),
+    { description: "A swarm's board: every typed finding with its file:line references.", mimeType: "text/plain" },
+    async (uri, { swarmId }) => ({
+      contents: [{ uri: uri.href, mimeType: "text/plain", text: findingsText(view(swarmId), { limit: 500 }) }],
+    }),
+  );
+  server.registerResource(
+    "swarm-board-json",
+    new ResourceTemplate("swarmboard://swarms/{swarmId}/board.json", { list: undefined }),
+    { description: "A swarm's board entries as JSON (the board's own schema).", mimeType: "application/json" },
+    async (uri, { swarmId }) => ({
+      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(view(swarmId).entries, null, 2) }],
+    }),
+  );
+}
+
+/** Serves MCP on stdin/stdout until the client closes the stream; resolves when it has. */
+export async function runMcpServer(options: Omit<McpSwarmOptions, "log">): Promise<number> {
+  // stdout carries the protocol: anything else printed there (a library's console.log) would corrupt it.
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  const log = (line: string) => process.stderr.write(`swarmboard mcp: ${line}\n`);
+  const swarms = new McpSwarms({ ...options, log });
+  const server = new McpServer(
+    { name: "swarmboard", version: extensionVersion },
+    { instructions: "Delegate broad coding or research tasks to a local agent swarm on one model; read its board." },
+  );
+  registerTools(server, swarms);
+  registerResources(server, swarms);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+  process.stdin.once("end", () => void server.close());
+  await server.connect(transport);
+  log(`serving on stdio (workspace ${options.workspace}, model ${options.modelPath ?? "none"})`);
+  await closed;
+  swarms.dispose();
+  return 0;
+}

@@ -1,0 +1,141 @@
+// Issue 18: the @swarmboard chat participant in the real extension host. code-server 1.100 has no signed-in
+// chat provider, so the Chat view is asked to send "@swarmboard /status" (photographed, and whether the
+// handler ran is reported), and the participant's own requestHandler (the object VS Code registered) is then
+// driven with real ChatRequest-shaped values: a /research launch with a #file and a selection, progress
+// streamed into the response, follow-ups that stop one agent, try to message another, and stop the swarm.
+import assert from "node:assert/strict";
+import path from "node:path";
+import * as vscode from "vscode";
+import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
+import { requestScreenshot } from "./automationMarkers";
+import { launchOverrides, makeRulesRepo } from "./delegationFixtures";
+import { swarmboard, waitFor } from "./hostApi";
+
+/** Records what the handler streams; everything else about the request is VS Code's own types. */
+class RecordingStream {
+  readonly parts: string[] = [];
+  readonly anchors: vscode.Location[] = [];
+  readonly buttons: string[] = [];
+  markdown(value: string | vscode.MarkdownString) {
+    this.parts.push(typeof value === "string" ? value : value.value);
+  }
+  anchor(value: vscode.Uri | vscode.Location, title?: string) {
+    if (value instanceof vscode.Location) this.anchors.push(value);
+    this.parts.push(`[${title ?? ""}]`);
+  }
+  button(command: vscode.Command) {
+    this.buttons.push(command.title);
+  }
+  progress(value: string) {
+    this.parts.push(`(${value})`);
+  }
+  reference() {}
+  filetree() {}
+  push() {}
+  get text() {
+    return this.parts.join("");
+  }
+}
+
+function chatRequest(prompt: string, command: string | undefined, references: unknown[] = []): vscode.ChatRequest {
+  return {
+    prompt,
+    command,
+    references: references.map((value, i) => ({ id: `ref-${i}`, value })),
+    toolReferences: [],
+    toolInvocationToken: undefined,
+  } as unknown as vscode.ChatRequest;
+}
+
+describe("the @swarmboard chat participant", function () {
+  this.timeout(900_000);
+  let hooks: SwarmboardTestHooks;
+  let repo = "";
+  const context = { history: [] } as unknown as vscode.ChatContext;
+
+  before(async function () {
+    hooks = (await swarmboard()).hooks;
+    await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
+    repo = makeRulesRepo();
+    hooks.delegation.testOverrides = launchOverrides(repo);
+  });
+
+  after(async () => {
+    hooks.delegation.testOverrides = {};
+    // A swarm left running by a failed test would refuse the next suite's launch.
+    const running = hooks.swarms.store.current();
+    if (running?.status === "running" || running?.status === "starting") {
+      await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId: running.id });
+      await waitFor("the swarm to end", () => hooks.swarms.store.swarm(running.id)?.status !== "running", 300_000);
+    }
+  });
+
+  it("is registered with the Chat API, and the Chat view is asked to send to it (photographed)", async () => {
+    assert.equal(hooks.participant.id, "swarmboard.swarm");
+    const commands = await vscode.commands.getCommands(true);
+    assert.ok(commands.includes("workbench.action.chat.open"), "this host has the Chat view's open command");
+    if (vscode.env.uiKind !== vscode.UIKind.Web) return;
+    await vscode.commands.executeCommand("workbench.action.chat.open", { query: "@swarmboard /status" });
+    await new Promise((r) => setTimeout(r, 3000));
+    await requestScreenshot("chat-view-swarmboard");
+    const ran = hooks.log.recentLines().some((l) => l.includes("chat: @swarmboard /status"));
+    console.log(`    (the Chat view ${ran ? "ran" : "did not run"} the participant's handler in this host)`);
+  });
+
+  it("launches from /research with the references in the goal, streams progress, and obeys follow-ups", async () => {
+    const stats = vscode.Uri.file(path.join(repo, "src/stats.js"));
+    const selection = new vscode.Location(stats, new vscode.Range(8, 0, 10, 0));
+    const first = new RecordingStream();
+    const cancel = new vscode.CancellationTokenSource();
+    const handler = hooks.participant.requestHandler;
+    const request = chatRequest("Find what median does wrong", "research", [stats, selection]);
+    const done = Promise.resolve(
+      handler(request, context, first as unknown as vscode.ChatResponseStream, cancel.token),
+    );
+    const swarmId = await waitFor("the launch", () => /Launched swarm `([^`]+)`/.exec(first.text)?.[1], 300_000);
+    const goal = hooks.swarms.store.swarm(swarmId)?.goal ?? "";
+    assert.match(goal, /^Find what median does wrong\n\nThe user points at:\n- .*stats\.js\n- .*stats\.js:9-11:\n```/);
+    await waitFor(
+      "a FACT with its anchor",
+      () => first.anchors.length >= 1 && /agent-\d\*\* FACT/.test(first.text),
+      500_000,
+    );
+    assert.match(first.text, /\*\*agent-1\*\* \(researcher\) started/);
+    assert.equal(first.anchors[0]?.uri.fsPath, stats.fsPath);
+    assert.equal(first.anchors[0]?.range.start.line, 8);
+
+    const stopOne = new RecordingStream();
+    await handler(
+      chatRequest("stop agent-1", undefined),
+      context,
+      stopOne as unknown as vscode.ChatResponseStream,
+      cancel.token,
+    );
+    assert.match(stopOne.text, /Stopping \*\*agent-1\*\*/);
+    const message = new RecordingStream();
+    await handler(
+      chatRequest("agent-2, look at mean too", undefined),
+      context,
+      message as unknown as vscode.ChatResponseStream,
+      cancel.token,
+    );
+    assert.match(
+      message.text,
+      /needs a worker method that Swarmboard does not have yet; your message was not delivered/,
+    );
+    const stopAll = new RecordingStream();
+    await handler(
+      chatRequest("stop", undefined),
+      context,
+      stopAll as unknown as vscode.ChatResponseStream,
+      cancel.token,
+    );
+    assert.match(stopAll.text, new RegExp(`Stopping swarm ${swarmId}`));
+
+    const result = await done;
+    assert.deepEqual(result, { metadata: { swarmId } });
+    assert.match(first.text, /\*\*Report\*\*/);
+    assert.match(first.text, new RegExp(`Swarm ${swarmId}: stopped`));
+    assert.deepEqual(first.buttons, ["Review Branches", "Open Panel"]);
+  });
+});
