@@ -85,6 +85,7 @@ export function projectSwarm(view: HostSwarmView): SwarmPanelView {
     agents,
     findings,
     ...(view.stats ? { budget: budgetView(view.stats) } : {}),
+    ...(view.usage && view.usage.length > 0 ? { usage: [...view.usage] } : {}),
   };
 }
 

@@ -2,12 +2,15 @@
 // stopped, failed) come from the store's view; "interrupted" is the host's own: the worker died while the swarm
 // ran, so nothing it had live is live any more.
 import type { AgentView, SwarmViewState } from "../../core/swarmView";
+import type { UsageSample } from "../../protocol/webviewMessages";
 
 /** A swarm as the host holds it: the worker's view, plus why it was interrupted when its worker died. */
 export interface HostSwarmView extends SwarmViewState {
   readonly interrupted?: string;
   /** Agents forked from another agent (their `agent-added` named a parent). */
   readonly subAgents?: readonly string[];
+  /** KV cells in use and tokens/s at each kv-stats report (the panel's chart). */
+  readonly usage?: readonly UsageSample[];
 }
 
 export type SwarmStatus = SwarmViewState["status"] | "interrupted";

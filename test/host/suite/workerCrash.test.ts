@@ -81,6 +81,14 @@ describe("crash recovery", function () {
     );
     const view = hooks.swarms.store.swarm(swarmId);
     assert.ok(view?.stats, "the running swarm has KV stats before the crash");
+    const usage = hooks.swarms.panelState().swarm?.usage ?? [];
+    assert.ok(usage.length >= 1, "the panel's chart has the run's usage so far");
+    assert.ok(usage.every((u) => u.usedCells > 0 && u.poolCells >= u.usedCells));
+    if (vscode.env.uiKind === vscode.UIKind.Web) {
+      await waitFor("the panel to be ready", () => hooks.panel()?.isReady);
+      await new Promise((r) => setTimeout(r, 500));
+      await requestScreenshot("usage-chart");
+    }
     assert.match(hooks.swarms.statusBar.text, / live · KV \d+%/);
 
     const pid = hooks.swarms.workerPid();
