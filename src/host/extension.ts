@@ -4,8 +4,7 @@ import * as vscode from "vscode";
 import { extensionVersion } from "../protocol/buildInfo";
 import { registerCommandTable } from "./commandTable";
 import { reportingFailures } from "./commandFailures";
-import type { SettingsResult } from "../protocol/settings";
-import { onDidChangeSettings, readSettings } from "./configuration";
+import { reportSettingsProblems } from "./configuration";
 import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
 import { launchSwarm } from "./launch/launchSwarm";
@@ -37,13 +36,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   log.info(
     `Swarmboard ${extensionVersion} activating (VS Code ${vscode.version}, mode ${vscode.ExtensionMode[context.extensionMode]})`,
   );
-  const reportSettings = (result: SettingsResult) => {
-    if (result.ok) return;
-    for (const problem of result.problems) log.warn(`settings: ${problem}`);
-    void vscode.window.showWarningMessage(`Swarmboard: ${result.problems.join(" ")}`);
-  };
-  reportSettings(readSettings());
-  own(onDidChangeSettings(reportSettings));
+  own(reportSettingsProblems(log));
   own(trackModelSet());
 
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "worker", "main.js").fsPath;
@@ -60,15 +53,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const confirmations = new Confirmations(log);
   const picker = new QuickPicker();
   const notices = new Notices();
-  const models: ModelDeps = {
-    worker,
-    log,
-    confirmations,
-    modelsDir: vscode.Uri.joinPath(context.globalStorageUri, "models"),
-    freeMemory: new FreeMemory(),
-    pulls: new PullInProgress(),
-    memory: new ModelMemory(context.globalState, notices, log),
-  };
+  const models = modelDeps(context, { worker, log, confirmations, notices });
   const review = createReviewSurfaces({ worker, store, log, confirmations, picker });
   own(review.disposable);
   const launchDeps = {
@@ -98,21 +83,22 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   worker.ensureStarted();
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
-  const parts = {
-    log,
-    worker,
-    view,
-    tree,
-    panels,
-    store,
-    statusBar,
-    stuck,
-    launchInput,
-    confirmations,
-    picker,
-    notices,
+  const { findings, approvals } = review;
+  const parts = { log, worker, view, tree, panels, store, statusBar, stuck, launchInput, confirmations, picker };
+  return { testing: createTestHooks({ ...parts, notices, findings, approvals, models }) };
+}
+
+function modelDeps(
+  context: vscode.ExtensionContext,
+  parts: Pick<ModelDeps, "worker" | "log" | "confirmations"> & { notices: Notices },
+): ModelDeps {
+  return {
+    ...parts,
+    modelsDir: vscode.Uri.joinPath(context.globalStorageUri, "models"),
+    freeMemory: new FreeMemory(),
+    pulls: new PullInProgress(),
+    memory: new ModelMemory(context.globalState, parts.notices, parts.log),
   };
-  return { testing: createTestHooks({ ...parts, findings: review.findings, approvals: review.approvals, models }) };
 }
 
 export function deactivate(): void {

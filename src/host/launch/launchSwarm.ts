@@ -82,12 +82,7 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
     const loaded = await loadModel(deps, modelPath, threads, kvCells);
     if (loaded.outcome !== "loaded") return loaded;
   }
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const stateDir = vscode.Uri.joinPath(
-    deps.storageDir,
-    "swarms",
-    `${stamp}-${Math.random().toString(36).slice(2, 8)}`,
-  ).fsPath;
+  const stateDir = newStateDir(deps.storageDir);
   const params: StartSwarmParams = {
     goal: args.goal,
     recipe: args.recipe,
@@ -185,4 +180,10 @@ async function askModelPath(deps: LaunchDeps, configured: string): Promise<strin
   const model = await askModel(deps.input, configured);
   if (model === undefined) return undefined;
   return model.kind === "path" ? model.path : pullModel(deps.models, model.uri);
+}
+
+/** A fresh folder name for a swarm's state, outside the user's repository (the extension's storage). */
+function newStateDir(storageDir: vscode.Uri): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  return vscode.Uri.joinPath(storageDir, "swarms", `${stamp}-${Math.random().toString(36).slice(2, 8)}`).fsPath;
 }

@@ -67,29 +67,32 @@ export function swarmCommandHandlers(deps: SwarmCommandDeps): Record<SwarmComman
       if (agentId) deps.showLane(agentId);
       else deps.openPanel();
     },
-    openFindingRef: async (arg?: unknown) => {
-      if (!isRecord(arg) || typeof arg.path !== "string") return;
-      const root =
-        (typeof arg.swarmId === "string" ? store.place(arg.swarmId)?.workspace : undefined) ??
-        vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-      if (!root) return;
-      const file = path.resolve(root, arg.path);
-      const rel = path.relative(root, file);
-      // The path comes from an agent's finding: never open anything outside the swarm's workspace.
-      if (rel.startsWith("..") || path.isAbsolute(rel)) {
-        log.warn(`refused to open ${arg.path}: it is outside the workspace ${root}`);
-        return;
-      }
-      const line = Math.max(0, (typeof arg.line === "number" ? arg.line : 1) - 1);
-      try {
-        await vscode.window.showTextDocument(vscode.Uri.file(file), {
-          selection: new vscode.Range(line, 0, line, 0),
-          preview: true,
-        });
-      } catch (err) {
-        void vscode.window.showWarningMessage(`Swarmboard: could not open ${arg.path}: ${(err as Error).message}`);
-      }
-    },
+    openFindingRef: (arg?: unknown) => openFindingRef(store, log, arg),
     restartWorker: () => worker.restart("restarted by the user"),
   };
+}
+
+/** Opens a finding's file at its line, never outside the swarm's workspace (the path comes from an agent). */
+async function openFindingRef(store: SwarmStore, log: HostLog, arg: unknown): Promise<void> {
+  if (!isRecord(arg) || typeof arg.path !== "string") return;
+  const root =
+    (typeof arg.swarmId === "string" ? store.place(arg.swarmId)?.workspace : undefined) ??
+    vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!root) return;
+  const file = path.resolve(root, arg.path);
+  const rel = path.relative(root, file);
+  // The path comes from an agent's finding: never open anything outside the swarm's workspace.
+  if (rel.startsWith("..") || path.isAbsolute(rel)) {
+    log.warn(`refused to open ${arg.path}: it is outside the workspace ${root}`);
+    return;
+  }
+  const line = Math.max(0, (typeof arg.line === "number" ? arg.line : 1) - 1);
+  try {
+    await vscode.window.showTextDocument(vscode.Uri.file(file), {
+      selection: new vscode.Range(line, 0, line, 0),
+      preview: true,
+    });
+  } catch (err) {
+    void vscode.window.showWarningMessage(`Swarmboard: could not open ${arg.path}: ${(err as Error).message}`);
+  }
 }
