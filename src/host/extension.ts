@@ -37,12 +37,12 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
     `Swarmboard ${extensionVersion} activating (VS Code ${vscode.version}, mode ${vscode.ExtensionMode[context.extensionMode]})`,
   );
   own(reportSettingsProblems(log));
-  own(trackModelSet());
 
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "worker", "main.js").fsPath;
   const worker = own(new WorkerProcess(workerScript, log));
   const store = own(new SwarmStore(worker));
   const stuck = own(new StuckWatch(store));
+  own(trackModelSet(store));
   const tree = own(new SwarmsTreeProvider(worker, store, (id) => stuck.isStuck(id)));
   const view = own(
     vscode.window.createTreeView("swarmboard.swarms", { treeDataProvider: tree, showCollapseAll: false }),
