@@ -16,25 +16,12 @@ export interface SwarmChange {
   readonly types: ReadonlySet<SwarmEvent["type"]>;
 }
 
-/** Where a swarm works, remembered from its launch or its registry record (review needs it). */
+/** Where a swarm works, remembered from its launch (review needs it). */
 export interface SwarmPlace {
   readonly workspace: string;
   readonly stateDir: string;
-  /** What it was launched with; absent for a swarm read back from the registry. */
-  readonly params?: StartSwarmParams;
+  readonly params: StartSwarmParams;
 }
-
-/** What the registry says of a past swarm, enough to show it before (or without) its events trace. */
-export interface PastSwarmSummary {
-  readonly goal: string;
-  readonly recipe: string;
-  readonly createdAt: number;
-  readonly outcome: string;
-  readonly reason: string;
-}
-
-const endOutcomes = new Set(["completed", "budget", "stopped", "failed"]);
-type SwarmEndOutcome = Extract<SwarmEvent, { type: "swarm-ended" }>["outcome"];
 
 export class SwarmStore extends DisposableBase {
   private readonly views = new Map<string, HostSwarmView>();
@@ -53,8 +40,8 @@ export class SwarmStore extends DisposableBase {
     if (!this.views.has(swarmId))
       this.views.set(swarmId, {
         ...emptySwarm(swarmId, Date.now()),
-        goal: place.params?.goal ?? "",
-        recipe: place.params?.recipe ?? "",
+        goal: place.params.goal,
+        recipe: place.params.recipe,
       });
     this.emitter.fire({ swarmId, types: new Set() });
   }
@@ -71,33 +58,6 @@ export class SwarmStore extends DisposableBase {
     }
     this.views.set(swarmId, view);
     this.emitter.fire({ swarmId, types });
-  }
-
-  /** A past swarm read back after a reload: its events trace folded, and interrupted if its owner died. */
-  restore(swarmId: string, place: SwarmPlace, past: PastSwarmSummary, events: readonly SwarmEvent[]): void {
-    this.places.set(swarmId, place);
-    this.views.set(swarmId, { ...emptySwarm(swarmId, past.createdAt), goal: past.goal, recipe: past.recipe });
-    this.apply(swarmId, events);
-    const view = this.views.get(swarmId);
-    if (past.outcome === "interrupted") this.interrupt(swarmId, past.reason);
-    else if (view && isRunning(view) && endOutcomes.has(past.outcome))
-      // The trace was cut before its end (a torn write): the registry's outcome is the truth.
-      this.apply(swarmId, [
-        {
-          type: "swarm-ended",
-          swarmId,
-          time: past.createdAt,
-          outcome: past.outcome as SwarmEndOutcome,
-          reason: past.reason,
-        },
-      ]);
-  }
-
-  /** Forgets a swarm (cleaned up, or replaced by its resumed run). */
-  forget(swarmId: string): void {
-    if (!this.views.delete(swarmId)) return;
-    this.places.delete(swarmId);
-    this.emitter.fire({ swarmId, types: new Set() });
   }
 
   /** The worker died while the swarm ran: it ends as interrupted and keeps no live state (cells, lanes, approvals). */
