@@ -63,7 +63,11 @@ export function mountBudget(): BudgetDom {
     ReturnType<typeof figure>
   >;
   const mode = el("span", "badge", "");
-  const empty = el("p", "muted", "No kv-stats yet: the budget appears when the worker reports the cache.");
+  const empty = el(
+    "p",
+    "muted",
+    "No KV cells in use: the budget appears while a swarm runs and its worker reports the cache.",
+  );
   const grid = el("div", "figures", ...names.map((n) => figures[n].node));
   const root = el(
     "section",

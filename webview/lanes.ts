@@ -5,6 +5,8 @@ import type { AgentLaneView } from "../src/protocol/webviewMessages";
 import { clockTime, el, formatCount, setAttr, setText } from "./dom";
 
 const itemsKept = 60;
+/** Agent states that can still be stopped. */
+const liveStates = new Set(["starting", "gather", "claim", "act", "verify", "merge", "paused", "stalled"]);
 /** VS Code's own icons (the codicon font, shipped in dist/webview) for each kind of timeline item. */
 const kindIcon: Record<string, string> = {
   state: "pulse",
@@ -21,6 +23,7 @@ interface LaneDom {
   readonly meta: HTMLElement;
   readonly timeline: HTMLElement;
   readonly current: HTMLElement;
+  readonly stop: HTMLElement;
   /** Keys of the items shown, oldest first. */
   keys: string[];
 }
@@ -81,7 +84,7 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
     setAttr(root, "role", "listitem");
     setAttr(root, "tabindex", "0");
     setAttr(root, "aria-label", `Agent ${a.id}, ${a.role}`);
-    return { root, state, claim, meta, timeline, current, keys: [] };
+    return { root, state, claim, meta, timeline, current, stop, keys: [] };
   };
 
   const updateTimeline = (lane: LaneDom, items: AgentLaneView["lane"]) => {
@@ -117,6 +120,8 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
       }
       setText(lane.state, a.state);
       lane.state.dataset.state = a.state;
+      // Only a live agent can be stopped (an interrupted one has no worker left to stop it).
+      lane.stop.hidden = !liveStates.has(a.state);
       setText(lane.claim, a.claim ? `Claim: ${a.claim}` : "No claim");
       setText(
         lane.meta,

@@ -5,6 +5,7 @@ import { el, setText } from "./dom";
 import { mountFeed, type FeedDom } from "./findingsFeed";
 import { mountBudget, type BudgetDom } from "./kvBudget";
 import { mountLanes, type LanesDom } from "./lanes";
+import { mountUsageChart, type UsageChartDom } from "./usageChart";
 
 export type PageAction = "pingWorker" | "launchSwarm" | "stopSwarm";
 
@@ -24,6 +25,7 @@ export interface PanelDom {
   lanes: LanesDom;
   feed: FeedDom;
   budget: BudgetDom;
+  usage: UsageChartDom;
 }
 
 export function workerText(status: WorkerStatus): string {
@@ -59,6 +61,7 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
   const lanes = mountLanes((id) => on.stopAgent(id));
   const feed = mountFeed((path, line) => on.openFinding(path, line));
   const budget = mountBudget();
+  const usage = mountUsageChart();
   root.replaceChildren(
     el(
       "header",
@@ -74,9 +77,14 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
     ),
     el("section", "card status", el("span", "dot"), worker, el("span", "sep", "·"), summary),
     rules,
-    el("div", "layout", el("main", "main-col", lanes.root), el("aside", "side-col", budget.root, feed.root)),
+    el(
+      "div",
+      "layout",
+      el("main", "main-col", lanes.root),
+      el("aside", "side-col", budget.root, usage.root, feed.root),
+    ),
   );
-  return { title, worker, summary, rules, stop, lanes, feed, budget };
+  return { title, worker, summary, rules, stop, lanes, feed, budget, usage };
 }
 
 function elapsed(from: number, to: number): string {
@@ -113,4 +121,5 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   dom.lanes.update(swarm.agents);
   dom.feed.update(swarm.findings, new Map(swarm.agents.map((a) => [a.id, a.colour])));
   dom.budget.update(swarm.budget, swarm.agents);
+  dom.usage.update(swarm.usage);
 }

@@ -1,23 +1,33 @@
 // The extension's entry point: wires the log, the worker process, the Swarms tree, the panel and the
-// commands. Each resource is registered for disposal where it is acquired.
+// commands (one table, src/host/commandTable.ts). Each resource is registered for disposal where it is acquired.
 import * as vscode from "vscode";
 import { extensionVersion } from "../protocol/buildInfo";
-import { registerCommands } from "./commands";
-import { onDidChangeSettings, readSettings } from "./configuration";
+import { registerCommandTable } from "./commandTable";
+import { reportingFailures } from "./commandFailures";
+import { reportSettingsProblems } from "./configuration";
+import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
-import { PanelController } from "./panel/panelController";
-import { registerReviewSurfaces } from "./review/reviewSurfaces";
+import { launchSwarm } from "./launch/launchSwarm";
 import { LaunchInput } from "./launch/launchInput";
 import { registerChatParticipant } from "./chat/swarmParticipant";
 import { registerLanguageModelTools } from "./lmTools/languageModelTools";
 import { SwarmDelegation } from "./lmTools/swarmDelegation";
+import { ModelMemory } from "./models/modelMemory";
+import { trackModelSet } from "./models/modelSetContext";
+import { downloadModel, FreeMemory, PullInProgress, selectModel, type ModelDeps } from "./models/selectModel";
+import { Notices } from "./notices";
+import { PanelController } from "./panel/panelController";
+import { pingWorker } from "./pingWorker";
+import { QuickPicker } from "./quickPicker";
+import { createReviewSurfaces } from "./review/reviewSurfaces";
 import { SwarmStatusBar } from "./statusBar";
-import { registerSwarmCommands } from "./swarm/swarmCommands";
+import { swarmCommandHandlers } from "./swarm/swarmCommands";
+import { SwarmEndNotices } from "./swarm/swarmEndNotices";
 import { SwarmStore } from "./swarm/swarmStore";
 import { superviseSwarms } from "./supervision/swarmSupervision";
 import { StuckWatch } from "./supervision/stuckWatch";
-import { SwarmsTreeProvider } from "./swarmsTree";
 import { createTestHooks, type SwarmboardApi } from "./testHooks";
+import { SwarmsTreeProvider } from "./tree/swarmsTree";
 import { WorkerProcess } from "./workerProcess";
 
 export function activate(context: vscode.ExtensionContext): SwarmboardApi {
@@ -29,59 +39,72 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   log.info(
     `Swarmboard ${extensionVersion} activating (VS Code ${vscode.version}, mode ${vscode.ExtensionMode[context.extensionMode]})`,
   );
-
-  const reportSettings = (result: ReturnType<typeof readSettings>) => {
-    if (result.ok) return;
-    for (const problem of result.problems) log.warn(`settings: ${problem}`);
-    void vscode.window.showWarningMessage(`Swarmboard: ${result.problems.join(" ")}`);
-  };
-  reportSettings(readSettings());
-  own(onDidChangeSettings(reportSettings));
+  own(reportSettingsProblems(log));
 
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "worker", "main.js").fsPath;
   const worker = own(new WorkerProcess(workerScript, log));
-
   const store = own(new SwarmStore(worker));
   const stuck = own(new StuckWatch(store));
+  own(trackModelSet(store));
   const tree = own(new SwarmsTreeProvider(worker, store, (id) => stuck.isStuck(id)));
   const view = own(
     vscode.window.createTreeView("swarmboard.swarms", { treeDataProvider: tree, showCollapseAll: false }),
   );
-
   const panels = own(new PanelController(context.extensionUri, log, worker, store));
-  for (const registration of registerCommands({ log, worker, openPanel: () => panels.show() })) own(registration);
   const statusBar = own(new SwarmStatusBar(store, worker));
   const launchInput = new LaunchInput();
-  const swarmDeps = {
+  const confirmations = new Confirmations(log);
+  const picker = new QuickPicker();
+  const notices = new Notices();
+  const models = modelDeps(context, { worker, log, confirmations, notices });
+  const review = createReviewSurfaces({ worker, store, log, confirmations, picker });
+  own(review.disposable);
+  const launchDeps = {
     worker,
     store,
     log,
     storageDir: context.globalStorageUri,
     input: launchInput,
+    models,
     openPanel: () => void panels.show(),
-    showLane: (id: string) => panels.showLane(id),
   };
-  for (const registration of registerSwarmCommands(swarmDeps)) own(registration);
-  const delegation = new SwarmDelegation(swarmDeps);
+  own(
+    registerCommandTable({
+      ...swarmCommandHandlers({ ...launchDeps, showLane: (id) => panels.showLane(id) }),
+      ...review.handlers,
+      launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
+      selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>
+        selectModel(models, args),
+      ),
+      pullModel: reportingFailures(log, "pullModel", () => downloadModel(models)),
+      openPanel: () => panels.show(),
+      pingWorker: () => pingWorker(log, worker),
+    }),
+  );
+  const delegation = new SwarmDelegation(launchDeps);
   for (const registration of registerLanguageModelTools(delegation)) own(registration);
   const participant = own(registerChatParticipant({ delegation, store, log }));
   own(superviseSwarms(worker, store, stuck, log));
-  const review = registerReviewSurfaces({ worker, store, log, globalStorage: context.globalStorageUri });
-  for (const disposable of review.disposables) own(disposable);
-
+  own(new SwarmEndNotices(store, notices, log));
   worker.ensureStarted();
 
-  if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return {
-      testing: {
-        ...createTestHooks(log, worker, view, tree, panels, { store, statusBar, stuck, launchInput }),
-        reviewSurfaces: review.hooks,
-        delegation,
-        participant,
-      },
-    };
-  }
-  return {};
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
+  const { findings, approvals } = review;
+  const parts = { log, worker, view, tree, panels, store, statusBar, stuck, launchInput, confirmations, picker };
+  return { testing: createTestHooks({ ...parts, notices, findings, approvals, models, delegation, participant }) };
+}
+
+function modelDeps(
+  context: vscode.ExtensionContext,
+  parts: Pick<ModelDeps, "worker" | "log" | "confirmations"> & { notices: Notices },
+): ModelDeps {
+  return {
+    ...parts,
+    modelsDir: vscode.Uri.joinPath(context.globalStorageUri, "models"),
+    freeMemory: new FreeMemory(),
+    pulls: new PullInProgress(),
+    memory: new ModelMemory(context.globalState, parts.notices, parts.log),
+  };
 }
 
 export function deactivate(): void {

@@ -1,11 +1,13 @@
 // The status bar item: the model, live agents and KV use of the current swarm, projected from the store
 // (and the worker's state when no swarm has run). Clicking it opens the panel.
 import * as vscode from "vscode";
-import type { SwarmViewState } from "../core/swarmView";
+import { DisposableBase } from "../core/disposable";
 import type { WorkerStatus } from "../protocol/webviewMessages";
+import { commandId } from "./commandTable";
 import { modeLabel, modelName } from "./panel/panelProjection";
 import type { SwarmStore } from "./swarm/swarmStore";
 import { liveAgents } from "./supervision/stuckWatch";
+import { agentCount, isRunning, swarmStatus, type HostSwarmView } from "./swarm/swarmStatus";
 import type { WorkerProcess } from "./workerProcess";
 
 export interface StatusBarText {
@@ -14,7 +16,7 @@ export interface StatusBarText {
 }
 
 /** What the item says; pure so the words are the same everywhere. */
-export function statusBarText(swarm: SwarmViewState | undefined, worker: WorkerStatus): StatusBarText {
+export function statusBarText(swarm: HostSwarmView | undefined, worker: WorkerStatus): StatusBarText {
   if (worker.state === "exited" && !worker.reason.includes("restarting")) {
     return {
       text: "$(error) Swarmboard: worker stopped",
@@ -27,42 +29,42 @@ export function statusBarText(swarm: SwarmViewState | undefined, worker: WorkerS
   const stats = swarm.stats;
   const kv = stats ? `KV ${Math.round((100 * stats.usedCells) / Math.max(1, stats.poolCells))}%` : "KV –";
   const tooltip = [
-    `Swarm ${swarm.id} (${swarm.recipe}): ${swarm.status}`,
+    `Swarm ${swarm.id} (${swarm.recipe}): ${swarmStatus(swarm)}`,
     `Model: ${model} (${modeLabel(swarm.mode)})`,
-    `Live agents: ${live} of ${swarm.agents.length}`,
+    `Live agents: ${live} of ${swarm.agents.length} (${agentCount(swarm)})`,
     stats
       ? `KV: ${stats.usedCells.toLocaleString("en-US")} of ${stats.poolCells.toLocaleString("en-US")} cells used`
       : "KV: no stats yet",
     "Click to open the panel.",
   ].join("\n");
-  return { text: `$(hubot) ${model} · ${live} live · ${kv}`, tooltip };
+  // An ended swarm's last numbers are history, not live use: the item says how it ended instead.
+  const now = isRunning(swarm) ? `${live} live · ${kv}` : swarmStatus(swarm);
+  return { text: `$(hubot) ${model} · ${now}`, tooltip };
 }
 
-export class SwarmStatusBar implements vscode.Disposable {
+export class SwarmStatusBar extends DisposableBase {
   readonly item: vscode.StatusBarItem;
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
-    private readonly store: SwarmStore,
+    private readonly swarms: SwarmStore,
     private readonly worker: WorkerProcess,
   ) {
-    this.item = vscode.window.createStatusBarItem("swarmboard.status", vscode.StatusBarAlignment.Left, 50);
+    super();
+    this.item = this.register(
+      vscode.window.createStatusBarItem("swarmboard.status", vscode.StatusBarAlignment.Left, 50),
+    );
     this.item.name = "Swarmboard";
-    this.item.command = "swarmboard.openPanel";
-    this.subscriptions = [store.onDidChange(() => this.refresh()), worker.onDidChangeState(() => this.refresh())];
+    this.item.command = commandId("openPanel");
+    this.register(swarms.onDidChange(() => this.refresh()));
+    this.register(worker.onDidChangeState(() => this.refresh()));
     this.refresh();
     this.item.show();
   }
 
   refresh(): void {
-    const { text, tooltip } = statusBarText(this.store.current(), this.worker.state);
+    const { text, tooltip } = statusBarText(this.swarms.current(), this.worker.state);
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: text.replace(/\$\([a-z-~]+\)\s*/g, ""), role: "button" };
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.item.dispose();
   }
 }

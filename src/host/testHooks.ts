@@ -1,18 +1,26 @@
-// What `activate` returns when VS Code runs the extension under a test runner (ExtensionMode.Test) and only
-// then: handles for the in-host tests of test/host to reach the worker, the panel, the tree and the log.
-// Outside tests `activate` returns an empty object, so no other extension can drive Swarmboard through this.
+// The only place test hooks live: what `activate` returns when VS Code runs the extension under a test runner
+// (ExtensionMode.Test) and only then. The in-host tests of test/host reach the worker, the panel, the tree,
+// the log and the review surfaces through it. Outside tests `activate` returns an empty object, so no other
+// extension can drive Swarmboard through this.
 import type * as vscode from "vscode";
+import type { SwarmViewState } from "../core/swarmView";
+import { startSwarmMethod, type StartSwarmParams } from "../protocol/swarmRpc";
 import type { PanelState, WorkerStatus } from "../protocol/webviewMessages";
+import type { ApprovalDecision, ApprovalPrompts, OpenPrompt } from "./approvals/approvalPrompts";
+import type { Confirmations } from "./confirmations";
+import type { FindingsInEditor, ShownFinding } from "./findings/findingsInEditor";
 import type { HostLog } from "./hostLog";
-import type { PanelController } from "./panel/panelController";
-import type { ReviewSurfacesTestHooks } from "./review/reviewSurfaces";
-import type { SwarmPanel } from "./panel/swarmPanel";
 import type { LaunchInput } from "./launch/launchInput";
 import type { SwarmDelegation } from "./lmTools/swarmDelegation";
+import type { ModelDeps } from "./models/selectModel";
+import type { Notice, Notices } from "./notices";
+import type { PanelController } from "./panel/panelController";
+import type { SwarmPanel } from "./panel/swarmPanel";
+import type { QuickPicker } from "./quickPicker";
 import type { SwarmStatusBar } from "./statusBar";
-import type { SwarmStore } from "./swarm/swarmStore";
 import type { StuckWatch } from "./supervision/stuckWatch";
-import type { SwarmsNode, SwarmsTreeProvider } from "./swarmsTree";
+import type { SwarmStore } from "./swarm/swarmStore";
+import type { SwarmsNode, SwarmsTreeProvider } from "./tree/swarmsTree";
 import type { PingResult, WorkerProcess } from "./workerProcess";
 
 export interface SwarmboardTestHooks {
@@ -48,6 +56,31 @@ export interface SwarmTestHooks {
   readonly onWorkerGaveUp: vscode.Event<string>;
   /** The launch step on screen now (input box or quick pick), if any. */
   launchStep(): vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem> | undefined;
+  /** Notifications with actions shown so far (swarm ended, interrupted), and a way to pick the next one's button. */
+  readonly notices: {
+    recent(): readonly Notice[];
+    answerNext(pick: (notice: Notice) => string | undefined): void;
+  };
+}
+
+export interface ReviewSurfacesTestHooks {
+  readonly findings: { shownIn(uri: vscode.Uri): readonly ShownFinding[] };
+  readonly approvals: {
+    pending(): readonly OpenPrompt[];
+    answer(requestId: string, decision: ApprovalDecision): boolean;
+    setTimeoutMs(ms: number | undefined): void;
+  };
+  readonly confirmations: { answerNext(...answers: boolean[]): void; questions(): readonly string[] };
+  /** Our quick pick on screen now (findings list, branch review). */
+  picker(): vscode.QuickPick<vscode.QuickPickItem> | undefined;
+  readonly models: {
+    setFreeMemory(bytes: number | undefined): void;
+    /** Cancels the download in progress as its notification's Cancel button does; false when none runs. */
+    cancelPull(): boolean;
+    pullProgress(): { downloadedBytes: number; totalBytes: number } | undefined;
+  };
+  /** Starts a swarm straight through the worker and records it in the store, as a launch does. */
+  readonly swarms: { start(params: StartSwarmParams): Promise<string>; view(id: string): SwarmViewState | undefined };
 }
 
 export interface SwarmboardApi {
@@ -55,14 +88,29 @@ export interface SwarmboardApi {
   readonly testing?: SwarmboardTestHooks;
 }
 
-export function createTestHooks(
-  log: HostLog,
-  worker: WorkerProcess,
-  view: vscode.TreeView<SwarmsNode>,
-  tree: SwarmsTreeProvider,
-  panels: PanelController,
-  swarm: { store: SwarmStore; statusBar: SwarmStatusBar; stuck: StuckWatch; launchInput: LaunchInput },
-): Omit<SwarmboardTestHooks, "reviewSurfaces" | "delegation" | "participant"> {
+/** The parts of the running extension the hooks reach. */
+export interface HookedParts {
+  readonly log: HostLog;
+  readonly worker: WorkerProcess;
+  readonly view: vscode.TreeView<SwarmsNode>;
+  readonly tree: SwarmsTreeProvider;
+  readonly panels: PanelController;
+  readonly store: SwarmStore;
+  readonly statusBar: SwarmStatusBar;
+  readonly stuck: StuckWatch;
+  readonly launchInput: LaunchInput;
+  readonly findings: FindingsInEditor;
+  readonly approvals: ApprovalPrompts;
+  readonly confirmations: Confirmations;
+  readonly picker: QuickPicker;
+  readonly models: ModelDeps;
+  readonly notices: Notices;
+  readonly delegation: SwarmDelegation;
+  readonly participant: vscode.ChatParticipant;
+}
+
+export function createTestHooks(parts: HookedParts): SwarmboardTestHooks {
+  const { log, worker, view, tree, panels, store } = parts;
   return {
     log: { recentLines: () => log.recentLines(), onLine: log.onLine },
     worker: {
@@ -80,16 +128,57 @@ export function createTestHooks(
     },
     panel: () => panels.current,
     swarms: {
-      store: swarm.store,
+      store,
       get statusBar() {
-        return { text: swarm.statusBar.item.text, tooltip: String(swarm.statusBar.item.tooltip ?? "") };
+        return { text: parts.statusBar.item.text, tooltip: String(parts.statusBar.item.tooltip ?? "") };
       },
-      stuck: swarm.stuck,
+      stuck: parts.stuck,
       children: (node) => tree.getChildren(node),
       panelState: () => panels.state(),
       workerPid: () => worker.pid,
       onWorkerGaveUp: worker.onDidGiveUp,
-      launchStep: () => swarm.launchInput.current,
+      launchStep: () => parts.launchInput.current,
+      notices: {
+        recent: () => parts.notices.recent(),
+        answerNext: (pick) => parts.notices.answerNext(pick),
+      },
+    },
+    reviewSurfaces: reviewSurfacesHooks(parts),
+    delegation: parts.delegation,
+    participant: parts.participant,
+  };
+}
+
+function reviewSurfacesHooks(parts: HookedParts): ReviewSurfacesTestHooks {
+  const { approvals, confirmations, models, worker, store } = parts;
+  return {
+    findings: { shownIn: (uri) => parts.findings.shownIn(uri) },
+    approvals: {
+      pending: () => approvals.pending(),
+      answer: (id, decision) => approvals.answer(id, decision),
+      setTimeoutMs: (ms) => approvals.setTimeoutMs(ms),
+    },
+    confirmations: {
+      answerNext: (...answers) => confirmations.answerNext(...answers),
+      questions: () => confirmations.questions(),
+    },
+    picker: () => parts.picker.current,
+    models: {
+      setFreeMemory: (bytes) => (models.freeMemory.override = bytes),
+      cancelPull: () => {
+        const running = models.pulls.abort;
+        running?.abort();
+        return running !== undefined;
+      },
+      pullProgress: () => models.pulls.progress,
+    },
+    swarms: {
+      start: async (params) => {
+        const { swarmId } = await worker.request(startSwarmMethod, params);
+        store.launched(swarmId, { workspace: params.workspace, stateDir: params.stateDir, params });
+        return swarmId;
+      },
+      view: (id) => store.swarm(id),
     },
   };
 }

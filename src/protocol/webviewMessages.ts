@@ -70,6 +70,15 @@ export const budgetViewSchema = z.object({
 });
 export type BudgetView = z.infer<typeof budgetViewSchema>;
 
+/** One point of the run's usage curve: KV cells in use and aggregate tokens/s at a kv-stats report. */
+export const usageSampleSchema = z.object({
+  time: z.number(),
+  usedCells: z.number(),
+  poolCells: z.number(),
+  tokensPerSecond: z.number(),
+});
+export type UsageSample = z.infer<typeof usageSampleSchema>;
+
 export const swarmPanelViewSchema = z.object({
   id: z.string(),
   goal: z.string(),
@@ -85,6 +94,8 @@ export const swarmPanelViewSchema = z.object({
   agents: z.array(agentLaneViewSchema),
   findings: z.array(findingViewSchema),
   budget: budgetViewSchema.optional(),
+  /** The run so far, oldest first (thinned evenly past a cap, so a long run keeps its whole shape). */
+  usage: z.array(usageSampleSchema).optional(),
 });
 export type SwarmPanelView = z.infer<typeof swarmPanelViewSchema>;
 

@@ -5,6 +5,7 @@
 // change and vanish entirely when the setting is off. Positions follow the user's edits while the file is
 // open (tracked here from the document's change events; the store keeps the board's original lines).
 import * as vscode from "vscode";
+import { DisposableBase } from "../../core/disposable";
 import { readSettings } from "../configuration";
 import type { SwarmStore } from "../swarm/swarmStore";
 import { findingMarks, markLabel, shiftLines, type FindingMark, type LineEdit } from "./findingMarks";
@@ -31,28 +32,32 @@ export function markUri(store: SwarmStore, mark: FindingMark): vscode.Uri | unde
   return folder === undefined ? undefined : vscode.Uri.joinPath(vscode.Uri.file(folder), mark.path);
 }
 
-export class FindingsInEditor implements vscode.Disposable {
-  private readonly decoration = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor("editor.wordHighlightBackground"),
-    overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.infoForeground"),
-    overviewRulerLane: vscode.OverviewRulerLane.Right,
-    after: { margin: "0 0 0 2em", color: new vscode.ThemeColor("editorCodeLens.foreground"), fontStyle: "italic" },
-  });
+export class FindingsInEditor extends DisposableBase {
+  private readonly decoration = this.register(
+    vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor("editor.wordHighlightBackground"),
+      overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.infoForeground"),
+      overviewRulerLane: vscode.OverviewRulerLane.Right,
+      after: { margin: "0 0 0 2em", color: new vscode.ThemeColor("editorCodeLens.foreground"), fontStyle: "italic" },
+    }),
+  );
   /** Lines moved by edits, by document then mark key: derived positions, never findings of our own. */
   private readonly moved = new Map<string, Map<string, { line: number; endLine: number }>>();
   /** What each visible document shows now (for the test hooks). */
   private readonly shown = new Map<string, ShownFinding[]>();
-  private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly store: SwarmStore) {
-    this.subscriptions.push(
-      store.onDidChange((change) => {
+  constructor(private readonly swarms: SwarmStore) {
+    super();
+    this.register(
+      swarms.onDidChange((change) => {
         if (change.types.size === 0 || change.types.has("board-entry")) this.refresh();
       }),
-      vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
-      vscode.workspace.onDidChangeTextDocument((e) => this.onEdit(e)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.moved.delete(d.uri.toString())),
+    );
+    this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()));
+    this.register(vscode.workspace.onDidChangeTextDocument((e) => this.onEdit(e)));
+    this.register(vscode.workspace.onDidCloseTextDocument((d) => this.moved.delete(d.uri.toString())));
+    this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("swarmboard.showFindingsInEditor")) this.refresh();
       }),
@@ -69,9 +74,9 @@ export class FindingsInEditor implements vscode.Disposable {
     const key = document.uri.toString();
     const moved = this.moved.get(key);
     const marks: FindingMark[] = [];
-    for (const swarm of this.store.swarms()) {
+    for (const swarm of this.swarms.swarms()) {
       for (const mark of findingMarks(swarm.id, swarm.entries)) {
-        if (markUri(this.store, mark)?.toString() !== key) continue;
+        if (markUri(this.swarms, mark)?.toString() !== key) continue;
         const at = moved?.get(mark.key);
         marks.push(at ? { ...mark, ...at } : mark);
       }
@@ -119,11 +124,6 @@ export class FindingsInEditor implements vscode.Disposable {
       editor.setDecorations(this.decoration, options);
       if (shown.length > 0) this.shown.set(editor.document.uri.toString(), shown);
     }
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.decoration.dispose();
   }
 }
 

@@ -43,9 +43,7 @@ export async function chooseSwarm(
   if (swarmId !== undefined) return swarmId;
   const swarms = store.swarms();
   if (swarms.length === 0) {
-    void vscode.window.showInformationMessage(
-      `Swarmboard: there is no swarm in this window yet to ${purpose}. Launch one first.`,
-    );
+    void vscode.window.showInformationMessage(`Swarmboard: there is no swarm ${purpose} yet. Launch one first.`);
     return undefined;
   }
   if (swarms.length === 1) return swarms[0]!.id;

@@ -3,6 +3,7 @@
 // before the count because the estimate needs the model's facts (bytes per KV cell, shared cells or copy mode).
 import * as vscode from "vscode";
 import { buildRecipeCatalog } from "../../core/recipeCatalog";
+import { modelUriFormat, modelUriPrompt } from "../models/modelUris";
 import type { LaunchInput } from "./launchInput";
 
 export interface RecipeChoice {
@@ -35,11 +36,22 @@ export async function recipeChoices(folder: vscode.Uri): Promise<{ choices: Reci
   };
 }
 
-const title = "Launch Swarm";
+/** "Launch Swarm (2/3): recipe": the model step is left out when a saved model is used, so the count follows. */
+export class LaunchSteps {
+  constructor(private readonly total: 3 | 4) {}
 
-export async function askGoal(input: LaunchInput): Promise<string | undefined> {
+  title(step: number, name: string): string {
+    return `Launch Swarm (${step}/${this.total}): ${name}`;
+  }
+
+  get last(): number {
+    return this.total;
+  }
+}
+
+export async function askGoal(input: LaunchInput, steps: LaunchSteps): Promise<string | undefined> {
   return input.text({
-    title: `${title} (1/4): goal`,
+    title: steps.title(1, "goal"),
     prompt: "What should the swarm do?",
     placeholder: "e.g. Fix median for even-length lists",
     validate: (v) =>
@@ -47,10 +59,14 @@ export async function askGoal(input: LaunchInput): Promise<string | undefined> {
   });
 }
 
-export async function askRecipe(input: LaunchInput, choices: readonly RecipeChoice[]): Promise<string | undefined> {
+export async function askRecipe(
+  input: LaunchInput,
+  steps: LaunchSteps,
+  choices: readonly RecipeChoice[],
+): Promise<string | undefined> {
   const picked = await input.pick(
     choices.map((c) => ({ label: c.name, description: `${c.origin} · ${c.agents} agents`, detail: c.description })),
-    `${title} (2/4): recipe`,
+    steps.title(2, "recipe"),
     "How the agents are organised",
   );
   return picked?.label;
@@ -63,9 +79,9 @@ export async function askModel(input: LaunchInput, configured: string): Promise<
   if (configured !== "") items.push({ id: "configured", label: "$(check) Configured model", description: configured });
   items.push(
     { id: "file", label: "$(file-binary) Pick a GGUF file…" },
-    { id: "pull", label: "$(cloud-download) Pull a model…", description: "hf:<user>/<repo>/<file>.gguf or a URL" },
+    { id: "pull", label: "$(cloud-download) Pull a model…", description: `${modelUriFormat} or an https URL` },
   );
-  const picked = await input.pick(items, `${title} (3/4): model`);
+  const picked = await input.pick(items, "Launch Swarm (3/4): model");
   if (!picked) return undefined;
   if (picked.id === "configured") return { kind: "path", path: configured };
   if (picked.id === "file") {
@@ -76,7 +92,7 @@ export async function askModel(input: LaunchInput, configured: string): Promise<
     });
     return files?.[0] ? { kind: "path", path: files[0].fsPath } : undefined;
   }
-  const uri = await input.text({ title: "Pull a model", prompt: "A model URI (hf:…) or an https URL of a .gguf file" });
+  const uri = await input.text({ title: "Pull a model", prompt: modelUriPrompt });
   return uri ? { kind: "pull", uri } : undefined;
 }
 
@@ -89,13 +105,14 @@ export function agentsPrompt(recipeAgents: number, fit: number | undefined, limi
 
 export async function askAgents(
   input: LaunchInput,
+  steps: LaunchSteps,
   recipeAgents: number,
   fit: number | undefined,
   maxAgents: number,
 ): Promise<number | undefined> {
   const limit = Math.max(1, Math.min(64, maxAgents));
   const text = await input.text({
-    title: `${title} (4/4): agents`,
+    title: steps.title(steps.last, "agents"),
     prompt: agentsPrompt(recipeAgents, fit, limit),
     value: String(Math.min(recipeAgents, limit, fit ?? limit) || 1),
     validate: (v) => {

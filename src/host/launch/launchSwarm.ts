@@ -1,24 +1,21 @@
 // Launches a swarm: refuses in an untrusted workspace, collects the answers (from the command's argument or
 // the prompts), loads the model in the worker under a cancellable progress notification, starts the swarm,
 // records it in the store and opens the panel. Every refusal and failure says what happened and what to do.
+import { existsSync } from "node:fs";
 import { cpus } from "node:os";
 import * as vscode from "vscode";
 import { toErrorData } from "../../core/rpc/rpcPeer";
-import {
-  modelFactsMethod,
-  pullModelMethod,
-  pullProgressNotification,
-  startSwarmMethod,
-  type StartSwarmParams,
-} from "../../protocol/swarmRpc";
+import { modelFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
 import type { Settings } from "../../protocol/settings";
 import { readSettings } from "../configuration";
 import type { HostLog } from "../hostLog";
+import { pullModel, type ModelDeps } from "../models/selectModel";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 import { parseLaunchArgs, type LaunchArgs, type LaunchResult } from "./launchArgs";
 import type { LaunchInput } from "./launchInput";
-import { askAgents, askGoal, askModel, askRecipe, recipeChoices } from "./launchPrompts";
+import { askAgents, askGoal, askModel, askRecipe, LaunchSteps, recipeChoices } from "./launchPrompts";
+import { watchTrunkDecode } from "./trunkProgress";
 
 export interface LaunchDeps {
   readonly worker: WorkerProcess;
@@ -28,6 +25,8 @@ export interface LaunchDeps {
   readonly storageDir: vscode.Uri;
   /** The prompts' widgets (tests answer them through it). */
   readonly input: LaunchInput;
+  /** Pulling and remembering a model picked during the launch. */
+  readonly models: ModelDeps;
   openPanel(): void;
 }
 
@@ -83,12 +82,7 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
     const loaded = await loadModel(deps, modelPath, threads, kvCells);
     if (loaded.outcome !== "loaded") return loaded;
   }
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const stateDir = vscode.Uri.joinPath(
-    deps.storageDir,
-    "swarms",
-    `${stamp}-${Math.random().toString(36).slice(2, 8)}`,
-  ).fsPath;
+  const stateDir = newStateDir(deps.storageDir);
   const params: StartSwarmParams = {
     goal: args.goal,
     recipe: args.recipe,
@@ -108,6 +102,7 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
     deps.store.launched(swarmId, { workspace, stateDir, params });
     deps.log.info(`swarm ${swarmId} launched (${args.recipe}, ${args.agents ?? "recipe's"} agents, ${modelPath})`);
     deps.openPanel();
+    watchTrunkDecode(deps, swarmId);
     return { outcome: "launched", swarmId };
   } catch (err) {
     const { code, message } = toErrorData(err);
@@ -150,58 +145,46 @@ async function loadModel(
   );
 }
 
-async function pullModel(deps: LaunchDeps, uri: string): Promise<string | undefined> {
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Swarmboard: pulling ${uri}`, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const subs = [
-        token.onCancellationRequested(() => controller.abort()),
-        deps.worker.onNotification(pullProgressNotification, (p) => {
-          if (p.uri !== uri || p.totalBytes <= 0) return;
-          progress.report({
-            message: `${(p.downloadedBytes / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MiB`,
-          });
-        }),
-      ];
-      try {
-        return (await deps.worker.request(pullModelMethod, { uri }, controller.signal)).path;
-      } catch (err) {
-        if (!token.isCancellationRequested)
-          void vscode.window.showErrorMessage(`Swarmboard: could not pull ${uri}: ${toErrorData(err).message}`);
-        return undefined;
-      } finally {
-        for (const s of subs) s.dispose();
-      }
-    },
-  );
-}
-
 type Asked = { outcome: "answered"; args: LaunchArgs; fit: number } | LaunchResult;
 
 async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Promise<Asked> {
   const cancelled = { outcome: "cancelled" as const, reason: "The launch was cancelled; nothing was started." };
-  const goal = await askGoal(deps.input);
+  // A saved model that is still there is used without asking (Select Model changes it).
+  const saved = settings.modelPath !== "" && existsSync(settings.modelPath) ? settings.modelPath : undefined;
+  const steps = new LaunchSteps(saved === undefined ? 4 : 3);
+  const goal = await askGoal(deps.input, steps);
   if (goal === undefined) return cancelled;
   const { choices, problems } = await recipeChoices(folder);
   if (problems.length > 0)
     void vscode.window.showWarningMessage(`Swarmboard: some recipe files were left out: ${problems.join("; ")}`);
-  const recipe = await askRecipe(deps.input, choices);
+  const recipe = await askRecipe(deps.input, steps, choices);
   if (recipe === undefined) return cancelled;
-  const model = await askModel(deps.input, settings.modelPath);
-  if (model === undefined) return cancelled;
-  const modelPath = model.kind === "path" ? model.path : await pullModel(deps, model.uri);
+  const modelPath = saved ?? (await askModelPath(deps, settings.modelPath));
   if (modelPath === undefined) return cancelled;
   const threads = defaultThreads(settings);
   const loaded = await loadModel(deps, modelPath, threads, settings.kvCellsBudget);
   if (loaded.outcome !== "loaded") return loaded;
+  if (saved === undefined) await deps.models.memory.remember(modelPath);
   const fit = loaded.fit;
   const agents = await askAgents(
     deps.input,
+    steps,
     choices.find((c) => c.name === recipe)?.agents ?? 1,
     fit,
     settings.maxAgents,
   );
   if (agents === undefined) return cancelled;
   return { outcome: "answered", args: { goal: goal.trim(), recipe, agents, modelPath, threads }, fit };
+}
+
+async function askModelPath(deps: LaunchDeps, configured: string): Promise<string | undefined> {
+  const model = await askModel(deps.input, configured);
+  if (model === undefined) return undefined;
+  return model.kind === "path" ? model.path : pullModel(deps.models, model.uri);
+}
+
+/** A fresh folder name for a swarm's state, outside the user's repository (the extension's storage). */
+function newStateDir(storageDir: vscode.Uri): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  return vscode.Uri.joinPath(storageDir, "swarms", `${stamp}-${Math.random().toString(36).slice(2, 8)}`).fsPath;
 }

@@ -6,8 +6,10 @@ import { RpcError } from "../../core/rpc/rpcPeer";
 import { modelFactsMethod, pullModelMethod, pullProgressNotification } from "../../protocol/swarmRpc";
 import { readSettings } from "../configuration";
 import type { HostLog } from "../hostLog";
-import type { Confirmations } from "../review/confirmations";
+import type { Confirmations } from "../confirmations";
 import type { WorkerProcess } from "../workerProcess";
+import type { ModelMemory } from "./modelMemory";
+import { modelUriFormat, modelUriPrompt } from "./modelUris";
 import { factsLines, formatBytes, memoryVerdict, type FactsSummary, type MemoryVerdict } from "./modelFit";
 
 export interface ModelDeps {
@@ -16,10 +18,12 @@ export interface ModelDeps {
   readonly confirmations: Confirmations;
   /** Where pulled models go (the extension's global storage). */
   readonly modelsDir: vscode.Uri;
-  /** Free memory in bytes; os.freemem() outside tests. */
-  freeMemory(): number;
+  /** Free memory in bytes (os.freemem() unless a test set it). */
+  readonly freeMemory: FreeMemory;
   /** The download in progress, if any (the cancel button and the test hooks reach it here). */
   readonly pulls: PullInProgress;
+  /** Where a chosen model is saved (and whether to ask where). */
+  readonly memory: ModelMemory;
 }
 
 export class PullInProgress {
@@ -33,7 +37,14 @@ export interface SelectedModel extends FactsSummary {
   readonly memory: MemoryVerdict;
 }
 
-export const defaultFreeMemory = (): number => os.freemem();
+/** The machine's free memory; a test sets `override` to exercise the "does not fit" questions. */
+export class FreeMemory {
+  override: number | undefined;
+
+  bytes(): number {
+    return this.override ?? os.freemem();
+  }
+}
 
 function basename(p: string): string {
   return p.split(/[\\/]/).pop() ?? p;
@@ -47,7 +58,7 @@ async function askForModel(deps: ModelDeps): Promise<string | undefined> {
     {
       id: "pull",
       label: "$(cloud-download) Download from Hugging Face…",
-      detail: "hf:<user>/<repo>:<quant> or an https URL to a .gguf",
+      detail: `${modelUriFormat} or an https URL of a .gguf file`,
     },
     ...(currentPath ? [{ id: "current", label: `$(check) Keep ${basename(currentPath)}`, detail: currentPath }] : []),
   ];
@@ -71,7 +82,7 @@ export async function pullModel(deps: ModelDeps, uriArg?: string): Promise<strin
     (
       await vscode.window.showInputBox({
         title: "Download a GGUF model",
-        prompt: "A Hugging Face URI (hf:<user>/<repo>:<quant>) or an https URL of a .gguf file",
+        prompt: modelUriPrompt,
         validateInput: (v) => (v.trim() === "" ? "Enter a URI" : undefined),
       })
     )?.trim();
@@ -120,7 +131,7 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
   if (!/\.gguf$/i.test(modelPath))
     throw new Error(`${modelPath} is not a .gguf file: Swarmboard loads GGUF models only.`);
   const size = (await vscode.workspace.fs.stat(vscode.Uri.file(modelPath))).size;
-  const early = memoryVerdict(size, 0, deps.freeMemory());
+  const early = memoryVerdict(size, 0, deps.freeMemory.bytes());
   if (
     !early.fits &&
     !(await deps.confirmations.confirm(
@@ -137,7 +148,7 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
     { location: vscode.ProgressLocation.Window, title: `Reading ${name}` },
     () => deps.worker.request(modelFactsMethod, { modelPath, threads, kvCells }),
   );
-  const memory = memoryVerdict(facts.fileBytes, facts.poolBytes, deps.freeMemory());
+  const memory = memoryVerdict(facts.fileBytes, facts.poolBytes, deps.freeMemory.bytes());
   if (
     !memory.fits &&
     !(await deps.confirmations.confirm(
@@ -147,14 +158,18 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
     ))
   )
     return undefined;
-  await vscode.workspace
-    .getConfiguration("swarmboard")
-    .update("modelPath", modelPath, vscode.ConfigurationTarget.Global);
+  await deps.memory.remember(modelPath);
   const lines = factsLines(name, facts, kvCells);
   for (const line of lines) deps.log.info(`model: ${line}`);
   deps.log.info(`model: ${memory.text}`);
   void vscode.window.showInformationMessage(`Swarmboard will use ${lines.join(" · ")}.`);
   return { ...facts, path: modelPath, memory };
+}
+
+/** "Swarmboard: Download Model": asks for a URI, downloads it and uses it. */
+export async function downloadModel(deps: ModelDeps): Promise<SelectedModel | undefined> {
+  const modelPath = await pullModel(deps);
+  return modelPath === undefined ? undefined : useModel(deps, modelPath);
 }
 
 /** Without arguments it asks; `{ path }` or `{ pullUri }` skip the questions (tests, other commands). */

@@ -2,8 +2,10 @@
 // for. Store changes arrive per event batch; the panel gets at most one state per `postIntervalMs`, so a
 // 16-agent swarm does not flood the page (the page batches again into animation frames).
 import * as vscode from "vscode";
+import { DisposableBase } from "../../core/disposable";
 import { extensionVersion } from "../../protocol/buildInfo";
 import type { PanelState } from "../../protocol/webviewMessages";
+import { commandId, type HostCommand } from "../commandTable";
 import type { HostLog } from "../hostLog";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
@@ -11,29 +13,29 @@ import { projectSwarm } from "./panelProjection";
 import { SwarmPanel, type PanelAction, type PanelRequest } from "./swarmPanel";
 
 /** The fixed mapping from a panel action to a command: the page never names a command itself. */
-const actionCommands: Record<PanelAction, string> = {
-  pingWorker: "swarmboard.pingWorker",
-  launchSwarm: "swarmboard.launchSwarm",
-  stopSwarm: "swarmboard.stopSwarm",
+const actionCommands: Record<PanelAction, HostCommand> = {
+  pingWorker: "pingWorker",
+  launchSwarm: "launchSwarm",
+  stopSwarm: "stopSwarm",
 };
 
 const postIntervalMs = 150;
 
-export class PanelController implements vscode.Disposable {
+export class PanelController extends DisposableBase {
   private panel: SwarmPanel | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: HostLog,
     private readonly worker: WorkerProcess,
-    private readonly store: SwarmStore,
+    private readonly swarms: SwarmStore,
   ) {
-    this.subscriptions.push(
-      worker.onDidChangeState(() => this.schedule()),
-      store.onDidChange(() => this.schedule()),
-    );
+    super();
+    this.register(worker.onDidChangeState(() => this.schedule()));
+    this.register(swarms.onDidChange(() => this.schedule()));
+    this.register({ dispose: () => clearTimeout(this.timer) });
+    this.register({ dispose: () => this.panel?.dispose() });
   }
 
   /** Opens the panel, or brings the open one to the front. */
@@ -46,7 +48,7 @@ export class PanelController implements vscode.Disposable {
       this.extensionUri,
       this.log,
       this.state(),
-      (action) => void vscode.commands.executeCommand(actionCommands[action]),
+      (action) => void vscode.commands.executeCommand(commandId(actionCommands[action])),
       (request) => void this.handle(request),
     );
     panel.onDidDispose(() => {
@@ -74,7 +76,7 @@ export class PanelController implements vscode.Disposable {
 
   /** The state the panel shows now (tests compare the page's DOM with it). */
   state(): PanelState {
-    const swarm = this.store.current();
+    const swarm = this.swarms.current();
     return { extensionVersion, worker: this.worker.state, ...(swarm ? { swarm: projectSwarm(swarm) } : {}) };
   }
 
@@ -87,23 +89,17 @@ export class PanelController implements vscode.Disposable {
   }
 
   private async handle(request: PanelRequest): Promise<void> {
-    const swarm = this.store.current();
+    const swarm = this.swarms.current();
     if (!swarm) return;
     if (request.type === "stopAgent") {
-      await vscode.commands.executeCommand("swarmboard.stopAgent", { swarmId: swarm.id, agentId: request.agentId });
+      await vscode.commands.executeCommand(commandId("stopAgent"), { swarmId: swarm.id, agentId: request.agentId });
       return;
     }
     // The same command as the tree's findings: it keeps the path inside the swarm's workspace.
-    await vscode.commands.executeCommand("swarmboard.openFindingRef", {
+    await vscode.commands.executeCommand(commandId("openFindingRef"), {
       swarmId: swarm.id,
       path: request.path,
       line: request.line ?? 1,
     });
-  }
-
-  dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    for (const s of this.subscriptions) s.dispose();
-    this.panel?.dispose();
   }
 }

@@ -2,9 +2,10 @@
 // only what it draws: lanes cut to their newest items and the findings feed cut to its newest entries, so a
 // 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
 import { describeRule } from "../../core/agentRules";
-import { agentsThatStillFit, type SwarmViewState } from "../../core/swarmView";
+import { agentsThatStillFit } from "../../core/swarmView";
 import type { SwarmStats } from "../../protocol/runtime";
 import type { BudgetView, SwarmPanelView } from "../../protocol/webviewMessages";
+import { agentStatus, swarmStatus, type HostSwarmView } from "../swarm/swarmStatus";
 
 /** Lane items sent per agent (the store keeps more). */
 export const laneItemsShown = 60;
@@ -39,13 +40,13 @@ export function budgetView(stats: SwarmStats): BudgetView {
   };
 }
 
-export function projectSwarm(view: SwarmViewState): SwarmPanelView {
+export function projectSwarm(view: HostSwarmView): SwarmPanelView {
   const ids = view.agents.map((a) => a.id);
   const cells = new Map((view.stats?.agents ?? []).map((a) => [a.agentId, a.privateCells]));
   const agents = view.agents.map((a) => ({
     id: a.id,
     role: a.role,
-    state: a.state,
+    state: agentStatus(view, a),
     ...(a.claim ? { claim: a.claim } : {}),
     ...(a.branch ? { branch: a.branch } : {}),
     tokens: a.tokens,
@@ -76,7 +77,7 @@ export function projectSwarm(view: SwarmViewState): SwarmPanelView {
     id: view.id,
     goal: view.goal,
     recipe: view.recipe,
-    status: view.status,
+    status: swarmStatus(view),
     startedAt: view.startedAt,
     ...(view.endedAt ? { endedAt: view.endedAt } : {}),
     ...(view.endReason ? { endReason: view.endReason } : {}),
@@ -86,6 +87,7 @@ export function projectSwarm(view: SwarmViewState): SwarmPanelView {
     agents,
     findings,
     ...(view.stats ? { budget: budgetView(view.stats) } : {}),
+    ...(view.usage && view.usage.length > 0 ? { usage: [...view.usage] } : {}),
   };
 }
 

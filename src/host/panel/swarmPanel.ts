@@ -2,6 +2,7 @@
 // parsed with `webviewToHostSchema`; one that fails is rejected and logged, never acted on. Nothing is
 // posted before the page says `ready`, since messages posted earlier are silently lost.
 import * as vscode from "vscode";
+import { DisposableBase } from "../../core/disposable";
 import {
   webviewToHostSchema,
   type HostToWebview,
@@ -20,15 +21,14 @@ export type PanelRequest = Extract<WebviewToHost, { type: "openFinding" | "stopA
 const viewType = "swarmboard.panel";
 const probeTimeoutMs = 15_000;
 
-export class SwarmPanel implements vscode.Disposable {
+export class SwarmPanel extends DisposableBase {
   readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
   private latestState: PanelState;
   private readonly probes = new Map<string, (reply: ProbeReply) => void>();
-  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  private readonly disposeEmitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this.disposeEmitter.event;
-  private readonly readyEmitter = new vscode.EventEmitter<void>();
+  private readonly readyEmitter = this.register(new vscode.EventEmitter<void>());
   /** Fires when the page has loaded and answered the handshake. */
   readonly onDidBecomeReady = this.readyEmitter.event;
 
@@ -39,6 +39,7 @@ export class SwarmPanel implements vscode.Disposable {
     private readonly onAction: (action: PanelAction) => void,
     private readonly onRequest: (request: PanelRequest) => void = () => undefined,
   ) {
+    super();
     this.latestState = initialState;
     const webviewRoot = vscode.Uri.joinPath(extensionUri, "dist", "webview");
     const panel = vscode.window.createWebviewPanel(viewType, "Swarmboard", vscode.ViewColumn.One, {
@@ -47,13 +48,12 @@ export class SwarmPanel implements vscode.Disposable {
       localResourceRoots: [webviewRoot],
       retainContextWhenHidden: false,
     });
-    this.panel = panel;
-    this.disposables.push(panel, this.disposeEmitter, this.readyEmitter);
+    this.panel = this.register(panel);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, "media", "swarmboard.svg");
-    this.disposables.push(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
-    this.disposables.push(panel.onDidDispose(() => this.dispose()));
+    this.register(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    this.register(panel.onDidDispose(() => this.dispose()));
     // A hidden webview is torn down and reloaded when shown again; it will say `ready` again.
-    this.disposables.push(
+    this.register(
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.ready = false;
       }),
@@ -155,11 +155,10 @@ export class SwarmPanel implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    if (this.disposables.length === 0) return;
+  override dispose(): void {
+    if (this.isDisposed) return;
     this.disposeEmitter.fire();
-    const items = this.disposables.splice(0);
-    for (const d of items.reverse()) d.dispose();
+    super.dispose();
   }
 }
 

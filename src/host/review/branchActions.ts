@@ -8,7 +8,7 @@ import type { HostLog } from "../hostLog";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 import { branchParts, reviewTarget, type BranchTarget } from "./branchDiff";
-import type { Confirmations } from "./confirmations";
+import type { Confirmations } from "../confirmations";
 
 export interface ReviewDeps {
   readonly worker: WorkerProcess;

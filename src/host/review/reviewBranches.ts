@@ -43,16 +43,20 @@ export class BranchReviewCommand {
   async run(args?: { swarmId?: string }): Promise<BranchReview[] | undefined> {
     const swarmId = await chooseSwarm(this.deps.store, args?.swarmId, "to review");
     if (swarmId === undefined) return undefined;
-    const { branches } = await this.deps.worker.request(listBranchesMethod, reviewTarget(this.deps.store, swarmId));
-    if (branches.length === 0) {
-      void vscode.window.showInformationMessage(
-        `Swarmboard: swarm ${swarmId} has no branches left (discarded, or it never started).`,
-      );
-      return branches;
+    // After a merge or a discard the list comes back read afresh, so it never shows what just changed as before.
+    for (;;) {
+      const { branches } = await this.deps.worker.request(listBranchesMethod, reviewTarget(this.deps.store, swarmId));
+      if (branches.length === 0) {
+        void vscode.window.showInformationMessage(
+          `Swarmboard: swarm ${swarmId} has no branches left (discarded, or it never started).`,
+        );
+        return branches;
+      }
+      const picked = await this.pick(swarmId, branches);
+      if (picked === undefined) return branches;
+      const changed = await this.act({ swarmId, branch: picked.branch }, picked.agent !== null);
+      if (!changed) return branches;
     }
-    const picked = await this.pick(swarmId, branches);
-    if (picked !== undefined) await this.act({ swarmId, branch: picked.branch }, picked.agent !== null);
-    return branches;
   }
 
   private async pick(swarmId: string, branches: BranchReview[]): Promise<BranchReview | undefined> {
@@ -63,7 +67,8 @@ export class BranchReviewCommand {
     return picked?.review;
   }
 
-  private async act(target: BranchTarget, isAgent: boolean): Promise<void> {
+  /** Runs the picked action; true when it changed the branches (a merge or a discard went through). */
+  private async act(target: BranchTarget, isAgent: boolean): Promise<boolean> {
     const choice = await this.picker.pick(
       actions.filter((a) => isAgent || a.id !== "worktree"),
       { title: target.branch },
@@ -71,18 +76,16 @@ export class BranchReviewCommand {
     switch (choice?.id) {
       case "diff":
         await openBranchDiff(this.deps.worker, this.deps.store, this.deps.log, target);
-        return;
+        return false;
       case "merge":
-        await mergeBranch(this.deps, target);
-        return;
+        return (await mergeBranch(this.deps, target))?.status === "merged";
       case "discard":
-        await discardBranch(this.deps, target);
-        return;
+        return (await discardBranch(this.deps, target)) !== undefined;
       case "worktree":
         await openWorktree(this.deps, target);
-        return;
+        return false;
       default:
-        return;
+        return false;
     }
   }
 }

@@ -1,5 +1,5 @@
 // What the user sees of supervision: a worker that crashed too often is reported with a restart action; a
-// swarm whose worker died is marked failed in the store (its events will never come); a stuck worker (no
+// swarm whose worker died is marked interrupted in the store (its events will never come); a stuck worker (no
 // events while agents are live) is reported as such, with the same restart action.
 import * as vscode from "vscode";
 import type { HostLog } from "../hostLog";
@@ -21,13 +21,9 @@ export function superviseSwarms(
   };
   return vscode.Disposable.from(
     worker.onDidExit((how) => {
-      for (const view of store.swarms()) {
-        if (view.status !== "running" && view.status !== "starting") continue;
-        // The swarm lived in that process: nothing more will come for it, so the store says it failed.
-        store.apply(view.id, [
-          { type: "swarm-ended", swarmId: view.id, time: Date.now(), outcome: "failed", reason: `the worker ${how}` },
-        ]);
-      }
+      // The swarms lived in that process: nothing more will come for them, so they end as interrupted and keep
+      // no live state (the end notice offers what to do next).
+      for (const view of store.swarms()) store.interrupt(view.id, `the worker ${how}`);
     }),
     worker.onDidGiveUp(
       (reason) => void offerRestart(`Swarmboard: the worker ${reason}. See the Swarmboard output for why.`),

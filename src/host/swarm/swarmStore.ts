@@ -2,10 +2,13 @@
 // src/core/swarmView.ts. The tree, the panel, the status bar and the editor's findings all read it and
 // listen to `onDidChange`; none of them keeps a copy of its own.
 import * as vscode from "vscode";
-import { emptySwarm, reduceSwarm, withoutApproval, type SwarmViewState } from "../../core/swarmView";
+import { DisposableBase } from "../../core/disposable";
+import { emptySwarm, reduceSwarm, withoutApproval } from "../../core/swarmView";
 import type { SwarmEvent } from "../../protocol/swarmEvents";
 import { swarmEventsNotification, type StartSwarmParams } from "../../protocol/swarmRpc";
 import type { WorkerProcess } from "../workerProcess";
+import { withUsageSample } from "./usageSamples";
+import { interruptedView, isRunning, type HostSwarmView } from "./swarmStatus";
 
 export interface SwarmChange {
   readonly swarmId: string;
@@ -20,17 +23,15 @@ export interface SwarmPlace {
   readonly params: StartSwarmParams;
 }
 
-export class SwarmStore implements vscode.Disposable {
-  private readonly views = new Map<string, SwarmViewState>();
+export class SwarmStore extends DisposableBase {
+  private readonly views = new Map<string, HostSwarmView>();
   private readonly places = new Map<string, SwarmPlace>();
-  private readonly emitter = new vscode.EventEmitter<SwarmChange>();
+  private readonly emitter = this.register(new vscode.EventEmitter<SwarmChange>());
   readonly onDidChange = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(worker: WorkerProcess) {
-    this.subscription = worker.onNotification(swarmEventsNotification, ({ swarmId, events }) =>
-      this.apply(swarmId, events),
-    );
+    super();
+    this.register(worker.onNotification(swarmEventsNotification, ({ swarmId, events }) => this.apply(swarmId, events)));
   }
 
   /** Records a launched swarm before its first event arrives. */
@@ -46,14 +47,26 @@ export class SwarmStore implements vscode.Disposable {
   }
 
   apply(swarmId: string, events: readonly SwarmEvent[]): void {
-    let view = this.views.get(swarmId) ?? emptySwarm(swarmId, events[0]?.time ?? Date.now());
+    let view: HostSwarmView = this.views.get(swarmId) ?? emptySwarm(swarmId, events[0]?.time ?? Date.now());
     const types = new Set<SwarmEvent["type"]>();
     for (const e of events) {
       view = reduceSwarm(view, e);
+      if (e.type === "agent-added" && e.agent.parent !== undefined)
+        view = { ...view, subAgents: [...(view.subAgents ?? []), e.agent.id] };
+      if (e.type === "kv-stats") view = { ...view, usage: withUsageSample(view.usage, e.stats, e.time) };
       types.add(e.type);
     }
     this.views.set(swarmId, view);
     this.emitter.fire({ swarmId, types });
+  }
+
+  /** The worker died while the swarm ran: it ends as interrupted and keeps no live state (cells, lanes, approvals). */
+  interrupt(swarmId: string, reason: string): boolean {
+    const view = this.views.get(swarmId);
+    if (!view || !isRunning(view)) return false;
+    this.views.set(swarmId, interruptedView(view, reason, Date.now()));
+    this.emitter.fire({ swarmId, types: new Set(["swarm-ended", "kv-stats"]) });
+    return true;
   }
 
   approvalAnswered(swarmId: string, requestId: string): void {
@@ -63,7 +76,7 @@ export class SwarmStore implements vscode.Disposable {
     this.emitter.fire({ swarmId, types: new Set(["approval-request"]) });
   }
 
-  swarm(id: string): SwarmViewState | undefined {
+  swarm(id: string): HostSwarmView | undefined {
     return this.views.get(id);
   }
 
@@ -72,18 +85,13 @@ export class SwarmStore implements vscode.Disposable {
   }
 
   /** Every swarm of this window, newest first. */
-  swarms(): SwarmViewState[] {
+  swarms(): HostSwarmView[] {
     return [...this.views.values()].sort((a, b) => b.startedAt - a.startedAt);
   }
 
   /** The swarm shown by default: the running one, else the newest. */
-  current(): SwarmViewState | undefined {
+  current(): HostSwarmView | undefined {
     const all = this.swarms();
-    return all.find((s) => s.status === "running" || s.status === "starting") ?? all[0];
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.emitter.dispose();
+    return all.find(isRunning) ?? all[0];
   }
 }

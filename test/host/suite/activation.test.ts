@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
+import { hostCommands } from "../../../src/host/commandTable";
 import { swarmboard } from "./hostApi";
 
 describe("activation", () => {
@@ -23,6 +24,7 @@ describe("activation", () => {
       "swarmboard.openBranchDiff",
       "swarmboard.openPanel",
       "swarmboard.pingWorker",
+      "swarmboard.pullModel",
       "swarmboard.restartWorker",
       "swarmboard.reviewBranches",
       "swarmboard.selectModel",
@@ -32,5 +34,25 @@ describe("activation", () => {
     ]);
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const id of contributed) assert.ok(registered.has(id), `${id} is contributed but not registered`);
+  });
+
+  it("contributes every registered command except the table's internal ones, and the table matches the manifest", async () => {
+    const { extension } = await swarmboard();
+    const manifest = extension.packageJSON as {
+      contributes: { commands: { command: string }[]; views: Record<string, Array<{ id: string }>> };
+    };
+    const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
+    const viewIds = Object.values(manifest.contributes.views).flatMap((views) => views.map((v) => v.id));
+    const table = Object.values(hostCommands) as ReadonlyArray<{ id: string; internal?: true }>;
+    const internal = new Set(table.filter((c) => c.internal).map((c) => c.id));
+    // VS Code registers commands for each view under its id (`swarmboard.swarms.focus`): only ours count.
+    const registered = (await vscode.commands.getCommands(true)).filter(
+      (id) => id.startsWith("swarmboard.") && !viewIds.some((view) => id.startsWith(`${view}.`)),
+    );
+    for (const id of registered)
+      assert.ok(contributed.has(id) || internal.has(id), `${id} is registered but neither contributed nor internal`);
+    const publicIds = table.filter((c) => !c.internal).map((c) => c.id);
+    assert.deepEqual([...contributed].sort(), publicIds.sort(), "package.json and the command table disagree");
+    for (const id of internal) assert.ok(!contributed.has(id), `${id} is internal but contributed`);
   });
 });

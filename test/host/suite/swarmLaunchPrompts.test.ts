@@ -1,6 +1,7 @@
 // The command palette's launch, answered the way a user would: goal, recipe (the built-ins are offered), the
-// configured model (loaded in the worker under a progress notification), then the agent count, whose prompt
-// carries the budget's estimate from model/facts. The last step is dismissed, so nothing is launched.
+// model (asked only when none is saved; a picked one is used next time without asking, loaded in the worker under
+// a progress notification), then the agent count, whose prompt carries the budget's estimate from model/facts.
+// The last step is dismissed, so nothing is launched.
 import assert from "node:assert/strict";
 import path from "node:path";
 import * as vscode from "vscode";
@@ -45,28 +46,63 @@ function pickItem(step: Step, match: (label: string) => boolean): void {
 describe("launching from the command palette", function () {
   this.timeout(120_000);
 
-  it("asks for the goal, the recipe, the model and the agent count with the budget's estimate", async () => {
+  afterEach(async () => {
+    await vscode.workspace
+      .getConfiguration("swarmboard")
+      .update("modelPath", undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  async function goalAndRecipe(hooks: SwarmboardTestHooks, total: number): Promise<string[]> {
+    await answerStep(hooks, `(1/${total})`, (step) => {
+      if ("value" in step && !("items" in step)) step.value = "Read the stats module";
+    });
+    let offered: string[] = [];
+    await answerStep(hooks, `(2/${total})`, (step) => {
+      offered = "items" in step ? step.items.map((i) => i.label) : [];
+      pickItem(step, (l) => l === "research");
+    });
+    return offered;
+  }
+
+  it("asks for the model when none is saved, offering a file or a pull", async () => {
     const { hooks } = await swarmboard();
-    const config = vscode.workspace.getConfiguration("swarmboard");
-    await config.update("modelPath", modelPath, vscode.ConfigurationTarget.Global);
+    const launching = Promise.resolve(vscode.commands.executeCommand<LaunchResult>("swarmboard.launchSwarm"));
+    await goalAndRecipe(hooks, 4);
+    const model = await waitFor("the model step", () => {
+      const s = hooks.swarms.launchStep();
+      return s?.title?.includes("(3/4): model") && "items" in s ? s : undefined;
+    });
+    const labels = model.items.map((i) => i.label);
+    assert.ok(
+      labels.some((l) => l.includes("Pick a GGUF file")),
+      labels.join(", "),
+    );
+    const pull = model.items.find((i) => i.label.includes("Pull a model"));
+    assert.match(pull?.description ?? "", /^hf:<user>\/<repo>:<quant> or an https URL$/);
+    model.hide();
+    assert.equal((await launching).outcome, "cancelled");
+  });
+
+  it("uses a picked model at the next launch without asking, and asks for the agent count with the budget's estimate", async () => {
+    const { hooks } = await swarmboard();
+    // Picked once (Select Model saves it); the launch after it has no model step.
+    await vscode.commands.executeCommand("swarmboard.selectModel", { path: modelPath });
+    assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), modelPath);
+    const launching = Promise.resolve(vscode.commands.executeCommand<LaunchResult>("swarmboard.launchSwarm"));
+    const titles: string[] = [];
+    const seen = setInterval(() => {
+      const title = hooks.swarms.launchStep()?.title;
+      if (title && !titles.includes(title)) titles.push(title);
+    }, 50);
     try {
-      const launching = Promise.resolve(vscode.commands.executeCommand<LaunchResult>("swarmboard.launchSwarm"));
-      await answerStep(hooks, "(1/4)", (step) => {
-        if ("value" in step && !("items" in step)) step.value = "Read the stats module";
-      });
-      let offered: string[] = [];
-      await answerStep(hooks, "(2/4)", (step) => {
-        offered = "items" in step ? step.items.map((i) => i.label) : [];
-        pickItem(step, (l) => l === "research");
-      });
+      const offered = await goalAndRecipe(hooks, 3);
       for (const name of ["research", "organization", "fix-failing-tests", "todo-sweep"])
         assert.ok(offered.includes(name), `${name} not offered: ${offered.join(", ")}`);
-      await answerStep(hooks, "(3/4)", (step) => pickItem(step, (l) => l.includes("Configured model")));
       const agents = await waitFor(
         "the agent-count step",
         () => {
           const s = hooks.swarms.launchStep();
-          return s?.title?.includes("(4/4)") && !("items" in s) ? s : undefined;
+          return s?.title?.includes("(3/3)") && !("items" in s) ? s : undefined;
         },
         90_000,
       );
@@ -75,11 +111,12 @@ describe("launching from the command palette", function () {
         /^How many agents\? The recipe has 4; your limit is 8\. The KV budget fits about \d+ agents/,
       );
       assert.equal(agents.value, "4");
+      assert.ok(!titles.some((t) => t.includes("model")), `no model step: ${titles.join(" | ")}`);
       agents.hide();
       const result = await launching;
       assert.equal(result.outcome, "cancelled");
     } finally {
-      await config.update("modelPath", undefined, vscode.ConfigurationTarget.Global);
+      clearInterval(seen);
     }
   });
 });

@@ -2,7 +2,7 @@
 // model that may not fit): a modal that names the action. Tests answer through `answerNext` instead of
 // the modal, which nothing in the extension host can click.
 import * as vscode from "vscode";
-import type { HostLog } from "../hostLog";
+import type { HostLog } from "./hostLog";
 
 export class Confirmations {
   private readonly scripted: boolean[] = [];

@@ -1,0 +1,67 @@
+// Tells the user when a swarm ends, once per swarm, with what to do next: review its branches and open its
+// report after a normal end; review it or read the log after its worker died (an interrupted swarm).
+import * as vscode from "vscode";
+import { DisposableBase } from "../../core/disposable";
+import { commandId } from "../commandTable";
+import type { HostLog } from "../hostLog";
+import type { Notices } from "../notices";
+import type { SwarmStore } from "./swarmStore";
+import { isRunning, type HostSwarmView } from "./swarmStatus";
+
+const reviewAction = "Review Branches";
+const reportAction = "Open Report";
+const logAction = "Show Log";
+
+function ending(view: HostSwarmView): string {
+  switch (view.status) {
+    case "completed":
+      return "finished";
+    case "budget":
+      return `ran out of its budget (${view.endReason ?? "no reason given"})`;
+    case "stopped":
+      return "was stopped";
+    default:
+      return `failed: ${view.endReason ?? "no reason given"}`;
+  }
+}
+
+export class SwarmEndNotices extends DisposableBase {
+  private readonly told = new Set<string>();
+
+  constructor(
+    private readonly swarms: SwarmStore,
+    private readonly notices: Notices,
+    private readonly log: HostLog,
+  ) {
+    super();
+    this.register(
+      swarms.onDidChange(({ swarmId, types }) => {
+        if (types.has("swarm-ended")) void this.tell(swarmId);
+      }),
+    );
+  }
+
+  private async tell(swarmId: string): Promise<void> {
+    const view = this.swarms.swarm(swarmId);
+    if (!view || isRunning(view) || this.told.has(swarmId)) return;
+    this.told.add(swarmId);
+    const name = `“${view.goal.length > 60 ? `${view.goal.slice(0, 59)}…` : view.goal || swarmId}”`;
+    if (view.interrupted !== undefined) {
+      const text = `Swarmboard: swarm ${name} was interrupted: ${view.interrupted}. Nothing of it is running any more; its branches and findings are kept.`;
+      this.log.warn(text);
+      this.act(await this.notices.show("warning", text, [reviewAction, logAction]), view);
+      return;
+    }
+    const text = `Swarmboard: swarm ${name} ${ending(view)}.`;
+    this.log.info(text);
+    const actions = view.reportPath ? [reviewAction, reportAction] : [reviewAction];
+    this.act(await this.notices.show("info", text, actions), view);
+  }
+
+  private act(action: string | undefined, view: HostSwarmView): void {
+    if (action === reviewAction) void vscode.commands.executeCommand(commandId("reviewBranches"), { swarmId: view.id });
+    else if (action === reportAction && view.reportPath)
+      void vscode.window.showTextDocument(vscode.Uri.file(view.reportPath), { preview: true });
+    else if (action === logAction) this.log.show();
+  }
+}

@@ -1,0 +1,56 @@
+// The status words every surface shows for a swarm and its agents. The worker's outcomes (completed, budget,
+// stopped, failed) come from the store's view; "interrupted" is the host's own: the worker died while the swarm
+// ran, so nothing it had live is live any more.
+import type { AgentView, SwarmViewState } from "../../core/swarmView";
+import type { UsageSample } from "../../protocol/webviewMessages";
+
+/** A swarm as the host holds it: the worker's view, plus why it was interrupted when its worker died. */
+export interface HostSwarmView extends SwarmViewState {
+  readonly interrupted?: string;
+  /** Agents forked from another agent (their `agent-added` named a parent). */
+  readonly subAgents?: readonly string[];
+  /** KV cells in use and tokens/s at each kv-stats report (the panel's chart). */
+  readonly usage?: readonly UsageSample[];
+}
+
+export type SwarmStatus = SwarmViewState["status"] | "interrupted";
+
+const finishedAgentStates = new Set(["done", "failed"]);
+
+export function isRunning(view: SwarmViewState): boolean {
+  return view.status === "running" || view.status === "starting";
+}
+
+export function swarmStatus(view: HostSwarmView): SwarmStatus {
+  return view.interrupted !== undefined ? "interrupted" : view.status;
+}
+
+/** An agent's state word; an agent that was live when its worker died is "interrupted", not still gathering. */
+export function agentStatus(view: HostSwarmView, agent: AgentView): string {
+  return view.interrupted !== undefined && !finishedAgentStates.has(agent.state) ? "interrupted" : agent.state;
+}
+
+/** "4 workers + 5 sub-agents + 1 synthesist": what the agent count is made of (the recipe asked for the workers). */
+export function agentCount(view: HostSwarmView): string {
+  const sub = new Set(view.subAgents ?? []);
+  const synthesists = view.agents.filter((a) => a.role === "synthesist" && !sub.has(a.id)).length;
+  const workers = view.agents.length - sub.size - synthesists;
+  const parts = [`${workers} worker${workers === 1 ? "" : "s"}`];
+  if (sub.size > 0) parts.push(`${sub.size} sub-agent${sub.size === 1 ? "" : "s"}`);
+  if (synthesists > 0) parts.push(`${synthesists} synthesist`);
+  return parts.join(" + ");
+}
+
+/** The view after its worker died: ended, with no live cells, lanes or approvals left. */
+export function interruptedView(view: SwarmViewState, reason: string, time: number): HostSwarmView {
+  const { stats: _dropped, ...rest } = view;
+  return {
+    ...rest,
+    status: "failed",
+    endedAt: time,
+    endReason: reason,
+    approvals: [],
+    agents: view.agents.map((a) => ({ ...a, current: "" })),
+    interrupted: reason,
+  };
+}

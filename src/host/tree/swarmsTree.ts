@@ -1,0 +1,103 @@
+// The "Swarms" sidebar tree: the worker, the model and its mode, then swarms -> agents -> that agent's
+// findings. A projection of the worker's state and the swarm store; it keeps no truth of its own and
+// rebuilds its nodes from the store on every read.
+import * as vscode from "vscode";
+import { DisposableBase } from "../../core/disposable";
+import type { SwarmStore } from "../swarm/swarmStore";
+import type { WorkerProcess } from "../workerProcess";
+import { readSettings } from "../configuration";
+import {
+  agentNode,
+  configuredModelNode,
+  findingKinds,
+  findingNode,
+  launchHintNode,
+  modelNode,
+  swarmNode,
+  workerNode,
+  type SwarmsNode,
+} from "./swarmsNodes";
+
+export type { SwarmsNode } from "./swarmsNodes";
+
+export class SwarmsTreeProvider extends DisposableBase implements vscode.TreeDataProvider<SwarmsNode> {
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<SwarmsNode | undefined>());
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly worker: WorkerProcess,
+    private readonly swarms: SwarmStore,
+    private readonly isStuck: (swarmId: string) => boolean = () => false,
+  ) {
+    super();
+    this.register(worker.onDidChangeState(() => this.refresh()));
+    this.register(swarms.onDidChange(() => this.refresh()));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration("swarmboard.modelPath")) this.refresh();
+      }),
+    );
+    this.register({ dispose: () => clearTimeout(this.timer) });
+  }
+
+  /** Coalesces refreshes: the tree redraws at most every 250 ms however fast events come. */
+  refresh(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.changeEmitter.fire(undefined);
+    }, 250);
+  }
+
+  getChildren(element?: SwarmsNode): SwarmsNode[] {
+    if (!element) return this.roots();
+    const swarm = element.swarmId ? this.swarms.swarm(element.swarmId) : undefined;
+    if (!swarm) return [];
+    if (element.kind === "swarm") return swarm.agents.map((a) => agentNode(swarm, a));
+    if (element.kind === "agent")
+      return swarm.entries
+        .filter((e) => e.author === element.agentId && findingKinds.has(e.kind))
+        .map((e) => findingNode(swarm, e));
+    return [];
+  }
+
+  private roots(): SwarmsNode[] {
+    const swarms = this.swarms.swarms();
+    const roots = [workerNode(this.worker.state)];
+    if (!swarms.some((s) => s.status === "running" || s.status === "starting")) roots.push(launchHintNode());
+    const withModel = swarms.find((s) => s.model);
+    const settings = readSettings();
+    if (withModel) roots.push(modelNode(withModel));
+    else roots.push(configuredModelNode(settings.ok ? settings.settings.modelPath : ""));
+    roots.push(...swarms.map((s) => swarmNode(s, this.isStuck(s.id))));
+    return roots;
+  }
+
+  getTreeItem(node: SwarmsNode): vscode.TreeItem {
+    const state = node.collapsible
+      ? node.kind === "swarm"
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.None;
+    const item = new vscode.TreeItem(node.label, state);
+    item.id = node.id;
+    item.description = node.description;
+    item.tooltip = node.tooltip;
+    item.iconPath = new vscode.ThemeIcon(node.icon);
+    item.command = node.command;
+    item.contextValue = node.contextValue;
+    return item;
+  }
+
+  getParent(node: SwarmsNode): SwarmsNode | undefined {
+    const swarm = node.swarmId ? this.swarms.swarm(node.swarmId) : undefined;
+    if (!swarm) return undefined;
+    if (node.kind === "agent") return swarmNode(swarm, this.isStuck(swarm.id));
+    if (node.kind === "finding") {
+      const agent = swarm.agents.find((a) => a.id === node.agentId);
+      return agent ? agentNode(swarm, agent) : undefined;
+    }
+    return undefined;
+  }
+}

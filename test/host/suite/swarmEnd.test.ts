@@ -1,0 +1,94 @@
+// Issue 14, the end of a swarm in the real host: a short scripted swarm (one worker and a synthesist that writes
+// the report) ends, and a notification says how it ended with Review Branches and Open Report; the tree counts
+// its agents as workers + synthesist.
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as vscode from "vscode";
+import { requestScreenshot } from "./automationMarkers";
+import { swarmboard, waitFor } from "./hostApi";
+import { git, modelPath, repoRoot } from "./reviewSwarmRun";
+
+const recipe = {
+  name: "short",
+  description: "One worker posts a finding; the synthesist reports.",
+  roles: [
+    { name: "worker", count: 1, tools: ["post_finding"], instructions: "Post what you see." },
+    { name: "synthesist", count: 1, tools: ["grep_board"], instructions: "Write the report." },
+  ],
+  topology: {
+    kind: "dag",
+    stages: [
+      { name: "work", roles: ["worker"] },
+      { name: "report", roles: ["synthesist"], after: ["work"] },
+    ],
+  },
+  visibility: "shared",
+  synthesist: "synthesist",
+  budgets: { wallClockMs: 10 * 60_000, tokensPerAgent: 100_000, kvCells: 32_768, steps: 20 },
+  taskSources: ["goal"],
+  merge: false,
+};
+
+describe("end of a swarm", function () {
+  this.timeout(420_000);
+
+  it("says how the swarm ended, with Review Branches and Open Report", async () => {
+    const { hooks } = await swarmboard();
+    const root = mkdtempSync(path.join(os.tmpdir(), "swarmboard-end-"));
+    const repo = path.join(root, "repo");
+    cpSync(path.join(repoRoot(), "examples", "sample-workspace"), repo, { recursive: true });
+    git(repo, "init", "-q", "-b", "main");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "sample project");
+    const stateDir = path.join(root, "state");
+    mkdirSync(stateDir);
+    const recipeFile = path.join(root, "short-recipe.json");
+    writeFileSync(recipeFile, JSON.stringify(recipe));
+    await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
+    await waitFor(
+      "no other swarm running",
+      () => !hooks.swarms.store.swarms().some((s) => s.status === "running" || s.status === "starting"),
+      180_000,
+    );
+    const swarmId = await hooks.reviewSurfaces.swarms.start({
+      goal: "Look at the stats module",
+      recipe: recipeFile,
+      modelPath: modelPath(),
+      workspace: repo,
+      stateDir,
+      threads: 1,
+      policy: { allow: [], ask: [], deny: [] },
+      script: {
+        agents: {
+          "agent-1": [
+            { tool: "post_finding", args: { kind: "OBSERVED", text: "stats.js has mean and median" } },
+            { tool: "finish", args: { summary: "looked" } },
+          ],
+          synthesist: [{ tool: "write_report", args: { title: "Short run", body: "stats.js has mean and median." } }],
+        },
+      },
+    });
+    const notice = await waitFor(
+      "the end-of-swarm notice",
+      () => hooks.swarms.notices.recent().find((n) => n.text.includes("Look at the stats module")),
+      300_000,
+    );
+    const view = hooks.swarms.store.swarm(swarmId)!;
+    assert.equal(view.status, "completed", view.endReason);
+    assert.equal(notice.level, "info");
+    assert.match(notice.text, /^Swarmboard: swarm “Look at the stats module” finished\.$/);
+    assert.deepEqual(notice.actions, view.reportPath ? ["Review Branches", "Open Report"] : ["Review Branches"]);
+    assert.ok(view.reportPath, "the synthesist's report is offered");
+
+    const swarmNode = hooks.swarmsView.roots().find((n) => n.kind === "swarm" && n.swarmId === swarmId)!;
+    assert.match(swarmNode.description ?? "", /· completed ·/);
+    assert.match(swarmNode.tooltip ?? "", /^1 worker \+ 1 synthesist$/m);
+    if (vscode.env.uiKind === vscode.UIKind.Web) {
+      await vscode.commands.executeCommand("swarmboard.swarms.focus");
+      await new Promise((r) => setTimeout(r, 1500));
+      await requestScreenshot("swarm-end-notification");
+    }
+  });
+});
