@@ -151,7 +151,7 @@ function buildFromSource(gpu, flavor) {
 
 /**
  * Loads the installed build in a child process and checks that it is local and reads kvUnified; a portable build
- * must also have loaded one of its CPU variants (ggml logs "loaded CPU backend from <library>" at info level).
+ * must also have loaded one of its CPU variants (ggml logs "loaded CPU backend from <library>" at node-llama-cpp's "log" level).
  */
 function verify(gpu, flavor) {
   const gpuOption = gpu === "false" ? "false" : JSON.stringify(gpu);
@@ -159,7 +159,7 @@ function verify(gpu, flavor) {
     import { getLlama } from "node-llama-cpp";
     const lines = [];
     const logger = (_level, message) => lines.push(message);
-    const llama = await getLlama({ gpu: ${gpuOption}, build: "never", usePrebuiltBinaries: false, progressLogs: false, logLevel: "info", logger });
+    const llama = await getLlama({ gpu: ${gpuOption}, build: "never", usePrebuiltBinaries: false, progressLogs: false, logLevel: "log", logger });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const unified = typeof llama._bindings.AddonContext.prototype.getKvUnified === "function";
     const backend = lines.map((l) => /loaded CPU backend from (.+)/.exec(l)?.[1]).find(Boolean);

@@ -1,6 +1,6 @@
 // Which CPU code llama.cpp runs: a portable build (GGML_BACKEND_DL) carries one libggml-cpu-<variant> library per
 // CPU generation and ggml loads the best one this CPU supports; node-llama-cpp does not expose which. ggml says it
-// in one info line while the backends load ("load_backend: loaded CPU backend from <library>"), so the runtime
+// in one log line while the backends load ("load_backend: loaded CPU backend from <library>"), so the runtime
 // listens to the log during getLlama() and reads the variant from that line.
 import type { LlamaLogLevel } from "node-llama-cpp" with { "resolution-mode": "import" };
 

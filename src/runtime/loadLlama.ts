@@ -41,8 +41,9 @@ export function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
 async function loadLlamaUncached(gpu: GpuChoice): Promise<LoadedLlama> {
   const { getLlama, LlamaLogLevel } = await loadNodeLlamaCpp();
   const backendLog = new BackendLoadLog();
-  // Info level while the backends load, for ggml's "loaded CPU backend from" line; errors only afterwards.
-  const options = { gpu, build: "never", progressLogs: false, logLevel: LlamaLogLevel.info } as const;
+  // ggml's "loaded CPU backend from" line comes at node-llama-cpp's `log` level (below info): that level while
+  // the backends load, errors only afterwards.
+  const options = { gpu, build: "never", progressLogs: false, logLevel: LlamaLogLevel.log } as const;
   const settle = async (llama: Llama) => {
     await backendLog.settle();
     llama.logLevel = LlamaLogLevel.error;
