@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Everything Swarmboard needs on a fresh Debian 12 machine with Node 20, idempotent:
 #   apt: compilers for the patched node-llama-cpp build, git, bubblewrap (the command sandbox);
-#   with --host-tests also chromium + the code-server dependencies;
-#   npm ci (its postinstall applies patches/ and builds node-llama-cpp with a unified KV cache, cached
-#   outside the clone); with --host-tests, code-server 4.100.3 for the real extension-host tests.
+#   with --host-tests (everything `npm test` needs) also chromium + the code-server dependencies, and qemu-user +
+#   unzip for the test that runs the packaged VSIX on emulated older CPUs (test/runtime/packagedRuntime.test.ts);
+#   npm ci (its postinstall applies patches/ and builds node-llama-cpp with a unified KV cache, portable: every
+#   CPU variant, unless SWARMBOARD_RUNTIME_BUILD=native; cached outside the clone by key); with --host-tests,
+#   code-server 4.100.3 for the real extension-host tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +15,7 @@ host_tests=false
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages=(cmake g++ make python3 git ca-certificates bubblewrap)
-$host_tests && packages+=(chromium libkrb5-dev ripgrep)
+$host_tests && packages+=(chromium libkrb5-dev ripgrep qemu-user unzip)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -2,7 +2,9 @@
 // allocation in the worker must not take VS Code down, so the worker lives in its own process and the host
 // only watches it. The state is observable, an exit is logged with its code, requests still waiting when the
 // worker dies fail with a clear error instead of hanging, and a worker that exits unasked is restarted at most
-// 4 times in 3 minutes (RestartBudget); past that it stays stopped until the user restarts it.
+// 4 times in 3 minutes (RestartBudget); past that it stays stopped until the user restarts it. A worker killed by
+// SIGILL is not one more crash: llama.cpp's binary is wrong for this CPU, so the next worker runs node-llama-cpp's
+// official binaries in copy mode and the user is told why and what to do (classifyWorkerExit).
 import { fork, type ChildProcess } from "node:child_process";
 import * as vscode from "vscode";
 import type { z } from "zod";
@@ -10,6 +12,7 @@ import type { MethodSpec, NotificationSpec } from "../protocol/envelope";
 import type { WorkerStatus } from "../protocol/webviewMessages";
 import { pingMethod, workerLogNotification, workerReadyNotification } from "../protocol/workerRpc";
 import { RpcPeer } from "../core/rpc/rpcPeer";
+import { classifyWorkerExit, forceStockRuntimeVariable } from "../core/workerCrash";
 import { ChildProcessTransport } from "./childProcessTransport";
 import type { HostLog } from "./hostLog";
 import { RestartBudget } from "./supervision/restartBudget";
@@ -36,6 +39,8 @@ export class WorkerProcess implements vscode.Disposable {
   private readonly gaveUpEmitter = new vscode.EventEmitter<string>();
   /** Fires with the reason when the worker crashed too often and is left stopped. */
   readonly onDidGiveUp = this.gaveUpEmitter.event;
+  /** Set after the patched runtime died with SIGILL: later workers run the official binaries (copy mode). */
+  private onStockRuntime = false;
   private readonly exitEmitter = new vscode.EventEmitter<string>();
   /** Fires whenever a worker process ends (asked or not), with how it ended. */
   readonly onDidExit = this.exitEmitter.event;
@@ -57,7 +62,11 @@ export class WorkerProcess implements vscode.Disposable {
     const child = fork(this.workerScript, [], {
       // No inherited --inspect flags (they would clash on the debug port) and plain Node under Electron.
       execArgv: [],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
+      env: {
+        ...process.env,
+        ELECTRON_RUN_AS_NODE: "1",
+        ...(this.onStockRuntime ? { [forceStockRuntimeVariable]: "1" } : {}),
+      },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
       serialization: "json",
     });
@@ -120,6 +129,8 @@ export class WorkerProcess implements vscode.Disposable {
   /** The user's restart: a new worker, and the crash count starts again. */
   restart(reason: string): void {
     this.restarts.reset();
+    // The user may have installed a runtime that fits this CPU since: try the patched one again.
+    this.onStockRuntime = false;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     if (this.running) {
@@ -148,9 +159,13 @@ export class WorkerProcess implements vscode.Disposable {
     const how = signal ? `signal ${signal}` : `code ${code}`;
     const level = code === 0 || this.disposed ? "info" : "error";
     this.log.log(level, `worker (pid ${child.pid ?? "?"}) exited with ${how}`);
+    const crash = this.disposed ? { kind: "crash" as const } : classifyWorkerExit(signal, this.onStockRuntime);
     peer.failPending({
-      code: "worker-exited",
-      message: `The Swarmboard worker exited (${how}) before answering. Run "Swarmboard: Check Worker" to start it again, and see the Swarmboard output for why it stopped.`,
+      code: crash.kind === "crash" ? "worker-exited" : crash.kind,
+      message:
+        crash.kind === "crash"
+          ? `The Swarmboard worker exited (${how}) before answering. Run "Swarmboard: Check Worker" to start it again, and see the Swarmboard output for why it stopped.`
+          : crash.message,
     });
     peer.dispose();
     if (this.running?.child === child) this.running = undefined;
@@ -158,6 +173,10 @@ export class WorkerProcess implements vscode.Disposable {
     const crashed = !this.disposed && !this.stopping.has(child);
     if (!crashed) {
       this.setState({ state: "exited", reason: `exited with ${how}` });
+      return;
+    }
+    if (crash.kind !== "crash") {
+      this.onBadBinary(crash.kind, crash.message);
       return;
     }
     if (this.restarts.take(Date.now())) {
@@ -175,6 +194,20 @@ export class WorkerProcess implements vscode.Disposable {
     this.log.error(`worker ${reason}`);
     this.setState({ state: "exited", reason });
     this.gaveUpEmitter.fire(reason);
+  }
+
+  /** SIGILL: the native runtime does not fit this CPU. Once onto the official binaries; if they die too, stop. */
+  private onBadBinary(kind: "bad-binary" | "unsupported-cpu", message: string): void {
+    this.log.error(message);
+    void vscode.window.showErrorMessage(`Swarmboard: ${message}`);
+    if (kind === "unsupported-cpu") {
+      this.setState({ state: "exited", reason: "killed by SIGILL on the official binaries too; left stopped" });
+      this.gaveUpEmitter.fire(message);
+      return;
+    }
+    this.onStockRuntime = true;
+    this.setState({ state: "exited", reason: "killed by SIGILL; restarting on the official binaries (copy mode)" });
+    this.ensureStarted();
   }
 
   private logLines(level: "info" | "warn", text: string): void {

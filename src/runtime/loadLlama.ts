@@ -2,8 +2,12 @@
 // (@node-llama-cpp/<platform>), which ignore `kvUnified`; the patched build that `scripts/buildRuntime.mjs`
 // makes lives in node-llama-cpp/llama/localBuilds. So the runtime first asks for local builds only
 // (`usePrebuiltBinaries: false`, `build: "never"`: never compile at run time), and falls back to the stock
-// binary, in copy mode, only when no local build exists, saying so.
+// binary, in copy mode, when no local build exists or it fails to load (a platform the package has no patched
+// build for, a missing library), or when the host asks for it (SWARMBOARD_FORCE_STOCK_RUNTIME=1, set after the
+// patched build killed a worker with SIGILL). The fallback is said on stderr (the host's log) and in `notice`.
 import type { Llama, LlamaGpuType } from "node-llama-cpp" with { "resolution-mode": "import" };
+import { forceStockRuntimeVariable } from "../core/workerCrash";
+import { BackendLoadLog } from "./cpuVariant";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 
 /** `false` = CPU. "auto" tries the machine's GPU types, then the CPU. */
@@ -14,6 +18,8 @@ export type LlamaBuildKind = "patched-local-build" | "stock-prebuilt";
 export interface LoadedLlama {
   readonly llama: Llama;
   readonly build: LlamaBuildKind;
+  /** The CPU variant library ggml loaded ("haswell", "sse42", ...), or "built in" for a single-CPU build. */
+  readonly cpuVariant: string;
   /** Set when the runtime had to fall back to a binary that cannot share cells. */
   readonly notice?: string;
 }
@@ -34,19 +40,40 @@ export function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
 
 async function loadLlamaUncached(gpu: GpuChoice): Promise<LoadedLlama> {
   const { getLlama, LlamaLogLevel } = await loadNodeLlamaCpp();
-  const quiet = { logLevel: LlamaLogLevel.error, progressLogs: false } as const;
-  try {
-    const llama = await getLlama({ gpu, build: "never", usePrebuiltBinaries: false, ...quiet });
-    return { llama, build: "patched-local-build" };
-  } catch (localError) {
-    const llama = await getLlama({ gpu, build: "never", usePrebuiltBinaries: true, ...quiet });
-    const reason = localError instanceof Error ? localError.message : String(localError);
-    return {
-      llama,
-      build: "stock-prebuilt",
-      notice:
-        `No patched node-llama-cpp build was found (${reason}); running the stock binary in COPY MODE: ` +
-        "every fork copies the trunk. Run `node scripts/buildRuntime.mjs` (or `npm ci`) to build the shared-cells runtime.",
-    };
+  const backendLog = new BackendLoadLog();
+  // ggml's "loaded CPU backend from" line comes at node-llama-cpp's `log` level (below info): that level while
+  // the backends load, errors only afterwards.
+  const options = { gpu, build: "never", progressLogs: false, logLevel: LlamaLogLevel.log } as const;
+  const settle = async (llama: Llama) => {
+    await backendLog.settle();
+    llama.logLevel = LlamaLogLevel.error;
+    return backendLog.cpuVariant;
+  };
+  let reason: string;
+  if (process.env[forceStockRuntimeVariable] === "1") {
+    reason = `${forceStockRuntimeVariable}=1 asks for node-llama-cpp's official binaries`;
+  } else {
+    try {
+      const llama = await getLlama({ ...options, usePrebuiltBinaries: false, logger: backendLog.logger });
+      return { llama, build: "patched-local-build", cpuVariant: await settle(llama) };
+    } catch (localError) {
+      reason = `no patched build loads here: ${localError instanceof Error ? localError.message : String(localError)}`;
+    }
   }
+  // getLlama() always tries a local build before the prebuilt ones. Asked with a cmake option no local build was
+  // made with, it finds no local build folder for that option and loads the prebuilt binary, which it matches
+  // without custom options (`existingPrebuiltBinaryMustMatchBuildOptions` stays false).
+  const llama = await getLlama({
+    ...options,
+    usePrebuiltBinaries: true,
+    cmakeOptions: { SWARMBOARD_OFFICIAL_BINARIES: "ON" },
+    existingPrebuiltBinaryMustMatchBuildOptions: false,
+    logger: backendLog.logger,
+  });
+  const notice =
+    `Swarmboard runtime: ${reason}. Running node-llama-cpp's official binaries in COPY MODE: every fork copies ` +
+    "the trunk (no shared cells), so each agent costs a whole trunk of KV cells. To get shared cells, build the " +
+    "patched runtime on this machine: in a clone of Swarmboard, `npm ci` (or `node scripts/buildRuntime.mjs`).";
+  process.stderr.write(`${notice}\n`);
+  return { llama, build: "stock-prebuilt", cpuVariant: await settle(llama), notice };
 }

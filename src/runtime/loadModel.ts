@@ -30,6 +30,8 @@ export class SwarmModel {
     readonly threads: number,
     /** Why the runtime cannot share cells, when it cannot. */
     readonly notice: string | undefined,
+    /** The CPU variant library ggml loaded ("haswell", "sse42", ...; "built in" for a single-CPU build). */
+    readonly cpuVariant: string,
   ) {}
 
   tokenize(text: string): Token[] {
@@ -131,7 +133,7 @@ export function loadSwarmModel(options: LoadSwarmModelOptions): Promise<SwarmMod
 
 async function loadUncached(options: LoadSwarmModelOptions): Promise<SwarmModel> {
   await checkModelFile(options.modelPath);
-  const { llama, build, notice } = await loadLlama(options.gpu ?? false);
+  const { llama, build, notice, cpuVariant } = await loadLlama(options.gpu ?? false);
   let model: LlamaModel;
   try {
     model = await llama.loadModel({ modelPath: options.modelPath });
@@ -153,7 +155,7 @@ async function loadUncached(options: LoadSwarmModelOptions): Promise<SwarmModel>
       valueTypeName: GgmlType[model.defaultContextKvCacheValueType],
       trainContextSize: model.trainContextSize,
     });
-    return new SwarmModel(llama, model, facts, build, options.threads, notice);
+    return new SwarmModel(llama, model, facts, build, options.threads, notice, cpuVariant);
   } catch (cause) {
     await model.dispose();
     throw new ModelLoadError(

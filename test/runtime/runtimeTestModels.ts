@@ -6,7 +6,7 @@ import path from "node:path";
 import { loadSwarmModel, type SwarmModel } from "../../src/runtime/loadModel";
 
 /** The repository root, found from this file whether it runs from test/ or from out/test/. */
-function repoRoot(): string {
+export function repoRoot(): string {
   let dir = __dirname;
   while (!existsSync(path.join(dir, "CONTRIBUTING.md"))) {
     const parent = path.dirname(dir);
