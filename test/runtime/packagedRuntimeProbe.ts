@@ -20,7 +20,7 @@ async function probe(modelPath: string): Promise<ProbeReport> {
   const swarm = await createSwarmContext(model, { maxAgents: 2, kvCells: 512, threads: 1 });
   try {
     await swarm.appendToTrunk("Once upon a time");
-    const agents = [await swarm.fork(), await swarm.fork()];
+    const agents = [await swarm.fork("agent-1"), await swarm.fork("agent-2")];
     const trunkOwners = swarm.stats().trunkOwners;
     const results = await Promise.all(agents.map((agent) => agent.generate({ maxTokens: 8 })));
     return {
