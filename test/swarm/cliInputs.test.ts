@@ -12,9 +12,11 @@ import { git, makeSampleRepo, repoRoot, testRecipe, type SampleRepo } from "./sw
 const cli = path.join(repoRoot(), "dist", "cli", "main.js");
 const model = sharedModelPath("stories260K.gguf");
 
-function runCli(args: string[], options: SpawnSyncOptions = {}) {
+/** Runs the real CLI; `wrap` is a command line it runs under (e.g. bubblewrap with a read-only mount). */
+function runCli(args: string[], options: SpawnSyncOptions = {}, wrap: string[] = []) {
   assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`);
-  const out = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", ...options });
+  const [command, ...rest] = [...wrap, process.execPath, cli, ...args];
+  const out = spawnSync(command!, rest, { encoding: "utf8", ...options });
   return { status: out.status, stdout: String(out.stdout), stderr: String(out.stderr) };
 }
 
@@ -46,8 +48,8 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
   });
 
   /** A bad input: exit code 2, the message matched, no branch and no state written. */
-  function refused(args: string[], message: RegExp, options: SpawnSyncOptions = {}) {
-    const out = runCli(["run", ...args], options);
+  function refused(args: string[], message: RegExp, options: SpawnSyncOptions = {}, wrap: string[] = []) {
+    const out = runCli(["run", ...args], options, wrap);
     assert.equal(out.status, 2, `exit code 2 expected:\n${out.stdout}\n${out.stderr}`);
     assert.match(out.stderr, message);
     assert.doesNotMatch(out.stderr, /Usage:|swarmboard\.kvCellsBudget|EEXIST|EROFS/);
@@ -75,14 +77,16 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
   it("refuses a state dir it cannot write", () => {
     const locked = path.join(repo.root, "locked");
     mkdirSync(locked);
-    chmodSync(locked, 0o555);
-    chmodSync(repo.root, 0o755); // mkdtemp's 0700 would hide the folder itself from another user
-    // root may write anywhere: run the CLI as nobody then (the check is the same for EROFS and EACCES).
-    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    // root may write anywhere a permission would stop others: as root the folder is mounted read-only for the
+    // CLI (bubblewrap; EROFS), otherwise it is made read-only by its mode (EACCES). The check is the same.
+    const asRoot = process.getuid?.() === 0;
+    if (!asRoot) chmodSync(locked, 0o555);
+    const wrap = asRoot ? ["bwrap", "--dev-bind", "/", "/", "--ro-bind", locked, locked] : [];
     refused(
       ["--goal", "g", "--model", model, "--workspace", repo.workspace, "--state-dir", path.join(locked, "s")],
-      /The state dir .*locked\/s cannot be written \(.*locked: permission denied\)\. Give --state-dir a folder you can write/,
-      asUser,
+      /The state dir .*locked\/s cannot be written \(.*locked: (permission denied|it is on a read-only file system)\)\. Give --state-dir a folder you can write/,
+      {},
+      wrap,
     );
     assert.deepEqual(readdirSync(locked), []);
   });
