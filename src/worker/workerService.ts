@@ -181,10 +181,17 @@ export class WorkerService implements Disposable {
       batchMs: 100,
     });
     this.swarms.set(swarmId, { session: started.session, approvals: started.approver });
+    // The slot is free the moment the swarm ends (its last events are already out), before its record is
+    // written: a launch that follows the swarm-ended event at once must not be refused as "already running".
+    const ended = () => this.swarms.delete(swarmId);
     void started.summary
       .then(
-        (summary) => recordSwarmEnd(recorded, summary),
+        (summary) => {
+          ended();
+          return recordSwarmEnd(recorded, summary);
+        },
         async (error: unknown) => {
+          ended();
           this.peer.notify(workerLogNotification, {
             level: "error",
             message: `swarm ${swarmId} failed: ${(error as Error).message}`,
@@ -197,8 +204,7 @@ export class WorkerService implements Disposable {
           level: "warn",
           message: `the record of swarm ${swarmId} could not be updated: ${(error as Error).message}`,
         }),
-      )
-      .finally(() => this.swarms.delete(swarmId));
+      );
     return { swarmId };
   }
 

@@ -20,7 +20,8 @@ export function run(): Promise<void> {
   const only = (process.env.SWARMBOARD_HOST_ONLY ?? "").split(",").filter((p) => p !== "");
   const files = readdirSync(__dirname)
     .filter((f) => f.endsWith(".test.js") && (only.length === 0 || only.some((p) => f.startsWith(p))))
-    .sort();
+    // The first-run tests need a window where no swarm has loaded a model yet: they go first, the rest by name.
+    .sort((a, b) => Number(b.startsWith("firstRun")) - Number(a.startsWith("firstRun")) || a.localeCompare(b));
   if (files.length === 0)
     return Promise.reject(new Error(`no *.test.js files in ${__dirname}: run \`npm run compile:tests\``));
   for (const f of files) mocha.addFile(path.join(__dirname, f));

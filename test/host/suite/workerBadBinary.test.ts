@@ -6,8 +6,17 @@ import { swarmboard, waitFor, waitForLogLine } from "./hostApi";
 
 describe("worker killed by SIGILL", () => {
   after(async () => {
-    // Back to the patched runtime for the suites that follow (the user's restart clears the fallback).
+    // Back to the patched runtime for the suites that follow (the user's restart clears the fallback), and wait
+    // for the new worker: a suite that starts while the old one is being stopped would see it exit under it.
+    const { hooks } = await swarmboard();
+    const old = hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined;
     await vscode.commands.executeCommand("swarmboard.restartWorker");
+    await waitFor(
+      "the worker restarted on the patched runtime",
+      () => (hooks.worker.state.state === "ready" && hooks.worker.state.pid !== old ? hooks.worker.state : undefined),
+      60_000,
+    );
+    await hooks.worker.ping();
   });
 
   it("says the runtime does not fit this CPU, and restarts the worker on the official binaries", async () => {
