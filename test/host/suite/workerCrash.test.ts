@@ -12,6 +12,7 @@ import { swarmboard, waitFor } from "./hostApi";
 import { git, modelPath, repoRoot } from "./reviewSwarmRun";
 
 const waitingCommand = "node --version";
+const goal = "Wait for an answer that never comes";
 
 const script: TurnScript = {
   agents: {
@@ -64,7 +65,7 @@ describe("crash recovery", function () {
       180_000,
     );
     const swarmId = await hooks.reviewSurfaces.swarms.start({
-      goal: "Wait for an answer that never comes",
+      goal,
       recipe: recipeFile,
       modelPath: modelPath(),
       workspace: repo,
@@ -96,7 +97,8 @@ describe("crash recovery", function () {
     process.kill(pid, "SIGKILL");
 
     const notice = await waitFor("the interrupted notice", () =>
-      hooks.swarms.notices.recent().find((n) => n.text.includes("was interrupted")),
+      // This swarm's notice: an earlier suite's swarm may have been interrupted by a restart (SIGTERM) too.
+      hooks.swarms.notices.recent().find((n) => n.text.includes("was interrupted") && n.text.includes(goal)),
     );
     assert.equal(notice.level, "warning");
     assert.match(notice.text, /the worker exited with signal SIGKILL/);
