@@ -41,6 +41,9 @@ describe("model selection", function () {
 
   it("refuses a story model and a template without tools before loading them, the setting unchanged", async () => {
     const { hooks } = await swarmboard();
+    // With no free memory a model that would load is questioned first; a refused one never gets that far.
+    hooks.reviewSurfaces.models.setFreeMemory(1024);
+    const asked = hooks.reviewSurfaces.confirmations.questions().length;
     for (const [name, why] of [
       ["stories260K.gguf", /stories260K\.gguf has no chat template/],
       ["tiny-random-qwen2-chatml.gguf", /chat template has no tool calling/],
@@ -50,9 +53,9 @@ describe("model selection", function () {
       const line = hooks.log.recentLines().find((l) => l.includes(`could not use ${modelPath(name)}`));
       assert.match(line ?? "", why);
       assert.match(line ?? "", /Pick an instruct model with native tool calling: Qwen2\.5-1\.5B-Instruct/);
-      assert.ok(!hooks.log.recentLines().some((l) => l.includes(`Reading ${name}`)), "the model was not loaded");
       assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), "");
     }
+    assert.equal(hooks.reviewSurfaces.confirmations.questions().length, asked, "refused before any question or load");
   });
 
   it("shows the model's facts and saves it to swarmboard.modelPath", async () => {
