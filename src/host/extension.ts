@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const confirmations = new Confirmations(log);
   const picker = new QuickPicker();
   const notices = new Notices();
-  const models = modelDeps(context, { worker, log, confirmations, notices });
+  const models = modelDeps(context, { worker, log, confirmations, notices, picker });
   const review = createReviewSurfaces({ worker, store, log, confirmations, picker });
   own(review.disposable);
   const launchDeps = {
@@ -96,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
 
 function modelDeps(
   context: vscode.ExtensionContext,
-  parts: Pick<ModelDeps, "worker" | "log" | "confirmations"> & { notices: Notices },
+  parts: Pick<ModelDeps, "worker" | "log" | "confirmations" | "picker"> & { notices: Notices },
 ): ModelDeps {
   return {
     ...parts,

@@ -127,6 +127,16 @@ export const modelFactsMethod = defineMethod(
   }),
 );
 
+/**
+ * Whether a model can run agents that generate freely, judged from its GGUF metadata before its weights load: a
+ * model with no chat template, or whose template has no tool calling, gets the reason and what to pick instead.
+ */
+export const modelToolCallingMethod = defineMethod(
+  "model/toolCalling",
+  z.object({ modelPath: z.string().min(1) }),
+  z.object({ refusal: z.string().optional() }),
+);
+
 export const pullModelMethod = defineMethod(
   "model/pull",
   z.object({ uri: z.string().min(1), dir: z.string().optional() }),

@@ -15,6 +15,7 @@ import {
   listBranchesMethod,
   mergeBranchMethod,
   modelFactsMethod,
+  modelToolCallingMethod,
   pullModelMethod,
   pullProgressNotification,
   startSwarmMethod,
@@ -36,7 +37,8 @@ import { EventsTrace } from "./eventsTrace";
 import { cleanUp, listSwarms, resumableRecord } from "./historyService";
 import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
 import { loadSwarmModel } from "../runtime/loadModel";
-import { pullModelFile } from "./modelFiles";
+import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
+import { agentsThatFitCells } from "../core/modelCatalogue";
 import { resolveRecipe } from "./recipeResolve";
 import { reviewService } from "./reviewService";
 import { SwarmApprovals } from "./swarmApprovals";
@@ -109,6 +111,12 @@ export class WorkerService implements Disposable {
     s.add(peer.handle(discardBranchMethod, (t) => reviewService.discard(t, t.agentId)));
     s.add(peer.handle(modelFactsMethod, (p) => this.modelFacts(p.modelPath, p.threads, p.kvCells)));
     s.add(
+      peer.handle(modelToolCallingMethod, async ({ modelPath }) => {
+        const refusal = await modelToolCallingRefusal(modelPath);
+        return refusal === undefined ? {} : { refusal };
+      }),
+    );
+    s.add(
       peer.handle(pullModelMethod, async ({ uri, dir }, signal) => ({
         path: await pullModelFile(uri, dir, (p) => peer.notify(pullProgressNotification, { uri, ...p }), signal),
       })),
@@ -119,6 +127,7 @@ export class WorkerService implements Disposable {
     return this.oneAtATime(async () => {
       const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
       for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
+      if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath);
       const { script: _script, stateDir, ...inputs } = params;
       const recorded = await recordNewSwarm({ recipe, inputs, stateDir: () => stateDir, launchedBy: "vscode" });
       return this.launch(recorded, { ...params, recipe, resume: false });
@@ -133,8 +142,9 @@ export class WorkerService implements Disposable {
   private async resumeRecorded(params: ResumeSwarmParams): Promise<{ swarmId: string }> {
     const record = await resumableRecord(params.workspace, params.swarmId);
     const saved = await readSavedSwarm(record.stateDir);
-    const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
     const { inputs } = saved;
+    if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath ?? inputs.modelPath);
+    const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
     return this.launch(recorded, {
       goal: inputs.goal,
       recipe: saved.recipe,
@@ -212,11 +222,7 @@ export class WorkerService implements Disposable {
     const model = await loadSwarmModel({ modelPath, threads });
     const shared = await model.supportsSharedCells();
     const fileBytes = (await stat(modelPath)).size;
-    const trunk = 2048;
-    const tail = 1024;
-    const agentsThatFit = shared
-      ? Math.max(0, Math.floor((kvCells - trunk) / tail))
-      : Math.max(0, Math.floor(kvCells / (trunk + tail)));
+    const agentsThatFit = agentsThatFitCells(kvCells, shared ? "shared-cells" : "copy-mode");
     return {
       facts: model.facts,
       mode: shared ? ("shared-cells" as const) : ("copy-mode" as const),
@@ -230,4 +236,10 @@ export class WorkerService implements Disposable {
     for (const swarm of this.swarms.values()) swarm.session.stop();
     this.store.dispose();
   }
+}
+
+/** Agents that generate freely act only through tool calls: a model that cannot make them is refused up front. */
+async function refuseWithoutToolCalling(modelPath: string): Promise<void> {
+  const refusal = await modelToolCallingRefusal(modelPath);
+  if (refusal !== undefined) throw new HandlerError("model-cannot-call-tools", refusal);
 }
