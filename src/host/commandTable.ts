@@ -22,6 +22,8 @@ export const hostCommands = {
   stopAgent: { id: "swarmboard.stopAgent" },
   showLane: { id: "swarmboard.showLane" },
   restartWorker: { id: "swarmboard.restartWorker" },
+  resumeSwarm: { id: "swarmboard.resumeSwarm" },
+  cleanUpSwarm: { id: "swarmboard.cleanUpSwarm" },
   openFindingRef: { id: "swarmboard.openFindingRef", internal: true },
   mergeBranch: { id: "swarmboard.mergeBranch", internal: true },
   discardBranch: { id: "swarmboard.discardBranch", internal: true },

@@ -19,6 +19,7 @@ describe("activation", () => {
       extension.packageJSON as { contributes: { commands: { command: string }[] } }
     ).contributes.commands.map((c) => c.command);
     assert.deepEqual(contributed.sort(), [
+      "swarmboard.cleanUpSwarm",
       "swarmboard.launchSwarm",
       "swarmboard.listFindings",
       "swarmboard.openBranchDiff",
@@ -26,6 +27,7 @@ describe("activation", () => {
       "swarmboard.pingWorker",
       "swarmboard.pullModel",
       "swarmboard.restartWorker",
+      "swarmboard.resumeSwarm",
       "swarmboard.reviewBranches",
       "swarmboard.selectModel",
       "swarmboard.showLane",
