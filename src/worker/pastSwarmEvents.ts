@@ -9,11 +9,21 @@ import { decodeLog } from "../core/boardLogCodec";
 import type { BoardEntry } from "../protocol/board";
 import { swarmEventSchema, type SwarmEvent, type SwarmEventType } from "../protocol/swarmEvents";
 
-/** The trace's events a past swarm's view is made of; text, calls, results and stats are bulk without lasting use. */
-const keptTypes: ReadonlySet<SwarmEventType> = new Set(["swarm-started", "agent-added", "agent-state", "swarm-ended"]);
+/**
+ * The trace's events a past swarm's view is made of; calls, results and stats are bulk without lasting use, and
+ * each agent's text deltas are summed into one (its token count) at the end.
+ */
+const keptTypes: ReadonlySet<SwarmEventType> = new Set([
+  "swarm-started",
+  "agent-added",
+  "agent-state",
+  "agent-text",
+  "swarm-ended",
+]);
 
 async function traceEvents(file: string, problems: string[]): Promise<SwarmEvent[]> {
   const kept: SwarmEvent[] = [];
+  const tokens = new Map<string, Extract<SwarmEvent, { type: "agent-text" }>>();
   let bad = 0;
   try {
     const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
@@ -29,8 +39,13 @@ async function traceEvents(file: string, problems: string[]): Promise<SwarmEvent
         continue;
       }
       const parsed = swarmEventSchema.safeParse(json);
-      if (parsed.success) kept.push(parsed.data);
-      else bad++;
+      if (!parsed.success) bad++;
+      else if (parsed.data.type !== "agent-text") kept.push(parsed.data);
+      else {
+        const e = parsed.data;
+        const sum = tokens.get(e.agentId);
+        tokens.set(e.agentId, { ...e, text: "", tokens: (sum?.tokens ?? 0) + e.tokens });
+      }
     }
   } catch (error) {
     problems.push(
@@ -38,7 +53,7 @@ async function traceEvents(file: string, problems: string[]): Promise<SwarmEvent
     );
   }
   if (bad > 0) problems.push(`${file}: ${bad} line(s) were not valid events and were skipped (a torn write?).`);
-  return kept;
+  return [...kept, ...tokens.values()];
 }
 
 async function boardEntries(file: string, problems: string[]): Promise<BoardEntry[]> {

@@ -22,7 +22,11 @@ export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[]): H
   const noStats = { ...rest, goal: past.goal || view.goal, recipe: past.recipe || view.recipe, approvals: [] };
   switch (past.outcome) {
     case "interrupted":
-      return { ...interruptedView(noStats, past.reason, past.endedAt ?? view.endedAt ?? past.createdAt), past: facts, ...cleaned };
+      return {
+        ...interruptedView(noStats, past.reason, past.endedAt ?? view.endedAt ?? past.createdAt),
+        past: facts,
+        ...cleaned,
+      };
     case "running":
       // Another process runs it: nothing of it is live in this window, so it is shown as not running here.
       return { ...noStats, status: "stopped", endReason: past.reason, past: facts, ...cleaned };

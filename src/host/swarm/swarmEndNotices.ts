@@ -63,7 +63,8 @@ export class SwarmEndNotices extends DisposableBase {
 
   private act(action: string | undefined, view: HostSwarmView): void {
     if (action === resumeAction) void vscode.commands.executeCommand(commandId("resumeSwarm"), { swarmId: view.id });
-    else if (action === reviewAction) void vscode.commands.executeCommand(commandId("reviewBranches"), { swarmId: view.id });
+    else if (action === reviewAction)
+      void vscode.commands.executeCommand(commandId("reviewBranches"), { swarmId: view.id });
     else if (action === reportAction && view.reportPath)
       void vscode.window.showTextDocument(vscode.Uri.file(view.reportPath), { preview: true });
     else if (action === logAction) this.log.show();

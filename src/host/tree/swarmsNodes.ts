@@ -103,9 +103,9 @@ export function agentNode(view: HostSwarmView, agent: AgentView): SwarmsNode {
   const state = agentStatus(view, agent);
   const cells = view.stats?.agents.find((a) => a.agentId === agent.id)?.privateCells ?? 0;
   // Short, most telling first: the sidebar is narrow and cuts the description's end.
-  const parts = [`${agent.tokens} tok`, `${cells} cells`, agent.claim ? `claim: ${agent.claim}` : ""].filter(
-    (p) => p !== "",
-  );
+  // A past swarm's agents hold no cells in this worker: its cell count would say nothing.
+  const cellsPart = view.past === undefined ? `${cells} cells` : "";
+  const parts = [`${agent.tokens} tok`, cellsPart, agent.claim ? `claim: ${agent.claim}` : ""].filter((p) => p !== "");
   const live = agent.state !== "done" && agent.state !== "failed" && view.status === "running";
   return {
     id: `agent:${view.id}:${agent.id}`,

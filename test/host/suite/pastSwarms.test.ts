@@ -53,7 +53,11 @@ describe("past swarms (recorded by the CLI before this host started)", function 
     const [agent] = hooks.swarms.children(node);
     assert.equal(agent?.agentId, "agent-1");
     assert.equal(agent?.branch, `swarmboard/${swarmId}/agent-1`);
-    assert.match(agent?.description ?? "", /^done · /);
+    assert.match(
+      agent?.description ?? "",
+      /^done · \d+ tok$/,
+      "its tokens from the trace; no cells: none are held now",
+    );
     const findings = hooks.swarms.children(agent!).map((f) => f.label);
     assert.deepEqual(findings, ["range is missing from stats"]);
     // The model line is this worker's, not a past swarm's: none has been loaded in this window.
@@ -61,8 +65,18 @@ describe("past swarms (recorded by the CLI before this host started)", function 
     if (vscode.env.uiKind === vscode.UIKind.Web) {
       await vscode.commands.executeCommand("notifications.clearAll");
       // The picture: the past swarm unfolded down to its finding, in a sidebar wide enough for the descriptions.
-      for (let i = 0; i < 6; i++) await vscode.commands.executeCommand("workbench.action.increaseViewWidth");
-      await hooks.swarmsView.reveal(node);
+      // (The width commands act on the focused part: the editor narrows, so the sidebar widens.)
+      await vscode.commands.executeCommand("workbench.action.focusActiveEditorGroup");
+      for (let i = 0; i < 6; i++) await vscode.commands.executeCommand("workbench.action.decreaseViewWidth");
+      // Not an assertion: the view resolves a node only once it has drawn it, so the unfolding is retried.
+      for (let i = 0; i < 10; i++) {
+        await new Promise((r) => setTimeout(r, 400));
+        const shown = await Promise.resolve(hooks.swarmsView.reveal(node)).then(
+          () => true,
+          () => false,
+        );
+        if (shown) break;
+      }
       await new Promise((r) => setTimeout(r, 800));
       await requestScreenshot("past-swarms");
     }

@@ -157,7 +157,10 @@ describe("crash recovery", function () {
       assert.equal(done.status, "completed", `${done.status}: ${done.endReason}`);
       assert.equal(done.interrupted, undefined);
       const told = await waitFor("the end notice of the resumed run", () =>
-        hooks.swarms.notices.recent().slice(ended).find((n) => n.text.includes("finished")),
+        hooks.swarms.notices
+          .recent()
+          .slice(ended)
+          .find((n) => n.text.includes("finished")),
       );
       assert.match(told.text, /Wait for an answer that never comes/);
       const node = hooks.swarmsView.roots().find((n) => n.kind === "swarm" && n.swarmId === swarmId)!;
