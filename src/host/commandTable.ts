@@ -11,6 +11,7 @@ interface CommandEntry {
 
 export const hostCommands = {
   launchSwarm: { id: "swarmboard.launchSwarm" },
+  launchSwarmWithContext: { id: "swarmboard.launchSwarmWithContext" },
   stopSwarm: { id: "swarmboard.stopSwarm" },
   openPanel: { id: "swarmboard.openPanel" },
   reviewBranches: { id: "swarmboard.reviewBranches" },

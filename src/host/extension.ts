@@ -7,7 +7,7 @@ import { reportingFailures } from "./commandFailures";
 import { reportSettingsProblems } from "./configuration";
 import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
-import { launchSwarm } from "./launch/launchSwarm";
+import { launchSwarm, launchWithEditorContext } from "./launch/launchSwarm";
 import { LaunchInput } from "./launch/launchInput";
 import { registerChatParticipant } from "./chat/swarmParticipant";
 import { registerLanguageModelTools } from "./lmTools/languageModelTools";
@@ -79,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       ...review.handlers,
       ...historyCommandHandlers({ worker, store, log, confirmations, history, resumeOverrides }),
       launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
+      launchSwarmWithContext: (arg?: unknown) => launchWithEditorContext(launchDeps, arg),
       selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>
         selectModel(models, args),
       ),

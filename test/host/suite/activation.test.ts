@@ -21,6 +21,7 @@ describe("activation", () => {
     assert.deepEqual(contributed.sort(), [
       "swarmboard.cleanUpSwarm",
       "swarmboard.launchSwarm",
+      "swarmboard.launchSwarmWithContext",
       "swarmboard.listFindings",
       "swarmboard.openBranchDiff",
       "swarmboard.openPanel",
