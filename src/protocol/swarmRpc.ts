@@ -8,8 +8,11 @@ import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } fr
 import { turnScriptSchema } from "./turnScript";
 import { commandPolicySchema } from "./settings";
 
+/** The longest goal a swarm takes (it goes into every agent's trunk). */
+export const maxGoalChars = 20_000;
+
 export const startSwarmParams = z.object({
-  goal: z.string().min(1).max(20_000),
+  goal: z.string().min(1).max(maxGoalChars),
   /** A built-in or workspace recipe name, or a recipe file path. */
   recipe: z.string().min(1),
   agents: z.number().int().min(1).max(64).optional(),

@@ -28,13 +28,14 @@ import { workerLogNotification } from "../protocol/workerRpc";
 import {
   cleanUpSwarmMethod,
   listSwarmsMethod,
+  pastSwarmEventsMethod,
   resumeSwarmMethod,
   type ResumeSwarmParams,
 } from "../protocol/swarmHistoryRpc";
 import type { Recipe } from "../protocol/recipe";
 import { defaultPolicyRules } from "./defaultPolicy";
 import { EventsTrace } from "./eventsTrace";
-import { cleanUp, listSwarms, resumableRecord } from "./historyService";
+import { cleanUp, listSwarms, recordedEvents, resumableRecord } from "./historyService";
 import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
 import { loadSwarmModel } from "../runtime/loadModel";
 import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
@@ -78,6 +79,7 @@ export class WorkerService implements Disposable {
     const s = this.store;
     s.add(peer.handle(startSwarmMethod, (p) => this.start(p)));
     s.add(peer.handle(listSwarmsMethod, ({ workspace }) => listSwarms(workspace)));
+    s.add(peer.handle(pastSwarmEventsMethod, ({ workspace, swarmId }) => recordedEvents(workspace, swarmId)));
     s.add(peer.handle(resumeSwarmMethod, (p) => this.resume(p)));
     s.add(
       peer.handle(cleanUpSwarmMethod, ({ workspace, swarmId, confirm }) => {
