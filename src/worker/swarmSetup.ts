@@ -168,13 +168,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
   const store = await openBoardLog(options);
   try {
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
-    const repo = await openRepository(options, board);
-    // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
-    const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
-    const plan = planSeats(options.recipe, options.agents);
-    const policy = await swarmCommandPolicy(repo, options.policy);
-    const tasks = await openTasks({ options, repo, board, policy }, note);
-    const summary = await workspaceSummary(repo.topLevel, tasks, board);
+    // First, before the model loads: a bad host pattern in the settings is refused at once, by name.
     const web = new WebAccess({
       settings: options.web ?? webSettingsSchema.parse({}),
       recipeHosts: options.recipe.webHosts ?? [],
@@ -182,6 +176,13 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
       cacheDir: path.join(options.stateDir, "web-pages"),
       now: () => Date.now(),
     });
+    const repo = await openRepository(options, board);
+    // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
+    const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
+    const plan = planSeats(options.recipe, options.agents);
+    const policy = await swarmCommandPolicy(repo, options.policy);
+    const tasks = await openTasks({ options, repo, board, policy }, note);
+    const summary = await workspaceSummary(repo.topLevel, tasks, board);
     const { context, format, rules } = await decodeTrunk(options, repo, model, plan, tasks, summary);
     const tailBudget = Math.max(
       64,

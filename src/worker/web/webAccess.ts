@@ -60,8 +60,10 @@ export class WebAccess {
   /** Throws, naming the setting, when an allowlist pattern is not one. */
   constructor(private readonly options: WebAccessOptions) {
     this.patterns = [
-      ...options.settings.allowedHosts.map((p) => withSource(p, "the swarmboard.webAllowedHosts setting")),
-      ...options.recipeHosts.map((p) => withSource(p, "the recipe's webHosts")),
+      ...options.settings.allowedHosts.map((p) =>
+        withSource(p, "the swarmboard.webAllowedHosts setting", parseHostPattern),
+      ),
+      ...options.recipeHosts.map((p) => withSource(p, "the recipe's webHosts", parseHostPattern)),
     ];
   }
 
@@ -89,7 +91,7 @@ export class WebAccess {
         "web search is off: no search endpoint is configured. The user can set swarmboard.webSearchEndpoint to a " +
           "SearXNG JSON endpoint (e.g. http://127.0.0.1:8888/search); meanwhile read pages you know with fetch_url.",
       );
-    const url = parseWebUrl(endpoint);
+    const url = withSource(endpoint, "the swarmboard.webSearchEndpoint setting", parseWebUrl);
     url.searchParams.set("q", query);
     url.searchParams.set("format", "json");
     // The endpoint is the user's own choice in the settings: it is asked without a further approval.
@@ -198,9 +200,10 @@ export class WebAccess {
   }
 }
 
-function withSource(pattern: string, source: string): HostPattern {
+/** `parse(text)`, its error prefixed with where the text came from (a setting, the recipe). */
+function withSource<T>(text: string, source: string, parse: (text: string) => T): T {
   try {
-    return parseHostPattern(pattern);
+    return parse(text);
   } catch (e) {
     throw new Error(`${source}: ${(e as Error).message}`);
   }

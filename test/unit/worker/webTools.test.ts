@@ -270,6 +270,19 @@ describe("fetch_url and web_search through the real tool path (loopback servers)
     assert.match((await call(s, "fetch_url", { url: `${site.base}/missing` })).error!, /answered 404/);
   });
 
+  it("names the setting when an allowed host or the search endpoint is not valid", async () => {
+    assert.throws(
+      () => swarm({ allowedHosts: ["https://docs.example.org/"] }, "deny"),
+      /^Error: the swarmboard\.webAllowedHosts setting: "https:\/\/docs\.example\.org\/" is not a host pattern/,
+    );
+    const s = swarm({ searchEndpoint: "searx.local/search" }, "deny");
+    const out = await call(s, "web_search", { query: "q" });
+    assert.match(
+      out.error!,
+      /^web_search: the swarmboard\.webSearchEndpoint setting: "searx\.local\/search" is not a URL/,
+    );
+  });
+
   it("web_search is off unless configured, and says how to turn it on", async () => {
     const s = swarm({ allowedHosts: [hostOf(site.base)] }, "deny");
     const out = await call(s, "web_search", { query: "kv cache" });
