@@ -3,6 +3,7 @@
 // swarm was started with (`settings.json` in its state dir). Both are read back by another process: parse them.
 import { z } from "zod";
 import { commandPolicySchema } from "./settings";
+import { webSettingsSchema } from "./webTools";
 
 export const swarmOutcomeSchema = z.enum(["completed", "budget", "stopped", "failed"]);
 export type SwarmOutcome = z.infer<typeof swarmOutcomeSchema>;
@@ -53,6 +54,8 @@ export const swarmInputsSchema = z.object({
   budgetMs: z.number().int().positive().optional(),
   policy: commandPolicySchema.optional(),
   approveAsks: z.boolean().optional(),
+  /** How agents reached the web (fetch_url, web_search); absent: the defaults. */
+  web: webSettingsSchema.optional(),
   version: z.string().optional(),
 });
 export type SwarmInputs = z.infer<typeof swarmInputsSchema>;

@@ -4,6 +4,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SwarmBoard } from "../core/swarmBoard";
+import { plannedRoster } from "../core/roster";
 import { renderTrunk } from "../core/trunkPrompt";
 import { readAgentRules } from "../workspace/agentRulesFiles";
 import type { AgentRule } from "../protocol/agentRules";
@@ -11,6 +12,7 @@ import type { BoardEntry } from "../protocol/board";
 import type { Recipe } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
 import type { TurnScript } from "../protocol/turnScript";
+import { webSettingsSchema, type WebSettings } from "../protocol/webTools";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
 import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
@@ -22,6 +24,7 @@ import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
 import { planSeats, type SeatPlan } from "./seatPlan";
+import { WebAccess } from "./web/webAccess";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
 
 export interface SwarmRunOptions {
@@ -49,6 +52,8 @@ export interface SwarmRunOptions {
   readonly resume?: boolean;
   /** Put the repository's agent-rules files (AGENTS.md and the like) into the trunk; default true. */
   readonly agentRules?: boolean;
+  /** How agents reach the web (fetch_url, web_search); default: the settings' defaults (no host, no search). */
+  readonly web?: WebSettings;
 }
 
 export interface SwarmSetup {
@@ -66,6 +71,8 @@ export interface SwarmSetup {
   readonly tailBudget: number;
   /** The repository's agent-rules files the trunk carries (empty when turned off or none). */
   readonly rules: readonly AgentRule[];
+  /** The swarm's way to the web: allowlist, approvals, caps, the page cache. */
+  readonly web: WebAccess;
   /** Closes what the setup opened (the context, the board's log); the model stays loaded for the next swarm. */
   close(): Promise<void>;
 }
@@ -122,11 +129,14 @@ async function decodeTrunk(
   repo: SwarmRepository,
   model: SwarmModel,
   plan: SeatPlan,
+  tasks: readonly Task[],
   summary: string,
 ): Promise<{ context: SwarmContext; format: AgentChatFormat; rules: AgentRule[] }> {
-  const roster = plan.stages
-    .flat()
-    .map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
+  const roster = plannedRoster({
+    seats: plan.stages.flat(),
+    tasks,
+    ...(plan.synthesist ? { synthesist: plan.synthesist.role } : {}),
+  });
   const rules = options.agentRules === false ? [] : await readAgentRules(repo.topLevel);
   const trunkText = renderTrunk({
     recipe: options.recipe,
@@ -158,6 +168,14 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
   const store = await openBoardLog(options);
   try {
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
+    // First, before the model loads: a bad host pattern in the settings is refused at once, by name.
+    const web = new WebAccess({
+      settings: options.web ?? webSettingsSchema.parse({}),
+      recipeHosts: options.recipe.webHosts ?? [],
+      approver: options.approver,
+      cacheDir: path.join(options.stateDir, "web-pages"),
+      now: () => Date.now(),
+    });
     const repo = await openRepository(options, board);
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
     const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
@@ -165,7 +183,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const policy = await swarmCommandPolicy(repo, options.policy);
     const tasks = await openTasks({ options, repo, board, policy }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
-    const { context, format, rules } = await decodeTrunk(options, repo, model, plan, summary);
+    const { context, format, rules } = await decodeTrunk(options, repo, model, plan, tasks, summary);
     const tailBudget = Math.max(
       64,
       Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
@@ -174,7 +192,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
       await context.dispose();
       await store.close();
     };
-    return { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, rules, close };
+    return { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, rules, web, close };
   } catch (error) {
     await store.close();
     throw error;

@@ -159,6 +159,7 @@ export class WorkerService implements Disposable {
       ...(inputs.agents ? { agents: inputs.agents } : {}),
       ...(inputs.kvCells ? { kvCells: inputs.kvCells } : {}),
       ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
+      ...(inputs.web ? { web: inputs.web } : {}),
       ...(params.script ? { script: params.script } : {}),
     });
   }

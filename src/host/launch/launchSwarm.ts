@@ -6,7 +6,7 @@ import { cpus } from "node:os";
 import * as vscode from "vscode";
 import { toErrorData } from "../../core/rpc/rpcPeer";
 import { modelFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
-import type { Settings } from "../../protocol/settings";
+import { webSettingsOf, type Settings } from "../../protocol/settings";
 import { readSettings } from "../configuration";
 import type { HostLog } from "../hostLog";
 import { pullModel, type ModelDeps } from "../models/selectModel";
@@ -127,6 +127,7 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     kvCells,
     policy: settings.commandPolicy,
     agentRules: settings.agentRules,
+    web: webSettingsOf(settings),
     ...(args.agents ? { agents: args.agents } : {}),
     ...(args.budgetMs ? { budgetMs: args.budgetMs } : {}),
     ...(args.script ? { script: args.script } : {}),
