@@ -42,6 +42,8 @@ export class SwarmBoard {
   private readonly counters = new Map<string, number>();
   private readonly synthesists = new Set<string>();
   private readonly feeds = new Map<string, BoardFeed>();
+  /** Sub-agent -> the agent whose pad it writes on (its family's first agent). */
+  private readonly pads = new Map<string, string>();
   private readonly systemAuthor: string;
 
   /** Builds the organisation from what the store already holds (board and claims; messages as history). */
@@ -53,18 +55,25 @@ export class SwarmBoard {
   }
 
   private get rule(): VisibilityRule {
-    return { visibility: this.options.visibility, synthesists: this.synthesists };
+    return { visibility: this.options.visibility, synthesists: this.synthesists, padOf: (a) => this.padOf(a) };
   }
 
-  join(agent: string, role: { isSynthesist: boolean } = { isSynthesist: false }): void {
+  /** A sub-agent joins with its `parent`: it writes on the parent's pad. */
+  join(agent: string, role: { isSynthesist: boolean; parent?: string } = { isSynthesist: false }): void {
     this.messages.join(agent);
     if (role.isSynthesist) this.synthesists.add(agent);
+    if (role.parent !== undefined) this.pads.set(agent, this.padOf(role.parent));
     this.feeds.set(agent, new BoardFeed({ agent, isSynthesist: role.isSynthesist }, this.rule));
   }
 
   leave(agent: string): void {
     this.messages.leave(agent);
     this.feeds.delete(agent);
+  }
+
+  /** The agent whose pad `agent` writes on: itself, or for a sub-agent the first agent of its family. */
+  padOf(agent: string): string {
+    return this.pads.get(agent) ?? agent;
   }
 
   /** A fresh entry id for an author (`<author>-<n>`), never one the board holds. */
