@@ -42,6 +42,23 @@ export class BackgroundSubagents {
   }
 }
 
+/** Every parent's background sub-agents, by the parent's id. */
+export class BackgroundByParent {
+  private readonly byParent = new Map<string, BackgroundSubagents>();
+
+  of(parentId: string): BackgroundSubagents {
+    let subagents = this.byParent.get(parentId);
+    if (subagents === undefined) this.byParent.set(parentId, (subagents = new BackgroundSubagents()));
+    return subagents;
+  }
+
+  /** Waits for a parent's background sub-agents as it ends (the rest of their outcomes unread), then forgets them. */
+  async settle(parentId: string): Promise<void> {
+    await this.byParent.get(parentId)?.collect();
+    this.byParent.delete(parentId);
+  }
+}
+
 /** What an agent that may delegate holds: its spawn, its collect, and the outcomes delivered with its results. */
 export interface Delegation {
   readonly spawnSubagent: (task: string, wait: boolean) => Promise<SubagentOutcome>;

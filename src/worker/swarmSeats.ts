@@ -9,7 +9,7 @@ import { AgentWorkspace } from "../workspace/agentWorkspace";
 import { AgentCalls } from "./agentCalls";
 import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
 import type { AgentStops } from "./agentStops";
-import { BackgroundSubagents, type Delegation } from "./backgroundSubagents";
+import { BackgroundByParent, type Delegation } from "./backgroundSubagents";
 import { CellWaiters } from "./cellWaiters";
 import { SeatNumbers, type Seat } from "./seatPlan";
 import type { SwarmSetup } from "./swarmSetup";
@@ -50,8 +50,8 @@ interface Slot extends Seat {
 export class SwarmSeats {
   private readonly cells = new CellWaiters();
   private readonly numbers: SeatNumbers;
-  /** Each parent's sub-agents left running in the background, by the parent's id. */
-  private readonly background = new Map<string, BackgroundSubagents>();
+  /** Sub-agents left running in the background (spawn_subagent with wait false). */
+  private readonly background = new BackgroundByParent();
 
   constructor(
     private readonly setup: SwarmSetup,
@@ -112,8 +112,7 @@ export class SwarmSeats {
       return await this.runner(slot).run(brief);
     } finally {
       // Its sub-agents in the background end before it does (they work in its worktree, for its task).
-      await this.background.get(slot.id)?.collect();
-      this.background.delete(slot.id);
+      await this.background.settle(slot.id);
       await slot.agent.release();
       this.cells.freed();
       board.leave(slot.id);
@@ -142,23 +141,15 @@ export class SwarmSeats {
       return { agentId: id, summary: end.reason, findings };
     });
     if (wait) return run;
-    this.backgroundOf(parent.id).add(id, run);
+    this.background.of(parent.id).add(id, run);
     return { agentId: id, summary: "started in the background", findings: [], running: true };
-  }
-
-  private backgroundOf(parentId: string): BackgroundSubagents {
-    const existing = this.background.get(parentId);
-    if (existing !== undefined) return existing;
-    const created = new BackgroundSubagents();
-    this.background.set(parentId, created);
-    return created;
   }
 
   private delegation(slot: Slot): Delegation {
     return {
       spawnSubagent: (task, wait) => this.spawnChild(slot, task, wait),
-      collectSubagents: () => this.backgroundOf(slot.id).collect(),
-      endedSubagents: () => this.background.get(slot.id)?.takeEnded() ?? [],
+      collectSubagents: () => this.background.of(slot.id).collect(),
+      endedSubagents: () => this.background.of(slot.id).takeEnded(),
     };
   }
 

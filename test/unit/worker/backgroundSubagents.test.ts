@@ -1,5 +1,5 @@
 import { strict as assert } from "assert";
-import { BackgroundSubagents } from "../../../src/worker/backgroundSubagents";
+import { BackgroundByParent, BackgroundSubagents } from "../../../src/worker/backgroundSubagents";
 import { controlTools } from "../../../src/worker/tools/controlTools";
 import type { SubagentOutcome } from "../../../src/worker/tools/toolDefinition";
 
@@ -31,6 +31,21 @@ describe("sub-agents in the background", () => {
     b.reject(new Error("kv-full"));
     assert.deepEqual(await bg.collect(), [{ agentId: "agent-6", summary: "failed: kv-full", findings: [] }]);
     assert.equal(bg.runningCount, 0);
+  });
+
+  it("keeps each parent's sub-agents apart, and a parent's end waits for its own", async () => {
+    const byParent = new BackgroundByParent();
+    const child = deferred();
+    byParent.of("agent-1").add("agent-3", child.promise);
+    byParent.of("agent-2").add("agent-4", new Promise(() => undefined));
+    let settled = false;
+    const ending = byParent.settle("agent-1").then(() => (settled = true));
+    await tick();
+    assert.ok(!settled, "agent-1's end waits for agent-3");
+    child.resolve({ agentId: "agent-3", summary: "done", findings: [] });
+    await ending;
+    assert.equal(byParent.of("agent-1").runningCount, 0, "forgotten after its end");
+    assert.equal(byParent.of("agent-2").runningCount, 1, "another parent's sub-agent is its own");
   });
 
   it("spawn_subagent with wait false returns at once; collect_subagents waits for the rest", async () => {
