@@ -149,7 +149,7 @@ describe("topologies as declared (real runtime, forced tokens)", function () {
           agents: {
             "agent-1": [fact("quick: mean is fine"), finish("quick look done")],
             "agent-2": [
-              { tool: "run_command", args: { command: "sleep 6" } },
+              { tool: "run_command", args: { command: "sleep 15" } },
               fact("slow: the tests cover median only"),
               finish("slow look done"),
             ],
