@@ -45,6 +45,8 @@ export class SwarmBoard {
   private readonly feeds = new Map<string, BoardFeed>();
   /** Agents on the board now, with their role's name (for the roster). */
   private readonly members = new Map<string, string | undefined>();
+  /** Sub-agent -> the agent whose pad it writes on (its family's first agent). */
+  private readonly pads = new Map<string, string>();
   private readonly systemAuthor: string;
 
   /** Builds the organisation from what the store already holds (board and claims; messages as history). */
@@ -56,13 +58,15 @@ export class SwarmBoard {
   }
 
   private get rule(): VisibilityRule {
-    return { visibility: this.options.visibility, synthesists: this.synthesists };
+    return { visibility: this.options.visibility, synthesists: this.synthesists, padOf: (a) => this.padOf(a) };
   }
 
-  join(agent: string, role: { isSynthesist: boolean; name?: string } = { isSynthesist: false }): void {
+  /** A sub-agent joins with its `parent`: it writes on the parent's pad. */
+  join(agent: string, role: { isSynthesist: boolean; name?: string; parent?: string } = { isSynthesist: false }): void {
     this.messages.join(agent);
     this.members.set(agent, role.name);
     if (role.isSynthesist) this.synthesists.add(agent);
+    if (role.parent !== undefined) this.pads.set(agent, this.padOf(role.parent));
     this.feeds.set(agent, new BoardFeed({ agent, isSynthesist: role.isSynthesist }, this.rule));
   }
 
@@ -70,6 +74,11 @@ export class SwarmBoard {
     this.messages.leave(agent);
     this.members.delete(agent);
     this.feeds.delete(agent);
+  }
+
+  /** The agent whose pad `agent` writes on: itself, or for a sub-agent the first agent of its family. */
+  padOf(agent: string): string {
+    return this.pads.get(agent) ?? agent;
   }
 
   /** A fresh entry id for an author (`<author>-<n>`), never one the board holds. */

@@ -3,6 +3,8 @@
 //   private-pads:  findings (OBSERVED, FACT, FAIL, PATCH_SUMMARY) stay on their author's pad; the synthesist
 //                  sees every pad when it fans in, and what the synthesist writes is seen by all.
 //                  Claims and releases (the roster of who covers what) stay visible to all.
+//                  A sub-agent writes on its parent's pad (so on the pad of the agent that started the family):
+//                  its findings reach its parent and its parent's other sub-agents under the parent's rule.
 // Messages are seen by their sender and their recipients (everyone, for the swarm channel), in both modes.
 import type { BoardEntry, Visibility } from "../protocol/board";
 
@@ -16,6 +18,12 @@ export interface VisibilityRule {
   readonly visibility: Visibility;
   /** Agent ids acting as synthesist: their entries are visible to all. */
   readonly synthesists: ReadonlySet<string>;
+  /** Whose pad an agent writes on (a sub-agent: its family's first agent); default: its own. */
+  readonly padOf?: (agent: string) => string;
+}
+
+function samePad(a: string, b: string, rule: VisibilityRule): boolean {
+  return rule.padOf !== undefined && rule.padOf(a) === rule.padOf(b);
 }
 
 export function isVisibleTo(entry: BoardEntry, viewer: Viewer, rule: VisibilityRule): boolean {
@@ -27,7 +35,12 @@ export function isVisibleTo(entry: BoardEntry, viewer: Viewer, rule: VisibilityR
     case "MESSAGE":
       return entry.to === "swarm" || (entry.to !== undefined && entry.to.agent === viewer.agent);
     default:
-      return rule.visibility === "shared" || viewer.isSynthesist || rule.synthesists.has(entry.author);
+      return (
+        rule.visibility === "shared" ||
+        viewer.isSynthesist ||
+        rule.synthesists.has(entry.author) ||
+        samePad(entry.author, viewer.agent, rule)
+      );
   }
 }
 

@@ -2,12 +2,14 @@
 // the findings of others that landed meanwhile, and the watchdog's notes, as one JSON object.
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { AgentEventDraft } from "./agentRunner";
+import type { Delegation } from "./backgroundSubagents";
 import type { CallOutcome } from "./tools/toolDefinition";
 
 export interface ReadbackDeps {
   readonly id: string;
   readonly board: SwarmBoard;
   readonly emit: (event: AgentEventDraft) => void;
+  readonly delegation?: Pick<Delegation, "endedSubagents">;
 }
 
 /** The text the agent reads; `atIterationStart` also delivers the swarm channel's messages. */
@@ -35,10 +37,13 @@ export function readback(
     .newEntriesFor(deps.id)
     .filter((e) => e.author !== deps.id && e.kind !== "MESSAGE")
     .map((e) => ({ id: e.id, kind: e.kind, author: e.author, text: e.text }));
+  // Background sub-agents that ended meanwhile (spawn_subagent with wait false).
+  const subagents = deps.delegation?.endedSubagents() ?? [];
   return JSON.stringify({
     ...(outcome.ok ? { result: outcome.result } : { error: outcome.error ?? "failed" }),
     ...(messages.length > 0 ? { messages } : {}),
     ...(findings.length > 0 ? { findings } : {}),
+    ...(subagents.length > 0 ? { subagents } : {}),
     ...(notes.length > 0 ? { notes } : {}),
   });
 }

@@ -16,7 +16,8 @@ import type { AgentCalls, ModelCall } from "./agentCalls";
 import { dispatchCall } from "./callDispatch";
 import { readback } from "./agentReadback";
 import type { CatalogTool } from "./toolCatalog";
-import { failedCall, type CallOutcome, type SubagentOutcome } from "./tools/toolDefinition";
+import type { Delegation } from "./backgroundSubagents";
+import { failedCall, type CallOutcome } from "./tools/toolDefinition";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type AgentEventDraft = DistributiveOmit<SwarmEvent, "swarmId" | "time">;
@@ -45,8 +46,8 @@ export interface AgentRunnerDeps {
   readonly privateCells: () => number;
   /** Most private cells the agent may use: its share of the pool. */
   readonly tailBudget: number;
-  /** Present for agents that may still fork a sub-agent from their own state. */
-  readonly spawnSubagent?: (task: string) => Promise<SubagentOutcome>;
+  /** Present for agents that may still fork sub-agents from their own state. */
+  readonly delegation?: Delegation;
   /**
    * How the agent's context opens: a fresh fork of the trunk reads its brief as a user turn; a sub-agent,
    * forked in the middle of its parent's spawn call, reads its brief as that call's result.
@@ -198,7 +199,9 @@ export class AgentRunner {
       signal: deps.signal,
       ...(deps.workspace ? { workspace: deps.workspace } : {}),
       ...(deps.web ? { web: deps.web } : {}),
-      ...(deps.spawnSubagent ? { spawnSubagent: deps.spawnSubagent } : {}),
+      ...(deps.delegation
+        ? { spawnSubagent: deps.delegation.spawnSubagent, collectSubagents: deps.delegation.collectSubagents }
+        : {}),
     };
     const outcome = await dispatchCall(context, deps.tools, call.name, call.argsText);
     deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: outcome.ok, summary: outcome.summary });

@@ -2,7 +2,8 @@
 // agent-2, ... in stage order), the synthesist's role, and each seat's tools. Agents forked later (sub-agents,
 // the synthesist) take the next numbers in the order they fork. A seat's number is also its sampling seed's
 // offset, so a seat samples the same way whatever its id looks like.
-import { planStages } from "../core/stagePlan";
+import { widestOverlap } from "../core/stageOverlap";
+import { planStages, type StagePlan } from "../core/stagePlan";
 import type { Recipe, Role } from "../protocol/recipe";
 import { toolsForRole, unionOfTools, type CatalogTool } from "./toolCatalog";
 
@@ -15,12 +16,14 @@ export interface Seat {
 }
 
 export interface SeatPlan {
-  /** The working seats, stage by stage; a stage starts when the one before has ended. */
+  /** The working seats, stage by stage (in `graph`'s order); a stage starts when those it comes after ended. */
   readonly stages: readonly (readonly Seat[])[];
+  /** The stages' names and what each comes after, by index (see src/core/stagePlan.ts). */
+  readonly graph: StagePlan;
   readonly synthesist?: { readonly role: Role; readonly tools: readonly CatalogTool[] };
   /** Every tool any seat may call (what the shared trunk documents). */
   readonly tools: readonly CatalogTool[];
-  /** Most seats running at once. */
+  /** Most seats running at once (independent stages overlap). */
   readonly widestStage: number;
 }
 
@@ -41,8 +44,9 @@ export function planSeats(recipe: Recipe, agents: number | undefined): SeatPlan 
     agents,
   );
   let n = 0;
-  const stages = planStages(recipe).map((stage) =>
-    stage.flatMap((name) => {
+  const graph = planStages(recipe);
+  const stages = graph.map((stage) =>
+    stage.roles.flatMap((name) => {
       const role = roles.get(name);
       if (role === undefined)
         throw new Error(`Recipe ${recipe.name}: its stages name the role ${name}, which it lacks.`);
@@ -55,8 +59,12 @@ export function planSeats(recipe: Recipe, agents: number | undefined): SeatPlan 
   const tools = unionOfTools([...stages.flat().map((s) => s.tools), synthesist?.tools ?? []]);
   return {
     stages,
+    graph,
     tools,
-    widestStage: Math.max(1, ...stages.map((s) => s.length)),
+    widestStage: Math.max(
+      1,
+      widestOverlap(graph, (i) => stages[i]!.length),
+    ),
     ...(synthesist ? { synthesist } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { AgentWorkspace } from "../workspace/agentWorkspace";
 import { AgentCalls } from "./agentCalls";
 import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
 import type { AgentStops } from "./agentStops";
+import { BackgroundByParent, type Delegation } from "./backgroundSubagents";
 import { CellWaiters } from "./cellWaiters";
 import { SeatNumbers, type Seat } from "./seatPlan";
 import type { SwarmSetup } from "./swarmSetup";
@@ -49,6 +50,8 @@ interface Slot extends Seat {
 export class SwarmSeats {
   private readonly cells = new CellWaiters();
   private readonly numbers: SeatNumbers;
+  /** Sub-agents left running in the background (spawn_subagent with wait false). */
+  private readonly background = new BackgroundByParent();
 
   constructor(
     private readonly setup: SwarmSetup,
@@ -99,7 +102,7 @@ export class SwarmSeats {
   /** Runs a forked agent to its end, then frees what it held: its private cells and its place on the board. */
   private async runAgent(slot: Slot, brief: string, parent?: string): Promise<AgentEnd> {
     const { board } = this.setup;
-    board.join(slot.id, { isSynthesist: slot.isSynthesist, name: slot.role.name });
+    board.join(slot.id, { isSynthesist: slot.isSynthesist, name: slot.role.name, ...(parent ? { parent } : {}) });
     const branch = slot.workspace.worktree.branch;
     this.hooks.emit({
       type: "agent-added",
@@ -108,6 +111,8 @@ export class SwarmSeats {
     try {
       return await this.runner(slot).run(brief);
     } finally {
+      // Its sub-agents in the background end before it does (they work in its worktree, for its task).
+      await this.background.settle(slot.id);
       await slot.agent.release();
       this.cells.freed();
       board.leave(slot.id);
@@ -116,9 +121,10 @@ export class SwarmSeats {
 
   /**
    * A sub-agent: forked from its parent's current state (the cheapest fork: it shares everything the parent
-   * has read), it works in the parent's worktree while the parent waits, and its findings go back to the parent.
+   * has read), it works in the parent's worktree, writes on the parent's pad, and its outcome goes back to the
+   * parent: as the spawn call's result, or (wait false) later, while the parent goes on.
    */
-  private async spawnChild(parent: Slot, task: string): Promise<SubagentOutcome> {
+  private async spawnChild(parent: Slot, task: string, wait: boolean): Promise<SubagentOutcome> {
     const number = this.numbers.next();
     const id = `agent-${number}`;
     const agent = await this.fork(id, { from: parent.agent, expectedTail: 64 });
@@ -127,12 +133,24 @@ export class SwarmSeats {
     const slot: Slot = { ...parent, id, number, agent, tools, depth, opening: "call-result" };
     const note = "You share your parent's context. Do the task, post findings, then call finish with a summary.";
     const brief = JSON.stringify({ result: { youAre: id, subAgentOf: parent.id, task, note } });
-    const end = await this.runAgent(slot, brief, parent.id);
-    const findings = this.setup.board.board
-      .entries()
-      .filter((e) => e.author === id && isFindingKind(e.kind))
-      .map((e) => ({ kind: e.kind, text: e.text }));
-    return { agentId: id, summary: end.reason, findings };
+    const run = this.runAgent(slot, brief, parent.id).then((end) => {
+      const findings = this.setup.board.board
+        .entries()
+        .filter((e) => e.author === id && isFindingKind(e.kind))
+        .map((e) => ({ kind: e.kind, text: e.text }));
+      return { agentId: id, summary: end.reason, findings };
+    });
+    if (wait) return run;
+    this.background.of(parent.id).add(id, run);
+    return { agentId: id, summary: "started in the background", findings: [], running: true };
+  }
+
+  private delegation(slot: Slot): Delegation {
+    return {
+      spawnSubagent: (task, wait) => this.spawnChild(slot, task, wait),
+      collectSubagents: () => this.background.of(slot.id).collect(),
+      endedSubagents: () => this.background.of(slot.id).takeEnded(),
+    };
   }
 
   private runner(slot: Slot): AgentRunner {
@@ -175,7 +193,7 @@ export class SwarmSeats {
       privateCells: () => agent.tokens.length - context.trunkTokens.length,
       tailBudget,
       opening: slot.opening,
-      ...(canDelegate ? { spawnSubagent: (task: string) => this.spawnChild(slot, task) } : {}),
+      ...(canDelegate ? { delegation: this.delegation(slot) } : {}),
     });
   }
 }

@@ -1,15 +1,17 @@
 // One swarm run, start to end: set up (board, repository, model, tasks, trunk decoded once), run the seats
-// stage by stage (their generations share each decode step), fan in through the synthesist, write the report.
+// stage by stage as the recipe declared them (their generations share each decode step), fan in through the
+// synthesist, write the report.
 // Everything it does is reported as events.
 import { listRules } from "../core/agentRules";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { agentBrief, boardReport, synthesistBrief } from "../core/agentBriefs";
+import { boardReport, synthesistBrief } from "../core/agentBriefs";
 import { swarmBudgetAction } from "../core/budgets";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentEventDraft } from "./agentRunner";
 import { AgentStops } from "./agentStops";
 import { SwarmSeats, type SeatEnd } from "./swarmSeats";
+import { runDeclaredStages } from "./stageRunner";
 import { setUpSwarm, type SwarmRunOptions, type SwarmSetup } from "./swarmSetup";
 
 export type { SwarmRunOptions } from "./swarmSetup";
@@ -73,7 +75,7 @@ export class SwarmSession {
   }
 
   private async runStages(setup: SwarmSetup, seats: SwarmSeats): Promise<SwarmSummary> {
-    const { context, repo, plan, tasks, model } = setup;
+    const { context, repo, model } = setup;
     this.emit({
       type: "swarm-started",
       goal: this.options.goal,
@@ -86,11 +88,7 @@ export class SwarmSession {
     });
     const stopStats = this.reportStats(setup);
     try {
-      const ends: SeatEnd[] = [];
-      for (const stage of plan.stages) {
-        if (this.controller.signal.aborted || this.fanInDue()) break;
-        ends.push(...(await Promise.all(stage.map((s) => seats.runSeat(s, agentBrief(s.id, s.role, tasks))))));
-      }
+      const ends = await runDeclaredStages(setup, seats, () => !this.controller.signal.aborted && !this.fanInDue());
       const reportPath = await this.fanIn(setup, seats, ends);
       this.emit({ type: "kv-stats", stats: context.stats() });
       const outcome = this.controller.signal.aborted ? "stopped" : this.fanInDue() ? "budget" : "completed";

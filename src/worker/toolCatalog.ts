@@ -16,11 +16,12 @@ const catalogue: readonly CatalogTool[] = [...workspaceTools, ...boardTools, ros
 const byName = new Map(catalogue.map((tool) => [tool.name, tool]));
 
 /**
- * The tools of a role, plus `finish` (everyone), `write_report` (the synthesist) and `spawn_subagent` (workers
- * that may still delegate). Unknown names are refused.
+ * The tools of a role, plus `finish` (everyone), `write_report` (the synthesist) and `spawn_subagent` with
+ * `collect_subagents` (workers that may still delegate). Unknown names are refused.
  */
 export function toolsForRole(role: Role, isSynthesist: boolean, canDelegate = !isSynthesist): CatalogTool[] {
-  const extra = ["finish", ...(isSynthesist ? ["write_report"] : []), ...(canDelegate ? ["spawn_subagent"] : [])];
+  const delegate = canDelegate ? ["spawn_subagent", "collect_subagents"] : [];
+  const extra = ["finish", ...(isSynthesist ? ["write_report"] : []), ...delegate];
   const names = [...new Set([...role.tools, ...extra])].sort();
   return names.map((name) => {
     const tool = byName.get(name);

@@ -17,6 +17,8 @@ export interface SubagentOutcome {
   readonly agentId: string;
   readonly summary: string;
   readonly findings: ReadonlyArray<{ kind: string; text: string }>;
+  /** Started in the background (spawn_subagent with wait false): its outcome comes later. */
+  readonly running?: boolean;
 }
 
 /** What a tool may use while it runs: one agent's place in the swarm. */
@@ -29,8 +31,13 @@ export interface ToolContext {
   readonly signal?: AbortSignal;
   /** The swarm's way to the web (fetch_url, web_search); absent where the swarm has none. */
   readonly web?: WebAccess;
-  /** Runs a sub-agent forked from this agent's current state; absent where the depth limit is reached. */
-  readonly spawnSubagent?: (task: string) => Promise<SubagentOutcome>;
+  /**
+   * Runs a sub-agent forked from this agent's current state, waiting for its outcome or (wait false) leaving it
+   * in the background; absent where the depth limit is reached.
+   */
+  readonly spawnSubagent?: (task: string, wait: boolean) => Promise<SubagentOutcome>;
+  /** Waits for this agent's background sub-agents and returns the outcomes not yet read. */
+  readonly collectSubagents?: () => Promise<SubagentOutcome[]>;
 }
 
 export interface CallProgress {

@@ -110,7 +110,10 @@ describe("tool dispatch: one definition per tool", () => {
   it("answers unknown tools, non-JSON arguments and a missing worktree with errors the agent can act on", async () => {
     const { ctx } = await swarm();
     const unknown = await dispatchCall(ctx, tools, "grep_board", "{}");
-    assert.match(unknown.error ?? "", /no tool "grep_board" among your tools \(claim, finish, list_findings/);
+    assert.match(
+      unknown.error ?? "",
+      /no tool "grep_board" among your tools \(claim, collect_subagents, finish, list_findings/,
+    );
     const notJson = await dispatchCall(ctx, tools, "claim", "{scope");
     assert.match(notJson.error ?? "", /^invalid-args: the arguments of claim are not JSON/);
     const noWorktree = await dispatchCall(ctx, tools, "read_file", JSON.stringify({ path: "a.txt" }));
