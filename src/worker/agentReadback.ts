@@ -1,5 +1,6 @@
 // What an agent reads after each call: the call's result (or its error), the messages delivered at this point,
-// the findings of others that landed meanwhile, and the watchdog's notes, as one JSON object.
+// the findings of others that landed meanwhile, the watchdog's notes, and what is left of its budgets, as one
+// JSON object.
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { AgentEventDraft } from "./agentRunner";
 import type { CallOutcome } from "./tools/toolDefinition";
@@ -16,6 +17,7 @@ export function readback(
   outcome: CallOutcome,
   atIterationStart: boolean,
   notes: readonly string[],
+  left?: string,
 ): string {
   const delivered = [
     ...deps.board.deliver(deps.id, "tool-call-returned").map((m) => ({ m, point: "tool-call-returned" as const })),
@@ -40,5 +42,7 @@ export function readback(
     ...(messages.length > 0 ? { messages } : {}),
     ...(findings.length > 0 ? { findings } : {}),
     ...(notes.length > 0 ? { notes } : {}),
+    // Last, so it reads as a trailing line of every result (src/core/budgetLeft.ts).
+    ...(left !== undefined ? { left } : {}),
   });
 }

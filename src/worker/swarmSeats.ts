@@ -26,6 +26,8 @@ export interface SeatHooks {
   /** Where each agent's own stop switch is kept (the user stops one agent by id). */
   readonly stops: AgentStops;
   readonly budgetAction: () => "continue" | "fanIn" | "stop";
+  /** Milliseconds until an agent must stop (the synthesist runs to the end, the others to fan-in). */
+  readonly timeLeftMs?: (isSynthesist: boolean) => number;
 }
 
 /** One agent that ended, as the summary lists it. */
@@ -87,6 +89,8 @@ export class SwarmSeats {
     const workspace = await AgentWorkspace.open(this.setup.repo, seat.id, {
       policy: this.setup.policy,
       approver: this.setup.options.approver,
+      dependencies: this.setup.dependencies,
+      ...(this.setup.verifier ? { verifier: this.setup.verifier } : {}),
     });
     return { ...seat, agent, workspace, depth: 0, isSynthesist: how.isSynthesist, opening: "brief" };
   }
@@ -170,6 +174,7 @@ export class SwarmSeats {
       now: () => Date.now(),
       signal,
       budgetAction: this.hooks.budgetAction,
+      ...(this.hooks.timeLeftMs ? { timeLeftMs: () => this.hooks.timeLeftMs!(isSynthesist) } : {}),
       waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
       privateCells: () => agent.tokens.length - context.trunkTokens.length,
       tailBudget,

@@ -5,7 +5,7 @@ import { listRules } from "../core/agentRules";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { agentBrief, boardReport, synthesistBrief } from "../core/agentBriefs";
-import { swarmBudgetAction } from "../core/budgets";
+import { fanInReserveMs, swarmBudgetAction } from "../core/budgets";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentEventDraft } from "./agentRunner";
 import { AgentStops } from "./agentStops";
@@ -65,6 +65,7 @@ export class SwarmSession {
       signal: this.controller.signal,
       stops: this.stops,
       budgetAction: () => this.budgetAction(),
+      timeLeftMs: (isSynthesist: boolean) => this.timeLeftMs(isSynthesist),
     };
   }
 
@@ -117,10 +118,20 @@ export class SwarmSession {
     return () => clearInterval(timer);
   }
 
-  private budgetAction(): "continue" | "fanIn" | "stop" {
+  private budgets() {
     const { recipe, budgetMs } = this.options;
-    const budgets = { ...recipe.budgets, ...(budgetMs ? { wallClockMs: budgetMs } : {}) };
-    return swarmBudgetAction(budgets, this.startedAt, Date.now()).action;
+    return { ...recipe.budgets, ...(budgetMs ? { wallClockMs: budgetMs } : {}) };
+  }
+
+  private budgetAction(): "continue" | "fanIn" | "stop" {
+    return swarmBudgetAction(this.budgets(), this.startedAt, Date.now()).action;
+  }
+
+  /** Until the end for the synthesist; until fan-in (the end less the reserve) for everyone else. */
+  private timeLeftMs(isSynthesist: boolean): number {
+    const budgets = this.budgets();
+    const end = this.startedAt + budgets.wallClockMs - (isSynthesist ? 0 : fanInReserveMs(budgets));
+    return end - Date.now();
   }
 
   private fanInDue(): boolean {
