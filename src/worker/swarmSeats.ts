@@ -65,6 +65,18 @@ export class SwarmSeats {
     return this.runToEnd(slot, brief);
   }
 
+  /** Forks a new agent of `role` from the trunk (a takeover) and runs it; its brief may name its id. */
+  async runFreshSeat(
+    role: Role,
+    tools: readonly CatalogTool[],
+    brief: (id: string) => Promise<string>,
+  ): Promise<SeatEnd> {
+    const number = this.numbers.next();
+    const seat = { id: `agent-${number}`, number, role, tools };
+    const slot = await this.open(seat, { isSynthesist: false, expectedTail: 64 });
+    return this.runToEnd(slot, await brief(slot.id));
+  }
+
   /** Forks the synthesist from the trunk and runs it; it reads every pad and writes the report. */
   async runSynthesist(role: Role, tools: readonly CatalogTool[], brief: (id: string) => string): Promise<SeatEnd> {
     const number = this.numbers.next();

@@ -5,10 +5,12 @@ import { listRules } from "../core/agentRules";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { agentBrief, boardReport, synthesistBrief } from "../core/agentBriefs";
+import { handoverText, takeoverBrief, tasksToTakeOver } from "../core/takeover";
 import { fanInReserveMs, swarmBudgetAction } from "../core/budgets";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentEventDraft } from "./agentRunner";
 import { AgentStops } from "./agentStops";
+import type { Seat } from "./seatPlan";
 import { SwarmSeats, type SeatEnd } from "./swarmSeats";
 import { setUpSwarm, type SwarmRunOptions, type SwarmSetup } from "./swarmSetup";
 
@@ -74,7 +76,7 @@ export class SwarmSession {
   }
 
   private async runStages(setup: SwarmSetup, seats: SwarmSeats): Promise<SwarmSummary> {
-    const { context, repo, plan, tasks, model } = setup;
+    const { context, repo, plan, model } = setup;
     this.emit({
       type: "swarm-started",
       goal: this.options.goal,
@@ -90,7 +92,8 @@ export class SwarmSession {
       const ends: SeatEnd[] = [];
       for (const stage of plan.stages) {
         if (this.controller.signal.aborted || this.fanInDue()) break;
-        ends.push(...(await Promise.all(stage.map((s) => seats.runSeat(s, agentBrief(s.id, s.role, tasks))))));
+        const runs = await Promise.all(stage.map((s) => this.runWithTakeover(setup, seats, s)));
+        ends.push(...runs.flat());
       }
       const reportPath = await this.fanIn(setup, seats, ends);
       this.emit({ type: "kv-stats", stats: context.stats() });
@@ -104,6 +107,38 @@ export class SwarmSession {
     } finally {
       stopStats();
     }
+  }
+
+  /**
+   * Runs a seat; when the watchdog released a task it held and nobody finished it, a fresh agent of the same
+   * role, forked from the trunk, takes it over with the old agent's notes (src/core/takeover.ts), and so on
+   * while the wall clock allows.
+   */
+  private async runWithTakeover(setup: SwarmSetup, seats: SwarmSeats, seat: Seat): Promise<SeatEnd[]> {
+    const { board, tasks } = setup;
+    const ends = [await seats.runSeat(seat, agentBrief(seat.id, seat.role, tasks))];
+    for (;;) {
+      if (this.controller.signal.aborted || this.fanInDue()) break;
+      const [handover] = tasksToTakeOver(board.board.entries(), ends[ends.length - 1].id);
+      if (handover === undefined) break;
+      const end = await seats.runFreshSeat(seat.role, seat.tools, async (id) => {
+        await this.postHandover(setup, handoverText(handover, id), handover.taskId);
+        return takeoverBrief(agentBrief(id, seat.role, tasks), handover);
+      });
+      ends.push(end);
+    }
+    return ends;
+  }
+
+  private async postHandover(setup: SwarmSetup, text: string, taskId: string): Promise<void> {
+    const entry = await setup.board.postFinding({
+      author: "swarmboard",
+      kind: "OBSERVED",
+      text,
+      scope: { taskId },
+      time: Date.now(),
+    });
+    this.emit({ type: "board-entry", entry });
   }
 
   /** Sends the KV budget whenever it changed, at most four times a second; returns the stop. */

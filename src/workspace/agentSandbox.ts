@@ -16,8 +16,10 @@ export function agentSandboxOptions(
   worktree: string,
   protectedPaths: readonly string[],
   dependencySources: readonly string[] = [],
+  dependencyLinks: readonly string[] = [],
 ): SandboxOptions {
   return {
+    gitIgnored: dependencyLinks,
     gitDirs: [repo.commonDir],
     userCheckout: repo.topLevel,
     readOnlyBinds: dependencySources,

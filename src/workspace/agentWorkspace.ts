@@ -63,7 +63,8 @@ export class AgentWorkspace {
   /** What the agent's commands see (sandboxMounts.ts): its worktree, the git dir, the dependency folders. */
   get sandboxOptions(): SandboxOptions {
     const sources = (this.options.dependencies ?? NO_DEPENDENCY_FOLDERS).sources;
-    return agentSandboxOptions(this.repo, this.worktree.path, this.rules.protectedPaths, sources);
+    const { protectedPaths, dependencyLinks } = this.rules;
+    return agentSandboxOptions(this.repo, this.worktree.path, protectedPaths, sources, dependencyLinks);
   }
 
   listDir(args: ToolArgs<"list_dir">): Promise<ToolResult<"list_dir">> {

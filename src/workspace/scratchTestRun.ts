@@ -58,7 +58,7 @@ export async function runTestCommandInScratch(
       ),
     );
     const dependencies = options.dependencies ?? NO_DEPENDENCY_FOLDERS;
-    await linkDependencyFolders(dir, dependencies);
+    const links = await linkDependencyFolders(dir, dependencies);
     const outcome = await runShellCommand({
       command,
       cwd: dir,
@@ -69,6 +69,7 @@ export async function runTestCommandInScratch(
         gitDirs: [repo.commonDir],
         userCheckout: repo.topLevel,
         readOnlyBinds: dependencies.sources,
+        gitIgnored: links,
       },
     });
     if (outcome.exitCode === null)

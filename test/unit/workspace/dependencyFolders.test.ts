@@ -20,7 +20,7 @@ import { callTool } from "./callTool";
 import { git, removeDir, snapshotCheckout, tempDir } from "./gitFixture";
 import { failingTests, makeMochaProject, mathSource } from "./mochaProject";
 
-const policy = new CommandPolicy({ allow: ["npm test", "touch", "ls"], ask: [], deny: [] });
+const policy = new CommandPolicy({ allow: ["npm test", "touch", "ls", "git status"], ask: [], deny: [] });
 const yes: CommandApprover = { requestApproval: async () => true };
 
 describe("workspace: the user's installed dependencies in agent and scratch worktrees", function () {
@@ -98,6 +98,12 @@ describe("workspace: the user's installed dependencies in agent and scratch work
       assert.equal(wrote.ok, false, `write_file ${p} is refused`);
       assert.ok(!wrote.ok && wrote.error.code === "protected-path", JSON.stringify(wrote));
     }
+    const shellStatus = await callTool(ws, "run_command", { command: "git status --porcelain --untracked-files=all" });
+    assert.ok(
+      shellStatus.ok && shellStatus.result.ran && shellStatus.result.exitCode === 0,
+      JSON.stringify(shellStatus),
+    );
+    assert.equal(shellStatus.result.output, "", "inside the sandbox git ignores the link too");
     const status = await callTool(ws, "git_status", {});
     assert.ok(status.ok);
     assert.deepEqual(status.result.files, [], "the link is not a change");
