@@ -86,7 +86,7 @@ export class MergeVerifier {
       failed: 0,
       broken: [],
       stillFailing: [],
-      note,
+      note: `unverified: ${note}`,
     });
     const before = await this.baseline(integrationSha);
     if ("ran" in before) return unverified(`the tests could not run on the integration branch: ${before.reason}`);
