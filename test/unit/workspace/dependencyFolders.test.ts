@@ -142,6 +142,21 @@ describe("workspace: the user's installed dependencies in agent and scratch work
     assert.equal(readFileSync(path.join(project, "src/math.js"), "utf8"), mathSource, "the user's file is untouched");
   });
 
+  it("merges 'unverified', saying why, when the policy does not let the tests run", async () => {
+    const asking = new CommandPolicy({ allow: [], ask: ["npm test"], deny: [] });
+    const verifier = new MergeVerifier(repo, { testCommand: "npm test", policy: asking, dependencies: deps, sandbox });
+    const ws = await AgentWorkspace.open(repo, "a4", { policy, sandbox, dependencies: deps, verifier });
+    assert.ok((await callTool(ws, "write_file", { path: "NOTES-a4.md", content: "a4\n" })).ok);
+    assert.ok((await callTool(ws, "commit", { message: "a4 notes" })).ok);
+    const merged = await callTool(ws, "merge_progress", {});
+    assert.ok(merged.ok && merged.result.status === "merged", JSON.stringify(merged));
+    assert.equal(merged.result.verification?.status, "unverified");
+    assert.match(
+      merged.result.message,
+      /unverified: the tests could not run .*not allowed outright by the command policy/,
+    );
+  });
+
   it("says 'unverified' on a merge when the recipe names no test command", async () => {
     const ws = await AgentWorkspace.open(repo, "a3", { policy, sandbox, dependencies: deps });
     assert.ok((await callTool(ws, "write_file", { path: "CHANGES.md", content: "a change\n" })).ok);
