@@ -3,6 +3,7 @@
 import type { BoardEntry } from "../protocol/board";
 import type { Role } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
+import { budgetLeftAdvice } from "./budgetLeft";
 
 export function agentBrief(agent: string, role: Role, tasks: readonly Task[]): string {
   const open =
@@ -12,6 +13,7 @@ export function agentBrief(agent: string, role: Role, tasks: readonly Task[]): s
     "Open tasks (claim one by its id before you work on it):",
     open,
     "Start by reading the board and the code, then claim.",
+    budgetLeftAdvice,
   ].join("\n");
 }
 

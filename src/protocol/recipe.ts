@@ -82,6 +82,11 @@ export const recipeSchema = z.strictObject({
   taskSources: z.array(taskSourceKindSchema).default(["goal"]),
   /** The test command for the test-failures source (run by the workspace command runner). */
   testCommand: z.string().min(1).optional(),
+  /**
+   * Installed dependency folders of the user's checkout that agents' worktrees see read-only, besides the ones
+   * looked for always (node_modules, .venv, venv): e.g. "vendor/bundle" or "packages/app/node_modules".
+   */
+  dependencyFolders: z.array(z.string().min(1)).optional(),
   /** Whether verified work merges into the swarm's integration branch. */
   merge: z.boolean().default(false),
   /** Hosts whose pages fetch_url reads without asking, besides the swarmboard.webAllowedHosts setting. */

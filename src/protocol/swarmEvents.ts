@@ -64,6 +64,8 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     ok: z.boolean(),
     /** One line for the lane; the full result stays in the worker. */
     summary: z.string(),
+    /** What the agent has left (time, tokens, steps), as its result carried it. */
+    left: z.string().optional(),
   }),
   z.object({ ...base, type: z.literal("board-entry"), entry: boardEntrySchema }),
   /** A message reached an agent's context, at one of its two delivery points. */

@@ -128,12 +128,27 @@ export const conflictHunkSchema = z.object({
   theirs: z.string(),
 });
 export const conflictFileSchema = z.object({ path: z.string(), hunks: z.array(conflictHunkSchema) });
+/** What the recipe's tests said about a merge (verify before merge), or why it is unverified. */
+export const mergeVerificationSchema = z.object({
+  status: z.enum(["passed", "broke-tests", "unverified"]),
+  command: z.string().optional(),
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  broken: z.array(z.string()).describe("tests that passed on the integration branch and fail with this change"),
+  stillFailing: z.array(z.string()).describe("tests that failed on the integration branch too"),
+  note: z.string(),
+});
 export const mergeProgressResult = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("merged"), integrationSha: z.string(), message: z.string() }),
+  z.object({
+    status: z.literal("merged"),
+    integrationSha: z.string(),
+    message: z.string(),
+    verification: mergeVerificationSchema.optional(),
+  }),
   z.object({ status: z.literal("up-to-date"), integrationSha: z.string(), message: z.string() }),
   z.object({ status: z.literal("conflict"), files: z.array(conflictFileSchema), message: z.string() }),
   z.object({ status: z.literal("aborted"), message: z.string() }),
-  z.object({ status: z.literal("refused"), message: z.string() }),
+  z.object({ status: z.literal("refused"), message: z.string(), verification: mergeVerificationSchema.optional() }),
 ]);
 
 export const toolResultSchemas = {
@@ -150,6 +165,7 @@ export const toolResultSchemas = {
 } as const;
 export type ToolResult<N extends ToolName> = z.infer<(typeof toolResultSchemas)[N]>;
 export type MergeProgressResult = z.infer<typeof mergeProgressResult>;
+export type MergeVerification = z.infer<typeof mergeVerificationSchema>;
 export type ConflictFile = z.infer<typeof conflictFileSchema>;
 
 /** A tool that failed: a clear message for the agent, never a throw across the tool boundary. */

@@ -1,5 +1,6 @@
 // What an agent reads after each call: the call's result (or its error), the messages delivered at this point,
-// the findings of others that landed meanwhile, and the watchdog's notes, as one JSON object.
+// the findings of others that landed meanwhile, the watchdog's notes, and what is left of its budgets, as one
+// JSON object.
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { AgentEventDraft } from "./agentRunner";
 import type { Delegation } from "./backgroundSubagents";
@@ -18,6 +19,7 @@ export function readback(
   outcome: CallOutcome,
   atIterationStart: boolean,
   notes: readonly string[],
+  left?: string,
 ): string {
   const delivered = [
     ...deps.board.deliver(deps.id, "tool-call-returned").map((m) => ({ m, point: "tool-call-returned" as const })),
@@ -45,5 +47,7 @@ export function readback(
     ...(findings.length > 0 ? { findings } : {}),
     ...(subagents.length > 0 ? { subagents } : {}),
     ...(notes.length > 0 ? { notes } : {}),
+    // Last, so it reads as a trailing line of every result (src/core/budgetLeft.ts).
+    ...(left !== undefined ? { left } : {}),
   });
 }

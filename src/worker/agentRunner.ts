@@ -2,6 +2,7 @@
 // messages and findings that arrived, let the watchdog judge progress. The loop's states live in
 // src/core/agentLoop.ts; this file only connects them to the model, the board and the workspace.
 import { AgentLoop, allowedInputs, isTerminal } from "../core/agentLoop";
+import { budgetLeftLine } from "../core/budgetLeft";
 import { agentBudgetExceeded } from "../core/budgets";
 import { finishedReleasePrefix } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
@@ -40,6 +41,8 @@ export interface AgentRunnerDeps {
   readonly signal: AbortSignal;
   /** The wall clock's word: workers stop at "fanIn" so the synthesist can fan in; everyone stops at "stop". */
   readonly budgetAction: () => "continue" | "fanIn" | "stop";
+  /** Milliseconds until this agent must stop (fan-in for workers, the end for the synthesist). */
+  readonly timeLeftMs?: () => number;
   /** Resolves true when cells were freed for a paused agent, false when none will be. */
   readonly waitForCells: () => Promise<boolean>;
   /** Cells the agent holds beyond what it shares (its brief, calls and results). */
@@ -106,7 +109,7 @@ export class AgentRunner {
       if (isTerminal(this.loop.state)) break;
       await this.watch(outcome, call.kind === "call" ? call.name : "(malformed)");
       if (isTerminal(this.loop.state)) break;
-      const text = readback(deps, outcome, this.loop.state === "gather", this.takeNotes());
+      const text = readback(deps, outcome, this.loop.state === "gather", this.takeNotes(), outcome.left);
       if (!(await this.feed(() => deps.calls.answer(text)))) break;
     }
     return this.end(report);
@@ -171,12 +174,25 @@ export class AgentRunner {
     return agentBudgetExceeded(budgets, { steps: this.steps, tokens: deps.privateCells() });
   }
 
+  /** The agent's budgets as its results carry them (src/core/budgetLeft.ts). */
+  private budgetLeft(): string {
+    const { deps } = this;
+    const tokensPerAgent = Math.min(deps.budgets.tokensPerAgent, deps.tailBudget);
+    const timeLeftMs = deps.timeLeftMs?.();
+    return budgetLeftLine({
+      ...(timeLeftMs !== undefined ? { timeLeftMs } : {}),
+      until: deps.isSynthesist ? "the end" : "fan-in",
+      tokensLeft: tokensPerAgent - deps.privateCells(),
+      stepsLeft: deps.budgets.steps - this.steps,
+    });
+  }
+
   /** Runs the call (or turns a failed generation into a tool error); undefined when the agent must end. */
-  private async outcomeOf(call: ModelCall): Promise<CallOutcome | undefined> {
+  private async outcomeOf(call: ModelCall): Promise<(CallOutcome & { left: string }) | undefined> {
     const { deps } = this;
     if (call.kind === "kv-full") {
       if (!(await this.pauseForCells("kv-full: no free KV cell for its next token"))) return undefined;
-      return { ...failedCall("kv-full"), summary: "kv-full: call cut off" };
+      return { ...failedCall("kv-full"), summary: "kv-full: call cut off", left: this.budgetLeft() };
     }
     const callId = `${deps.id}-call-${this.steps}`;
     deps.emit({
@@ -188,8 +204,9 @@ export class AgentRunner {
     if (call.kind === "malformed") {
       deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: "(malformed)", args: call.text });
       const error = `invalid-call: ${call.reason}. Call one of your tools with JSON arguments.`;
-      deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: false, summary: error });
-      return { ...failedCall(error), summary: error };
+      const left = this.budgetLeft();
+      deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: false, summary: error, left });
+      return { ...failedCall(error), summary: error, left };
     }
     deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: call.name, args: call.argsText });
     const context = {
@@ -204,9 +221,10 @@ export class AgentRunner {
         : {}),
     };
     const outcome = await dispatchCall(context, deps.tools, call.name, call.argsText);
-    deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: outcome.ok, summary: outcome.summary });
+    const left = this.budgetLeft();
+    deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: outcome.ok, summary: outcome.summary, left });
     for (const entry of outcome.posted) deps.emit({ type: "board-entry", entry });
-    return outcome;
+    return { ...outcome, left };
   }
 
   /** Applies the inputs the loop accepts, in order (a call can imply several steps, e.g. claim = gathered + granted). */

@@ -8,7 +8,8 @@ import { agentBrief } from "../core/agentBriefs";
 import { stageInputText, type StageOutput } from "../core/stageInputs";
 import { runStageGraph } from "../core/stageSchedule";
 import { isFindingKind } from "../protocol/findingKinds";
-import type { SeatEnd, SwarmSeats } from "./swarmSeats";
+import type { Seat } from "./seatPlan";
+import type { SeatEnd } from "./swarmSeats";
 import type { SwarmSetup } from "./swarmSetup";
 
 interface StageResult {
@@ -16,10 +17,13 @@ interface StageResult {
   readonly output: StageOutput;
 }
 
-/** Every seat's end, in plan order; stages not started when `mayStart` said no are missing. */
+/**
+ * Every seat's ends (a seat may end more than once: a task taken over runs a fresh agent), in plan order; stages
+ * not started when `mayStart` said no are missing.
+ */
 export async function runDeclaredStages(
   setup: SwarmSetup,
-  seats: SwarmSeats,
+  runSeat: (seat: Seat, brief: string) => Promise<SeatEnd[]>,
   mayStart: () => boolean,
 ): Promise<SeatEnd[]> {
   const briefs = path.join(setup.options.stateDir, "briefs");
@@ -33,13 +37,14 @@ export async function runDeclaredStages(
         before.map((b) => b.output),
         maxInputChars,
       );
-      const ends = await Promise.all(
+      const runs = await Promise.all(
         setup.plan.stages[i]!.map(async (seat) => {
           const brief = [agentBrief(seat.id, seat.role, setup.tasks), ...(input ? [input] : [])].join("\n");
           await writeFile(path.join(briefs, `${seat.id}.txt`), brief);
-          return seats.runSeat(seat, brief);
+          return runSeat(seat, brief);
         }),
       );
+      const ends = runs.flat();
       return { ends, output: stageOutput(setup, setup.plan.graph[i]!.name, ends) };
     },
     mayStart,

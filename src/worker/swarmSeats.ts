@@ -27,6 +27,8 @@ export interface SeatHooks {
   /** Where each agent's own stop switch is kept (the user stops one agent by id). */
   readonly stops: AgentStops;
   readonly budgetAction: () => "continue" | "fanIn" | "stop";
+  /** Milliseconds until an agent must stop (the synthesist runs to the end, the others to fan-in). */
+  readonly timeLeftMs?: (isSynthesist: boolean) => number;
 }
 
 /** One agent that ended, as the summary lists it. */
@@ -66,6 +68,18 @@ export class SwarmSeats {
     return this.runToEnd(slot, brief);
   }
 
+  /** Forks a new agent of `role` from the trunk (a takeover) and runs it; its brief may name its id. */
+  async runFreshSeat(
+    role: Role,
+    tools: readonly CatalogTool[],
+    brief: (id: string) => Promise<string>,
+  ): Promise<SeatEnd> {
+    const number = this.numbers.next();
+    const seat = { id: `agent-${number}`, number, role, tools };
+    const slot = await this.open(seat, { isSynthesist: false, expectedTail: 64 });
+    return this.runToEnd(slot, await brief(slot.id));
+  }
+
   /** Forks the synthesist from the trunk and runs it; it reads every pad and writes the report. */
   async runSynthesist(role: Role, tools: readonly CatalogTool[], brief: (id: string) => string): Promise<SeatEnd> {
     const number = this.numbers.next();
@@ -90,6 +104,8 @@ export class SwarmSeats {
     const workspace = await AgentWorkspace.open(this.setup.repo, seat.id, {
       policy: this.setup.policy,
       approver: this.setup.options.approver,
+      dependencies: this.setup.dependencies,
+      ...(this.setup.verifier ? { verifier: this.setup.verifier } : {}),
     });
     return { ...seat, agent, workspace, depth: 0, isSynthesist: how.isSynthesist, opening: "brief" };
   }
@@ -189,6 +205,7 @@ export class SwarmSeats {
       now: () => Date.now(),
       signal,
       budgetAction: this.hooks.budgetAction,
+      ...(this.hooks.timeLeftMs ? { timeLeftMs: () => this.hooks.timeLeftMs!(isSynthesist) } : {}),
       waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
       privateCells: () => agent.tokens.length - context.trunkTokens.length,
       tailBudget,

@@ -5,11 +5,13 @@
 import { listRules } from "../core/agentRules";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { boardReport, synthesistBrief } from "../core/agentBriefs";
-import { swarmBudgetAction } from "../core/budgets";
+import { agentBrief, boardReport, synthesistBrief } from "../core/agentBriefs";
+import { handoverText, takeoverBrief, tasksToTakeOver } from "../core/takeover";
+import { fanInReserveMs, swarmBudgetAction } from "../core/budgets";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentEventDraft } from "./agentRunner";
 import { AgentStops } from "./agentStops";
+import type { Seat } from "./seatPlan";
 import { SwarmSeats, type SeatEnd } from "./swarmSeats";
 import { runDeclaredStages } from "./stageRunner";
 import { setUpSwarm, type SwarmRunOptions, type SwarmSetup } from "./swarmSetup";
@@ -67,6 +69,7 @@ export class SwarmSession {
       signal: this.controller.signal,
       stops: this.stops,
       budgetAction: () => this.budgetAction(),
+      timeLeftMs: (isSynthesist: boolean) => this.timeLeftMs(isSynthesist),
     };
   }
 
@@ -88,7 +91,11 @@ export class SwarmSession {
     });
     const stopStats = this.reportStats(setup);
     try {
-      const ends = await runDeclaredStages(setup, seats, () => !this.controller.signal.aborted && !this.fanInDue());
+      const ends = await runDeclaredStages(
+        setup,
+        (seat, brief) => this.runWithTakeover(setup, seats, seat, brief),
+        () => !this.controller.signal.aborted && !this.fanInDue(),
+      );
       const reportPath = await this.fanIn(setup, seats, ends);
       this.emit({ type: "kv-stats", stats: context.stats() });
       const outcome = this.controller.signal.aborted ? "stopped" : this.fanInDue() ? "budget" : "completed";
@@ -103,6 +110,38 @@ export class SwarmSession {
     }
   }
 
+  /**
+   * Runs a seat; when the watchdog released a task it held and nobody finished it, a fresh agent of the same
+   * role, forked from the trunk, takes it over with the old agent's notes (src/core/takeover.ts), and so on
+   * while the wall clock allows.
+   */
+  private async runWithTakeover(setup: SwarmSetup, seats: SwarmSeats, seat: Seat, brief: string): Promise<SeatEnd[]> {
+    const { board, tasks } = setup;
+    const ends = [await seats.runSeat(seat, brief)];
+    for (;;) {
+      if (this.controller.signal.aborted || this.fanInDue()) break;
+      const [handover] = tasksToTakeOver(board.board.entries(), ends[ends.length - 1].id);
+      if (handover === undefined) break;
+      const end = await seats.runFreshSeat(seat.role, seat.tools, async (id) => {
+        await this.postHandover(setup, handoverText(handover, id), handover.taskId);
+        return takeoverBrief(agentBrief(id, seat.role, tasks), handover);
+      });
+      ends.push(end);
+    }
+    return ends;
+  }
+
+  private async postHandover(setup: SwarmSetup, text: string, taskId: string): Promise<void> {
+    const entry = await setup.board.postFinding({
+      author: "swarmboard",
+      kind: "OBSERVED",
+      text,
+      scope: { taskId },
+      time: Date.now(),
+    });
+    this.emit({ type: "board-entry", entry });
+  }
+
   /** Sends the KV budget whenever it changed, at most four times a second; returns the stop. */
   private reportStats({ context }: SwarmSetup): () => void {
     let last = "";
@@ -115,10 +154,20 @@ export class SwarmSession {
     return () => clearInterval(timer);
   }
 
-  private budgetAction(): "continue" | "fanIn" | "stop" {
+  private budgets() {
     const { recipe, budgetMs } = this.options;
-    const budgets = { ...recipe.budgets, ...(budgetMs ? { wallClockMs: budgetMs } : {}) };
-    return swarmBudgetAction(budgets, this.startedAt, Date.now()).action;
+    return { ...recipe.budgets, ...(budgetMs ? { wallClockMs: budgetMs } : {}) };
+  }
+
+  private budgetAction(): "continue" | "fanIn" | "stop" {
+    return swarmBudgetAction(this.budgets(), this.startedAt, Date.now()).action;
+  }
+
+  /** Until the end for the synthesist; until fan-in (the end less the reserve) for everyone else. */
+  private timeLeftMs(isSynthesist: boolean): number {
+    const budgets = this.budgets();
+    const end = this.startedAt + budgets.wallClockMs - (isSynthesist ? 0 : fanInReserveMs(budgets));
+    return end - Date.now();
   }
 
   private fanInDue(): boolean {

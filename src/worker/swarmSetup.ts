@@ -21,6 +21,8 @@ import { BoardLogFile } from "../workspace/boardLog";
 import type { CommandPolicy, PolicyRules } from "../workspace/commandPolicy";
 import { swarmCommandPolicy } from "../workspace/repositoryProtection";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
+import { detectDependencyFolders, type DependencyFolders } from "../workspace/dependencyFolders";
+import { MergeVerifier } from "../workspace/mergeVerifier";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
 import { planSeats, type SeatPlan } from "./seatPlan";
@@ -62,6 +64,10 @@ export interface SwarmSetup {
   readonly repo: SwarmRepository;
   /** The one command policy of the swarm: the test run and every agent's commands are judged by it. */
   readonly policy: CommandPolicy;
+  /** The user's installed dependency folders that every worktree sees read-only. */
+  readonly dependencies: DependencyFolders;
+  /** Runs the recipe's tests before a merge is published; absent when the recipe names no test command. */
+  readonly verifier?: MergeVerifier;
   readonly plan: SeatPlan;
   readonly tasks: readonly Task[];
   readonly model: SwarmModel;
@@ -113,11 +119,20 @@ async function openRepository(options: SwarmRunOptions, board: SwarmBoard): Prom
 
 /** The open tasks; when the recipe's test run cannot happen, why is posted on the board. */
 async function openTasks(
-  setup: { options: SwarmRunOptions; repo: SwarmRepository; board: SwarmBoard; policy: CommandPolicy },
+  setup: {
+    options: SwarmRunOptions;
+    repo: SwarmRepository;
+    board: SwarmBoard;
+    policy: CommandPolicy;
+    dependencies: DependencyFolders;
+    verifier?: MergeVerifier;
+  },
   note: (entry: BoardEntry) => void,
 ): Promise<Task[]> {
-  const { options, repo, board, policy } = setup;
-  const tested = await testFailureTasks(options.recipe, (command) => runTestCommandInScratch(repo, command, policy));
+  const { options, repo, board, policy, verifier, dependencies } = setup;
+  const run = (command: string) =>
+    verifier ? verifier.runOnIntegration() : runTestCommandInScratch(repo, command, policy, { dependencies });
+  const tested = await testFailureTasks(options.recipe, run, dependencies);
   if (tested.note !== undefined)
     note(await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: tested.note, time: Date.now() }));
   return gatherTasks(options.recipe, options.goal, repo.topLevel, board, tested.tasks);
@@ -181,7 +196,19 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
     const plan = planSeats(options.recipe, options.agents);
     const policy = await swarmCommandPolicy(repo, options.policy);
-    const tasks = await openTasks({ options, repo, board, policy }, note);
+    const { recipe } = options;
+    const dependencies = await detectDependencyFolders(repo.topLevel, repo.commonDir, recipe.dependencyFolders);
+    const verifier =
+      recipe.testCommand === undefined
+        ? undefined
+        : new MergeVerifier(repo, {
+            testCommand: recipe.testCommand,
+            policy,
+            dependencies,
+            // A test run may take what the wall clock allows, at most ten minutes.
+            timeoutMs: Math.min(options.budgetMs ?? recipe.budgets.wallClockMs, 10 * 60_000),
+          });
+    const tasks = await openTasks({ options, repo, board, policy, dependencies, verifier }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
     const { context, format, rules } = await decodeTrunk(options, repo, model, plan, tasks, summary);
     const tailBudget = Math.max(
@@ -192,7 +219,8 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
       await context.dispose();
       await store.close();
     };
-    return { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, rules, web, close };
+    const parts = { options, board, repo, policy, dependencies, plan, tasks, model, context, format, tailBudget };
+    return { ...parts, rules, web, close, ...(verifier ? { verifier } : {}) };
   } catch (error) {
     await store.close();
     throw error;

@@ -3,6 +3,7 @@
 // before any model sees them.
 import { dedupeTasks, taskFromGoal, tasksFromTestOutput } from "../core/taskSources";
 import type { ScratchTestRun } from "../workspace/scratchTestRun";
+import { NO_DEPENDENCY_FOLDERS, type DependencyFolders } from "../workspace/dependencyFolders";
 import { filesAtHead, todoTasksAtHead } from "../workspace/headContents";
 import { finishedTaskIds } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
@@ -34,13 +35,35 @@ export async function gatherTasks(
 export async function testFailureTasks(
   recipe: Recipe,
   run: (command: string) => Promise<ScratchTestRun>,
+  dependencies: Pick<DependencyFolders, "names" | "lookedFor"> = NO_DEPENDENCY_FOLDERS,
 ): Promise<{ tasks: Task[]; note?: string }> {
   if (!recipe.taskSources.includes("test-failures")) return { tasks: [] };
   if (recipe.testCommand === undefined)
     return { tasks: [], note: `recipe ${recipe.name} reads test failures but names no testCommand` };
   const outcome = await run(recipe.testCommand);
   if (!outcome.ran) return { tasks: [], note: `no test-failure tasks: ${outcome.reason}` };
+  const missing = missingProgram(outcome.output, outcome.exitCode);
+  if (missing !== undefined) {
+    const found =
+      dependencies.names.length > 0
+        ? `the worktree sees the checkout's ${dependencies.names.join(", ")} read-only`
+        : `no installed dependency folder was found in the checkout (looked for ${dependencies.lookedFor.join(", ") || "none"})`;
+    return {
+      tasks: [],
+      note: `no test-failure tasks: "${recipe.testCommand}" could not run (${missing}); ${found}. Install the project's dependencies in your checkout (e.g. npm install), or name their folder in the recipe's dependencyFolders.`,
+    };
+  }
   return { tasks: tasksFromTestOutput(outcome.output, outcome.exitCode) };
+}
+
+/** The shell's own word that a program was missing (exit 126/127, "not found"), or undefined. */
+export function missingProgram(output: string, exitCode: number): string | undefined {
+  const line = output
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => /^(?:\S+: )?(?:line )?\d*:? ?\S+: (?:command )?not found$/.test(l) || /: Permission denied$/.test(l));
+  if (line !== undefined) return line;
+  return exitCode === 127 || exitCode === 126 ? `exit code ${exitCode}: a program it calls is missing` : undefined;
 }
 
 /** Files at HEAD (first 40), the open tasks, and what the board already holds (on a resumed swarm). */

@@ -5,13 +5,15 @@ import { randomUUID } from "node:crypto";
 import type { ToolArgs, ToolError, ToolResult } from "../protocol/tools";
 import { agentSandboxOptions } from "./agentSandbox";
 import { denyAllApprover, type CommandApprover } from "./approvals";
-import { probeBubblewrap, type BubblewrapProbe } from "./bubblewrap";
+import { probeBubblewrap, type BubblewrapProbe, type SandboxOptions } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
 import { runShellCommand } from "./commandRunner";
+import { linkDependencyFolders, NO_DEPENDENCY_FOLDERS, type DependencyFolders } from "./dependencyFolders";
 import { editFileTool, listDir, readFileTool, searchTool, ToolFailure, writeFileTool } from "./fileTools";
 import { GitCommandError } from "./gitExec";
 import { commitTool, gitDiffTool, gitStatusTool } from "./gitTools";
 import { mergeProgress } from "./mergeProgress";
+import type { MergeVerifier } from "./mergeVerifier";
 import { PathRefusedError, protectedBy, type ContainmentRules } from "./pathContainment";
 import { repositoryProtectedPaths } from "./repositoryProtection";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
@@ -26,6 +28,10 @@ export interface AgentWorkspaceOptions {
   readonly writableExceptions?: readonly string[];
   readonly defaultTimeoutMs?: number;
   readonly maxOutputBytes?: number;
+  /** The user's installed dependency folders, linked into the worktree and shown read-only. */
+  readonly dependencies?: DependencyFolders;
+  /** Runs the recipe's tests before merge_progress publishes (absent: merges say they are unverified). */
+  readonly verifier?: MergeVerifier;
 }
 
 export class AgentWorkspace {
@@ -35,16 +41,30 @@ export class AgentWorkspace {
     readonly repo: SwarmRepository,
     readonly worktree: AgentWorktree,
     protectedPaths: readonly string[],
+    dependencyLinks: readonly string[],
     private readonly options: AgentWorkspaceOptions,
   ) {
-    this.rules = { root: worktree.path, protectedPaths, writableExceptions: options.writableExceptions ?? [] };
+    this.rules = {
+      root: worktree.path,
+      protectedPaths,
+      writableExceptions: options.writableExceptions ?? [],
+      dependencyLinks,
+    };
   }
 
   /** Creates (or reopens) the agent's worktree and branch and returns its workspace. */
   static async open(repo: SwarmRepository, agent: string, options: AgentWorkspaceOptions): Promise<AgentWorkspace> {
     const worktree = await repo.addAgent(agent);
     const protectedPaths = await repositoryProtectedPaths(repo);
-    return new AgentWorkspace(repo, worktree, protectedPaths, options);
+    const links = await linkDependencyFolders(worktree.path, options.dependencies ?? NO_DEPENDENCY_FOLDERS);
+    return new AgentWorkspace(repo, worktree, protectedPaths, links, options);
+  }
+
+  /** What the agent's commands see (sandboxMounts.ts): its worktree, the git dir, the dependency folders. */
+  get sandboxOptions(): SandboxOptions {
+    const sources = (this.options.dependencies ?? NO_DEPENDENCY_FOLDERS).sources;
+    const { protectedPaths, dependencyLinks } = this.rules;
+    return agentSandboxOptions(this.repo, this.worktree.path, protectedPaths, sources, dependencyLinks);
   }
 
   listDir(args: ToolArgs<"list_dir">): Promise<ToolResult<"list_dir">> {
@@ -81,7 +101,13 @@ export class AgentWorkspace {
   }
 
   mergeProgress(args: ToolArgs<"merge_progress">): Promise<ToolResult<"merge_progress">> {
-    return mergeProgress(this.repo, this.worktree, { ...args, protectedBy: (p) => protectedBy(p, this.rules) });
+    return mergeProgress(this.repo, this.worktree, {
+      ...args,
+      protectedBy: (p) => protectedBy(p, this.rules),
+      dependencyLinks: this.rules.dependencyLinks ?? [],
+      sandboxOptions: this.sandboxOptions,
+      ...(this.options.verifier ? { verifier: this.options.verifier } : {}),
+    });
   }
 
   /** Policy first, then approval where needed (always, without a sandbox), then the run. */
@@ -131,7 +157,7 @@ export class AgentWorkspace {
       timeoutMs: args.timeoutMs ?? this.options.defaultTimeoutMs ?? 120_000,
       maxOutputBytes: this.options.maxOutputBytes ?? 64_000,
       sandbox,
-      sandboxOptions: agentSandboxOptions(this.repo, wt, this.rules.protectedPaths),
+      sandboxOptions: this.sandboxOptions,
       ...(signal ? { signal } : {}),
     });
     const why = outcome.timedOut

@@ -1,12 +1,13 @@
 // Runs one shell command for an agent: in its worktree, inside bubblewrap when that is usable, under a supervisor
 // that kills its process group on a timeout, a stop or the worker's death, with output capped, no stdin, and an
 // environment built from an allowlist with a private home and tmp made for this run and removed after it.
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { sandboxArgs, sandboxHome, type BubblewrapProbe, type SandboxOptions } from "./bubblewrap";
 import { commandEnv } from "./commandEnv";
 import { CappedBuffer } from "./outputCap";
+import { SANDBOX_GIT_EXCLUDES } from "./sandboxMounts";
 import { writeSandboxGitConfig } from "./sandboxGitConfig";
 import { spawnSupervised } from "./supervisedSpawn";
 
@@ -51,8 +52,18 @@ async function prepareLaunch(run: CommandRun, scratch: string): Promise<Launch> 
   const emptyDir = path.join(scratch, "empty");
   await mkdir(emptyDir);
   const gitDir = options.gitDirs?.[0];
-  const gitConfig = gitDir ? await writeSandboxGitConfig(gitDir, path.join(scratch, "gitconfig")) : undefined;
-  const args = sandboxArgs(run.cwd, { ...options, emptyDir, ...(gitConfig ? { gitConfig } : {}) });
+  const ignored = options.gitIgnored ?? [];
+  const gitExcludes = ignored.length > 0 ? path.join(scratch, "git-excludes") : undefined;
+  if (gitExcludes) await writeFile(gitExcludes, ignored.map((n) => `/${n}\n`).join(""));
+  const gitConfig = gitDir
+    ? await writeSandboxGitConfig(gitDir, path.join(scratch, "gitconfig"), gitExcludes && SANDBOX_GIT_EXCLUDES)
+    : undefined;
+  const args = sandboxArgs(run.cwd, {
+    ...options,
+    emptyDir,
+    ...(gitConfig ? { gitConfig } : {}),
+    ...(gitExcludes ? { gitExcludes } : {}),
+  });
   const env = commandEnv(process.env, { home: sandboxHome(options), tmp: "/tmp", pass: run.passEnv });
   return { file: run.sandbox.binary, args: [...args, "--", ...shell], env };
 }

@@ -1,5 +1,6 @@
 // The git tools of an agent: status, diff and commit in its own worktree. Commit goes through the repository's
-// queue, never commits a protected path (a file an agent created under .vscode/ by a command, say), and
+// queue, never commits a protected path (a file an agent created under .vscode/ by a command, say) nor the
+// links to the user's installed dependencies (dependencyFolders.ts), and
 // concludes a merge left in conflict once the agent has resolved it.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { changedPaths, isMerging, mergeHeadExists } from "./repoFacts";
 import { capText } from "./outputCap";
 import type { GitIdentity } from "./gitExec";
 import { ToolFailure } from "./fileTools";
+import { excludeLinkSpecs, isDependencyLink } from "./dependencyFolders";
 
 const MAX_STATUS_FILES = 300;
 
@@ -19,7 +21,8 @@ export async function gitStatusTool(rules: ContainmentRules): Promise<ToolResult
   const files = out
     .split("\0")
     .filter((s) => s.length > 3)
-    .map((s) => ({ index: s[0], worktree: s[1], path: s.slice(3) }));
+    .map((s) => ({ index: s[0], worktree: s[1], path: s.slice(3) }))
+    .filter((f) => !isDependencyLink(f.path, rules.dependencyLinks ?? []));
   return {
     files: files.slice(0, MAX_STATUS_FILES),
     merging: await isMerging(rules.root),
@@ -66,7 +69,8 @@ export async function commitTool(
   // Shared: a commit touches only this worktree's index and this agent's branch.
   return queue.runShared(async () => {
     const wt = rules.root;
-    const changed = await changedPaths(wt);
+    const links = rules.dependencyLinks ?? [];
+    const changed = (await changedPaths(wt)).filter((p) => !isDependencyLink(p, links));
     const merging = await mergeHeadExists(gitDir);
     if (changed.length === 0 && !merging)
       return { committed: false, sha: null, files: [], reason: "Nothing to commit: the worktree has no changes." };
@@ -78,7 +82,7 @@ export async function commitTool(
       );
     }
     if (merging) await refuseLeftoverMarkers(wt);
-    await withLockRetry(() => runGit(wt, ["add", "-A", "--", "."]));
+    await withLockRetry(() => runGit(wt, ["add", "-A", "--", ".", ...excludeLinkSpecs(links)]));
     await withLockRetry(() => runGit(wt, ["commit", "-q", "--no-verify", "-m", args.message], { identity }));
     const sha = await gitText(wt, ["rev-parse", "HEAD"]);
     return {

@@ -6,12 +6,19 @@
 // MERGE, with git's conflict markers in the files: the agent edits them and calls `commit`, which concludes the
 // merge, then calls merge_progress again. `merge_progress {abort: true}` abandons the merge instead
 // (`git merge --abort`), restoring the worktree to the agent's last commit.
+//
+// With a verifier (the recipe has a test command) the two steps are apart: after the first, the tests run in
+// the agent's worktree outside the queue (others merge meanwhile), and the second publishes only if no test
+// that passed on the integration branch fails, and only if that branch has not moved since (else: merge again).
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { MergeProgressResult } from "../protocol/tools";
+import type { MergeProgressResult, MergeVerification } from "../protocol/tools";
 import { parseConflictHunks } from "./conflictHunks";
 import { GitCommandError, gitText, runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
+import type { SandboxOptions } from "./bubblewrap";
+import type { MergeVerifier } from "./mergeVerifier";
+import { isDependencyLink } from "./dependencyFolders";
 import { changedPaths, mergeHeadExists, refSha, worktreeHoldingRef } from "./repoFacts";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
 
@@ -40,7 +47,15 @@ export interface MergeProgressOptions {
   readonly abort: boolean;
   /** Names the protected entry a path falls under, if any: such changes are never published to the swarm. */
   readonly protectedBy?: (relPath: string) => string | undefined;
+  /** Untracked links to the user's dependency folders: not changes, and never on a branch that is merged. */
+  readonly dependencyLinks?: readonly string[];
+  /** Runs the recipe's tests before publishing; absent: the merge is published unverified. */
+  readonly verifier?: MergeVerifier;
+  /** The sandbox the agent's commands run in (where the verifier runs the tests). */
+  readonly sandboxOptions?: SandboxOptions;
 }
+
+const NO_TEST_COMMAND = "unverified: the recipe names no test command, so no test ran before this merge";
 
 export async function mergeProgress(
   repo: SwarmRepository,
@@ -50,7 +65,35 @@ export async function mergeProgress(
   // The checks and an abort touch only this agent's worktree: shared. An agent's tool calls run one at a time,
   // so its worktree cannot change between these checks and the exclusive merge below.
   const early = await repo.queue.runShared(() => checkWorktree(repo, worktree, options));
-  return early ?? repo.queue.run(() => mergeCleanWorktree(repo, worktree));
+  if (early) return early;
+  const { verifier } = options;
+  if (!verifier) {
+    // Nothing to wait for between the two steps: one exclusive turn, so no other merge can come between.
+    const unverified: MergeVerification = { status: "unverified", ...noTests(), note: NO_TEST_COMMAND };
+    return repo.queue.run(async () => {
+      const brought = await bringIntegrationIn(repo, worktree);
+      return "status" in brought ? brought : publish(repo, worktree, brought, unverified);
+    });
+  }
+  const merged = await repo.queue.run(() => bringIntegrationIn(repo, worktree));
+  if ("status" in merged) return merged;
+  const verification = await verifier.verify(
+    worktree.path,
+    merged.head,
+    merged.integration,
+    options.sandboxOptions ?? {},
+  );
+  if (verification.status === "broke-tests")
+    return {
+      status: "refused",
+      message: `Not merged: ${verification.note}. The integration branch did not move; your branch now holds it merged in. Fix the failing tests, commit, and call merge_progress again.`,
+      verification,
+    };
+  return repo.queue.run(() => publish(repo, worktree, merged, verification));
+}
+
+function noTests(): Omit<MergeVerification, "status" | "note"> {
+  return { passed: 0, failed: 0, broken: [], stillFailing: [] };
 }
 
 /** A result when the worktree is not ready for a merge (or an abort was asked for), undefined when it is. */
@@ -73,7 +116,8 @@ async function checkWorktree(
     };
   }
   if (options.abort) return { status: "refused", message: "There is no merge in progress to abort." };
-  if ((await changedPaths(wt)).length > 0) {
+  const links = options.dependencyLinks ?? [];
+  if ((await changedPaths(wt)).filter((p) => !isDependencyLink(p, links)).length > 0) {
     return {
       status: "refused",
       message: "Your worktree has uncommitted changes: call commit (or revert them) before merging your progress.",
@@ -85,7 +129,9 @@ async function checkWorktree(
     const changed = (await gitText(wt, ["diff", "--name-only", "-z", `refs/heads/${repo.integrationBranch}...HEAD`]))
       .split("\0")
       .filter(Boolean);
-    const blocked = changed.filter((f) => check(f) !== undefined);
+    const blocked = changed.filter(
+      (f) => check(f) !== undefined || links.some((l) => f === l || f.startsWith(`${l}/`)),
+    );
     if (blocked.length > 0) {
       return {
         status: "refused",
@@ -96,7 +142,17 @@ async function checkWorktree(
   return undefined;
 }
 
-async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree): Promise<MergeProgressResult> {
+/** The integration branch's commit and the agent's head once the first is merged into the second. */
+interface BroughtIn {
+  readonly integration: string;
+  readonly head: string;
+}
+
+/** Step one, exclusive: the integration branch merged into the agent's branch, or why not (as a result). */
+async function bringIntegrationIn(
+  repo: SwarmRepository,
+  worktree: AgentWorktree,
+): Promise<BroughtIn | MergeProgressResult> {
   const wt = worktree.path;
   const integrationRef = `refs/heads/${repo.integrationBranch}`;
   const integration = await refSha(wt, integrationRef);
@@ -130,12 +186,30 @@ async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree
       message: `Merging ${repo.integrationBranch} into your branch failed, nothing was changed: ${err.output.trim().slice(0, 1000)}`,
     };
   }
-  const agentHead = await gitText(wt, ["rev-parse", "HEAD"]);
-  if (agentHead === integration)
+  const head = await gitText(wt, ["rev-parse", "HEAD"]);
+  if (head === integration)
     return {
       status: "up-to-date",
       integrationSha: integration,
       message: "Nothing new to merge: your branch and the integration branch are the same.",
+    };
+  return { integration, head };
+}
+
+/** Step two, exclusive: the integration branch moved to the agent's head, only if it is still where it was. */
+async function publish(
+  repo: SwarmRepository,
+  worktree: AgentWorktree,
+  { integration, head }: BroughtIn,
+  verification: MergeVerification,
+): Promise<MergeProgressResult> {
+  const integrationRef = `refs/heads/${repo.integrationBranch}`;
+  const now = await refSha(repo.topLevel, integrationRef);
+  if (now !== integration)
+    return {
+      status: "refused",
+      message: `${repo.integrationBranch} moved while your merge was checked (another agent merged): call merge_progress again to bring it in.`,
+      verification,
     };
   // Compare-and-swap: moves the integration branch only if it is still where we merged it from.
   await withLockRetry(() =>
@@ -144,13 +218,15 @@ async function mergeCleanWorktree(repo: SwarmRepository, worktree: AgentWorktree
       "-m",
       `swarmboard: merge ${worktree.branch}`,
       integrationRef,
-      agentHead,
+      head,
       integration,
     ]),
   );
+  const tested = verification.status === "passed" ? `verified (${verification.note})` : verification.note;
   return {
     status: "merged",
-    integrationSha: agentHead,
-    message: `Merged ${worktree.branch} into ${repo.integrationBranch} (${agentHead.slice(0, 10)}).`,
+    integrationSha: head,
+    message: `Merged ${worktree.branch} into ${repo.integrationBranch} (${head.slice(0, 10)}), ${tested}.`,
+    verification,
   };
 }

@@ -28,6 +28,8 @@ export interface ContainmentRules {
   readonly protectedPaths: readonly string[];
   /** Worktree-relative paths inside a protected folder that this agent may write (its own swarm's recipe). */
   readonly writableExceptions?: readonly string[];
+  /** Links to the user's installed dependency folders (node_modules, .venv): read-only, never committed. */
+  readonly dependencyLinks?: readonly string[];
 }
 
 export interface ResolvedPath {
@@ -115,6 +117,12 @@ export async function resolveInWorktree(
       );
   };
   guard(lexicalRel);
+  const link = access === "write" ? rules.dependencyLinks?.find((l) => isUnder(lexicalRel, l)) : undefined;
+  if (link !== undefined)
+    throw new PathRefusedError(
+      "protected-path",
+      `${JSON.stringify(input)} is under ${link}, a read-only link to the dependencies installed in the user's checkout: agents do not change installed packages (post a finding if one is missing).`,
+    );
   // Walk up to the nearest existing entry, resolve it through every symlink, re-append what does not exist yet.
   let existing = segments.length;
   while (

@@ -13,8 +13,11 @@ function quoted(value: string): string {
   return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t")}"`;
 }
 
-/** Writes the sanitized copy of `<gitDir>/config` to `dest` and returns `dest`. */
-export async function writeSandboxGitConfig(gitDir: string, dest: string): Promise<string> {
+/**
+ * Writes the sanitized copy of `<gitDir>/config` to `dest` and returns `dest`; `excludesFile` (a path inside the
+ * sandbox) becomes its `core.excludesFile`, so links the sandbox adds are not changes to git either.
+ */
+export async function writeSandboxGitConfig(gitDir: string, dest: string, excludesFile?: string): Promise<string> {
   const out = await runGit(gitDir, ["config", "--file", path.join(gitDir, "config"), "--list", "-z"], {
     okExitCodes: [1],
   });
@@ -27,6 +30,11 @@ export async function writeSandboxGitConfig(gitDir: string, dest: string): Promi
     const lines = sections.get(section) ?? [];
     lines.push(`\t${name} = ${quoted(nl < 0 ? "true" : entry.slice(nl + 1))}`);
     sections.set(section, lines);
+  }
+  if (excludesFile !== undefined) {
+    const core = sections.get("core") ?? [];
+    core.push(`\texcludesfile = ${quoted(excludesFile)}`);
+    sections.set("core", core);
   }
   const text = [...sections].map(([section, lines]) => `[${section}]\n${lines.join("\n")}\n`).join("");
   await writeFile(dest, text, { mode: 0o644 });

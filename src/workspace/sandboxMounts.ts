@@ -23,6 +23,10 @@ export interface SandboxOptions {
   readonly gitDirs?: readonly string[];
   /** A sanitized copy of the repository's git config, shown instead of `<gitDir>/config`. */
   readonly gitConfig?: string;
+  /** Worktree-relative names git must ignore inside the sandbox (the links to the user's dependency folders). */
+  readonly gitIgnored?: readonly string[];
+  /** The excludes file listing `gitIgnored`, shown read-only at SANDBOX_GIT_EXCLUDES (the config names it). */
+  readonly gitExcludes?: string;
   /** Further folders visible read-only at their own path (e.g. installed dependency folders). */
   readonly readOnlyBinds?: readonly string[];
   /** Paths inside the worktree that stay read-only (its `.git` link, `.vscode`, hooks folders). */
@@ -32,6 +36,9 @@ export interface SandboxOptions {
   /** The user's checkout: hidden even if it lies under a toolchain folder. */
   readonly userCheckout?: string;
 }
+
+/** Where a sandboxed git finds the names it ignores besides the repository's own (in the private /tmp). */
+export const SANDBOX_GIT_EXCLUDES = "/tmp/.swarmboard-git-excludes";
 
 /** Where programs and their libraries live on Linux systems; bound read-only where they exist. */
 const TOOLCHAIN = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix"];
@@ -83,6 +90,7 @@ export function sandboxMounts(worktree: string, options: SandboxOptions = {}): S
   const home = given && given !== "/" && path.isAbsolute(given) ? given : undefined;
   const mounts: SandboxMount[] = systemMounts();
   mounts.push({ kind: "tmpfs", path: "/tmp" }, { kind: "tmpfs", path: "/var/tmp" });
+  if (options.gitExcludes) mounts.push({ kind: "ro", path: SANDBOX_GIT_EXCLUDES, source: options.gitExcludes });
   if (home) mounts.push({ kind: "tmpfs", path: home });
   if (options.userCheckout) mounts.push({ kind: "tmpfs", path: options.userCheckout });
   mounts.push(...userToolchainMounts(home, options.userCheckout));

@@ -2,11 +2,14 @@
 // task source). It runs in a throwaway detached worktree of the integration branch, never in the user's
 // checkout, under the command policy and only inside the sandbox: a command the policy does not allow
 // outright, or a machine without bubblewrap, means no run (and the reason says so), never an unsandboxed one.
+// The user's installed dependency folders are linked in and bound read-only (dependencyFolders.ts), so a test
+// runner installed as a devDependency runs there as in the user's checkout.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { probeBubblewrap, type BubblewrapProbe } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
 import { runShellCommand } from "./commandRunner";
+import { linkDependencyFolders, NO_DEPENDENCY_FOLDERS, type DependencyFolders } from "./dependencyFolders";
 import { runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
 import type { SwarmRepository } from "./swarmRepository";
@@ -20,6 +23,10 @@ export interface ScratchTestRunOptions {
   readonly maxOutputBytes?: number;
   /** Override the bubblewrap probe (tests). */
   readonly sandbox?: BubblewrapProbe;
+  /** The commit to test (default: the integration branch). */
+  readonly ref?: string;
+  /** The user's installed dependency folders, shown read-only. */
+  readonly dependencies?: DependencyFolders;
 }
 
 export async function runTestCommandInScratch(
@@ -46,15 +53,24 @@ export async function runTestCommandInScratch(
   const dir = await mkdtemp(path.join(parent, `scratch-${repo.swarm}-`));
   try {
     await repo.queue.run(() =>
-      withLockRetry(() => runGit(repo.topLevel, ["worktree", "add", "--detach", dir, repo.integrationBranch])),
+      withLockRetry(() =>
+        runGit(repo.topLevel, ["worktree", "add", "--detach", dir, options.ref ?? repo.integrationBranch]),
+      ),
     );
+    const dependencies = options.dependencies ?? NO_DEPENDENCY_FOLDERS;
+    const links = await linkDependencyFolders(dir, dependencies);
     const outcome = await runShellCommand({
       command,
       cwd: dir,
       sandbox,
       timeoutMs: options.timeoutMs ?? 300_000,
       maxOutputBytes: options.maxOutputBytes ?? 256_000,
-      sandboxOptions: { gitDirs: [repo.commonDir], userCheckout: repo.topLevel },
+      sandboxOptions: {
+        gitDirs: [repo.commonDir],
+        userCheckout: repo.topLevel,
+        readOnlyBinds: dependencies.sources,
+        gitIgnored: links,
+      },
     });
     if (outcome.exitCode === null)
       return {

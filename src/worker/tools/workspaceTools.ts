@@ -16,12 +16,19 @@ import {
   writeFileArgs,
 } from "../../protocol/tools";
 import type { AgentWorkspace } from "../../workspace/agentWorkspace";
+import type { SwarmBoard } from "../../core/swarmBoard";
+import type { BoardEntry } from "../../protocol/board";
+import type { MergeProgressResult, ToolArgs } from "../../protocol/tools";
 import { defineTool, type CatalogTool, type ToolDefinition } from "./toolDefinition";
 
 /** What the workspace tools need: the agent's worktree (absent for a role without one) and its stop signal. */
 export interface WorkspaceToolContext {
   readonly workspace?: AgentWorkspace;
   readonly signal?: AbortSignal;
+  /** Where merge_progress posts what the tests said (absent in tests of the workspace alone). */
+  readonly board?: SwarmBoard;
+  readonly agent?: string;
+  readonly now?: () => number;
 }
 
 function worktreeOf(ctx: WorkspaceToolContext): AgentWorkspace {
@@ -117,9 +124,9 @@ export const workspaceTools: readonly CatalogTool<WorkspaceToolContext>[] = [
     name: "merge_progress",
     description: "Merge your verified commits into the swarm's integration branch; a conflict comes back to resolve.",
     args: mergeProgressArgs,
-    run: (ctx, args) => worktreeOf(ctx).mergeProgress(args),
+    run: (ctx, args) => mergeAndPost(ctx, args),
     // A conflict is read by the agent (its files and hunks) and counted by the watchdog as a setback.
-    meaning: (r) => {
+    meaning: ({ posted, ...r }) => {
       const inputs: Record<typeof r.status, readonly LoopInput[]> = {
         merged: ["acted", "verified", "merged"],
         "up-to-date": ["acted", "verified", "merged"],
@@ -131,8 +138,32 @@ export const workspaceTools: readonly CatalogTool<WorkspaceToolContext>[] = [
         summary: `merge: ${r.status}`,
         loopInputs: inputs[r.status],
         progress: { diff: r.status === "merged" },
+        reply: r,
+        posted: posted ? [posted] : [],
         ...(r.status === "conflict" || r.status === "refused" ? { error: r.message } : {}),
       };
     },
   }),
 ];
+
+/**
+ * merge_progress, and what its tests said posted on the board as a PATCH_SUMMARY (which tests broke, the pass
+ * and fail counts, or why it is unverified), so the swarm and the user see it next to the change.
+ */
+async function mergeAndPost(
+  ctx: WorkspaceToolContext,
+  args: ToolArgs<"merge_progress">,
+): Promise<MergeProgressResult & { posted?: BoardEntry }> {
+  const ws = worktreeOf(ctx);
+  const result = await ws.mergeProgress(args);
+  const v = "verification" in result ? result.verification : undefined;
+  if (v === undefined || ctx.board === undefined || ctx.agent === undefined) return result;
+  const what = result.status === "merged" ? `merged ${ws.worktree.branch}` : `refused to merge ${ws.worktree.branch}`;
+  const posted = await ctx.board.postFinding({
+    author: ctx.agent,
+    kind: "PATCH_SUMMARY",
+    text: `${what} (tests ${v.status}): ${v.note}`,
+    time: (ctx.now ?? Date.now)(),
+  });
+  return { ...result, posted };
+}
