@@ -13,7 +13,13 @@ import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
 import { copySequenceState, sequencePositions } from "./sequenceInternals";
 import { StepBarrier } from "./stepBarrier";
 import { SwarmAgent, type AgentRole } from "./swarmAgent";
-import type { ForkOptions, SequencePositionCheck, SwarmContextOptions } from "./swarmContextOptions";
+import {
+  llamaContextOptions,
+  type ForkOptions,
+  type PoolFacts,
+  type SequencePositionCheck,
+  type SwarmContextOptions,
+} from "./swarmContextOptions";
 import { SwarmSequence, type SwarmShared } from "./swarmSequence";
 import { buildSwarmStats } from "./swarmStats";
 
@@ -26,18 +32,11 @@ export async function createSwarmContext(model: SwarmModel, options: SwarmContex
   if (!Number.isInteger(options.kvCells) || options.kvCells < 1) {
     throw new SwarmRuntimeError("invalid-request", `kvCells must be a positive integer (got ${options.kvCells}).`);
   }
-  const sequences = options.maxAgents + 2;
+  const cost = model.kvCellCost(options.kvCacheType);
   const shared = options.unified !== false && (await model.supportsSharedCells());
-  const context = await model.model.createContext({
-    sequences,
-    // In shared-cells mode `contextSize` is the whole pool (the patch); in copy mode it is one sequence's stream.
-    contextSize: shared ? options.kvCells : Math.max(1, Math.floor(options.kvCells / sequences)),
-    kvUnified: shared,
-    threads: options.threads ?? model.threads,
-    batchSize: options.batchSize ?? 512,
-    failedCreationRemedy: false,
-  });
-  return new SwarmContext(model, context, options);
+  const context = await model.model.createContext(llamaContextOptions(options, shared, cost, model.threads));
+  const pool: PoolFacts = { cost, placement: await model.placement(), poolOrigin: options.poolOrigin };
+  return new SwarmContext(model, context, options, pool);
 }
 
 export class SwarmContext {
@@ -53,6 +52,7 @@ export class SwarmContext {
     readonly model: SwarmModel,
     private readonly context: LlamaContext,
     private readonly options: SwarmContextOptions,
+    private readonly pool: PoolFacts,
   ) {
     this.mode = context.kvUnified ? "shared-cells" : "copy-mode";
     const ledger = new CellLedger(this.mode);
@@ -153,7 +153,7 @@ export class SwarmContext {
       admission: this.shared.admission,
       meter: this.shared.meter,
       dispatch: this.context.decodeDispatchStats,
-      bytesPerCell: this.model.facts.kvBytesPerCell,
+      pool: this.pool,
       trunkId,
       agents: this.liveAgents.map((agent) => ({ id: agent.id, paused: agent.paused })),
     });

@@ -9,9 +9,11 @@ import { readAgentRules } from "../workspace/agentRulesFiles";
 import type { AgentRule } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { Recipe } from "../protocol/recipe";
+import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import type { Task } from "../protocol/tasks";
 import type { TurnScript } from "../protocol/turnScript";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
+import { gpuChoiceOf } from "../runtime/gpuBackend";
 import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
 import type { CommandApprover } from "../workspace/approvals";
@@ -21,6 +23,7 @@ import { swarmCommandPolicy } from "../workspace/repositoryProtection";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
+import { resolveKvPool } from "./kvPool";
 import { planSeats, type SeatPlan } from "./seatPlan";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
 
@@ -34,7 +37,12 @@ export interface SwarmRunOptions {
   readonly workspace: string;
   readonly stateDir: string;
   readonly threads: number;
+  /** A cap on the KV pool (--kv-cells, swarmboard.kvCellsBudget); without it the pool is sized from free memory. */
   readonly kvCells?: number;
+  /** Where the model runs (default "auto": the machine's GPU when a build for it loads, else the CPU). */
+  readonly gpu?: GpuSetting;
+  /** The KV cache's element type (default f16). */
+  readonly kvCacheType?: KvCacheType;
   readonly budgetMs?: number;
   readonly script?: TurnScript;
   readonly approver: CommandApprover;
@@ -139,10 +147,14 @@ async function decodeTrunk(
   // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
   await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
+  const maxAgents = plan.widestStage + subagentSeats;
+  const pool = await resolveKvPool(model, { ...options, sequences: maxAgents + 2 });
   const context = await createSwarmContext(model, {
-    maxAgents: plan.widestStage + subagentSeats,
-    kvCells: options.kvCells ?? options.recipe.budgets.kvCells,
+    maxAgents,
+    kvCells: pool.cells,
     threads: options.threads,
+    poolOrigin: pool.origin,
+    ...(options.kvCacheType ? { kvCacheType: options.kvCacheType } : {}),
   });
   try {
     await context.appendToTrunk(format.trunkTokens);
@@ -160,7 +172,11 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
     const repo = await openRepository(options, board);
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
-    const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
+    const model = await loadSwarmModel({
+      modelPath: options.modelPath,
+      threads: options.threads,
+      gpu: gpuChoiceOf(options.gpu ?? "auto"),
+    });
     const plan = planSeats(options.recipe, options.agents);
     const policy = await swarmCommandPolicy(repo, options.policy);
     const tasks = await openTasks({ options, repo, board, policy }, note);

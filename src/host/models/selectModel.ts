@@ -10,6 +10,7 @@ import type { Confirmations } from "../confirmations";
 import type { WorkerProcess } from "../workerProcess";
 import type { ModelMemory } from "./modelMemory";
 import { modelUriFormat, modelUriPrompt } from "./modelUris";
+import { runtimeSettings } from "../launch/runtimeSettings";
 import { factsLines, formatBytes, memoryVerdict, type FactsSummary, type MemoryVerdict } from "./modelFit";
 
 export interface ModelDeps {
@@ -142,11 +143,11 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
   )
     return undefined;
   const settings = readSettings();
-  const kvCells = settings.ok ? settings.settings.kvCellsBudget : 16_384;
   const threads = settings.ok && settings.settings.threads > 0 ? settings.settings.threads : 2;
+  const runtime = settings.ok ? runtimeSettings(settings.settings) : {};
   const facts = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: `Reading ${name}` },
-    () => deps.worker.request(modelFactsMethod, { modelPath, threads, kvCells }),
+    () => deps.worker.request(modelFactsMethod, { modelPath, threads, ...runtime }),
   );
   const memory = memoryVerdict(facts.fileBytes, facts.poolBytes, deps.freeMemory.bytes());
   if (
@@ -159,7 +160,7 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
   )
     return undefined;
   await deps.memory.remember(modelPath);
-  const lines = factsLines(name, facts, kvCells);
+  const lines = factsLines(name, facts);
   for (const line of lines) deps.log.info(`model: ${line}`);
   deps.log.info(`model: ${memory.text}`);
   void vscode.window.showInformationMessage(`Swarmboard will use ${lines.join(" · ")}.`);
