@@ -22,6 +22,7 @@ import {
 } from "./swarmContextOptions";
 import { SwarmSequence, type SwarmShared } from "./swarmSequence";
 import { buildSwarmStats } from "./swarmStats";
+import { rewriteTrunk, withTrunkBos, type TrunkReuse } from "./trunkReuse";
 
 export const trunkId = "trunk";
 
@@ -46,6 +47,8 @@ export class SwarmContext {
   private readonly agents = new Map<string, SwarmAgent>();
   private readonly kvFullListeners = new Set<(event: KvFullEvent) => void>();
   private forkQueue: Promise<unknown> = Promise.resolve();
+  /** Dispatch counts when the present trunk was put in place (a kept context counts from there). */
+  private dispatchBase = { dispatches: 0, tokens: 0 };
   private disposed = false;
 
   constructor(
@@ -88,13 +91,20 @@ export class SwarmContext {
     this.ensureOpen();
     return this.trunk.exclusive("append", async () => {
       const tokens = this.trunk.tokenize(input);
-      const { model } = this.model;
-      const bos = model.tokens.bos;
-      // The trunk starts with BOS when the model wants one, unless the caller's tokens already begin with it.
-      const needsBos =
-        this.trunk.tokens.length === 0 && bos !== null && model.tokens.shouldPrependBosToken && tokens[0] !== bos;
-      await this.trunk.appendTokens(needsBos ? [bos, ...tokens] : tokens);
+      await this.trunk.appendTokens(this.trunk.tokens.length === 0 ? withTrunkBos(this.model, tokens) : tokens);
     });
+  }
+
+  /** A new swarm's trunk on a kept context: decodes only what differs from the last (trunkReuse.ts). */
+  replaceTrunk(input: string | readonly Token[]): Promise<TrunkReuse> {
+    this.ensureOpen();
+    if (this.agents.size > 0) throw new SwarmRuntimeError("invalid-request", "Release the agents before this.");
+    // The new swarm's figures (dispatches, step time) start at its trunk, as on a new context.
+    this.dispatchBase = { ...this.context.decodeDispatchStats };
+    this.shared.meter.reset();
+    return this.trunk.exclusive("replace", () =>
+      rewriteTrunk(this.trunk, withTrunkBos(this.model, this.trunk.tokenize(input))),
+    );
   }
 
   /**
@@ -152,7 +162,10 @@ export class SwarmContext {
       ledger: this.shared.ledger,
       admission: this.shared.admission,
       meter: this.shared.meter,
-      dispatch: this.context.decodeDispatchStats,
+      dispatch: {
+        dispatches: this.context.decodeDispatchStats.dispatches - this.dispatchBase.dispatches,
+        tokens: this.context.decodeDispatchStats.tokens - this.dispatchBase.tokens,
+      },
       pool: this.pool,
       trunkId,
       agents: this.liveAgents.map((agent) => ({ id: agent.id, paused: agent.paused })),

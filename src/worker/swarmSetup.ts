@@ -16,6 +16,7 @@ import { AgentChatFormat } from "../runtime/agentChatFormat";
 import { gpuChoiceOf } from "../runtime/gpuBackend";
 import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
+import type { TrunkReuse } from "../runtime/trunkReuse";
 import type { CommandApprover } from "../workspace/approvals";
 import { BoardLogFile } from "../workspace/boardLog";
 import type { CommandPolicy, PolicyRules } from "../workspace/commandPolicy";
@@ -23,6 +24,7 @@ import { swarmCommandPolicy } from "../workspace/repositoryProtection";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
+import { keepContext, takeKeptContext, type TrunkShape } from "./keptTrunk";
 import { resolveKvPool } from "./kvPool";
 import { planSeats, type SeatPlan } from "./seatPlan";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
@@ -74,7 +76,12 @@ export interface SwarmSetup {
   readonly tailBudget: number;
   /** The repository's agent-rules files the trunk carries (empty when turned off or none). */
   readonly rules: readonly AgentRule[];
-  /** Closes what the setup opened (the context, the board's log); the model stays loaded for the next swarm. */
+  /** Set when the context was kept from the last swarm: how much of the trunk was reused and how much decoded. */
+  readonly trunkReuse?: TrunkReuse;
+  /**
+   * Closes what the setup opened: the board's log, and the context is kept with its trunk (src/worker/keptTrunk.ts);
+   * the model stays loaded for the next swarm.
+   */
   close(): Promise<void>;
 }
 
@@ -124,6 +131,14 @@ async function openTasks(
   return gatherTasks(options.recipe, options.goal, repo.topLevel, board, tested.tasks);
 }
 
+interface DecodedTrunk {
+  context: SwarmContext;
+  format: AgentChatFormat;
+  rules: AgentRule[];
+  shape: TrunkShape;
+  trunkReuse?: TrunkReuse;
+}
+
 /** Renders the trunk (charter, tools, roster, goal, workspace) and decodes it once into a new context. */
 async function decodeTrunk(
   options: SwarmRunOptions,
@@ -131,7 +146,7 @@ async function decodeTrunk(
   model: SwarmModel,
   plan: SeatPlan,
   summary: string,
-): Promise<{ context: SwarmContext; format: AgentChatFormat; rules: AgentRule[] }> {
+): Promise<DecodedTrunk> {
   const roster = plan.stages
     .flat()
     .map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
@@ -147,10 +162,20 @@ async function decodeTrunk(
   // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
   await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
-  const maxAgents = plan.widestStage + subagentSeats;
-  const pool = await resolveKvPool(model, { ...options, sequences: maxAgents + 2 });
+  const shape = trunkShape(options, model, plan);
+  const kept = await takeKeptContext(shape);
+  if (kept !== undefined) {
+    try {
+      const trunkReuse = await kept.replaceTrunk(format.trunkTokens);
+      return { context: kept, format, rules, shape, trunkReuse };
+    } catch (error) {
+      await kept.dispose();
+      throw error;
+    }
+  }
+  const pool = await resolveKvPool(model, { ...options, sequences: shape.maxAgents + 2 });
   const context = await createSwarmContext(model, {
-    maxAgents,
+    maxAgents: shape.maxAgents,
     kvCells: pool.cells,
     threads: options.threads,
     poolOrigin: pool.origin,
@@ -162,7 +187,18 @@ async function decodeTrunk(
     await context.dispose();
     throw error;
   }
-  return { context, format, rules };
+  return { context, format, rules, shape };
+}
+
+/** What a kept context must match to serve this swarm. */
+function trunkShape(options: SwarmRunOptions, model: SwarmModel, plan: SeatPlan): TrunkShape {
+  return {
+    model,
+    maxAgents: plan.widestStage + subagentSeats,
+    threads: options.threads,
+    kvCacheType: options.kvCacheType,
+    caps: [options.kvCells, options.recipe.budgets.kvCells],
+  };
 }
 
 /** Sets a swarm up; `note` receives the board entries posted on the way. */
@@ -181,16 +217,18 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const policy = await swarmCommandPolicy(repo, options.policy);
     const tasks = await openTasks({ options, repo, board, policy }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
-    const { context, format, rules } = await decodeTrunk(options, repo, model, plan, summary);
+    const { context, format, rules, shape, trunkReuse } = await decodeTrunk(options, repo, model, plan, summary);
     const tailBudget = Math.max(
       64,
       Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
     );
     const close = async () => {
-      await context.dispose();
+      // The trunk's cells stay for the next swarm (the agents are released by now).
+      await keepContext(context, shape);
       await store.close();
     };
-    return { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, rules, close };
+    const parts = { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, rules };
+    return { ...parts, ...(trunkReuse ? { trunkReuse } : {}), close };
   } catch (error) {
     await store.close();
     throw error;
