@@ -10,10 +10,11 @@ import { GenerationMeter } from "./generationMeter";
 import { KvAdmission } from "./kvAdmission";
 import type { SwarmModel } from "./loadModel";
 import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
-import { copySequenceState, sequencePositions } from "./sequenceInternals";
+import { copySequenceState, positionChecks } from "./sequenceInternals";
 import { StepBarrier } from "./stepBarrier";
-import { SwarmAgent, type AgentRole } from "./swarmAgent";
+import { SwarmAgent } from "./swarmAgent";
 import {
+  checkSeat,
   llamaContextOptions,
   type ForkOptions,
   type PoolFacts,
@@ -23,6 +24,8 @@ import {
 import { SwarmSequence, type SwarmShared } from "./swarmSequence";
 import { buildSwarmStats } from "./swarmStats";
 import { rewriteTrunk, withTrunkBos, type TrunkReuse } from "./trunkReuse";
+import { restoreTrunkState, saveTrunkState, type TrunkRestore } from "./trunkStateFile";
+import type { TrunkStateHeader } from "../protocol/trunkState";
 
 export const trunkId = "trunk";
 
@@ -95,6 +98,23 @@ export class SwarmContext {
     });
   }
 
+  /** Saves the trunk's cells to `file` (and `file`.kv) for a later process (trunkStateFile.ts). */
+  saveTrunk(file: string): Promise<TrunkStateHeader> {
+    this.ensureOpen();
+    return this.trunk.exclusive("save", () => saveTrunkState(this.trunk, this.pool.cost.typeName, file));
+  }
+
+  /** Restores a saved trunk into this empty one when it matches `input`, then decodes the rest; else a note. */
+  restoreTrunk(file: string, input: string | readonly Token[]): Promise<TrunkRestore> {
+    this.ensureOpen();
+    return this.trunk.exclusive("restore", async () => {
+      const tokens = withTrunkBos(this.model, this.trunk.tokenize(input));
+      const restore = await restoreTrunkState(this.trunk, this.pool.cost.typeName, file, tokens);
+      if (restore.restored) await this.trunk.appendTokens(tokens.slice(restore.restoredTokens));
+      return restore;
+    });
+  }
+
   /** A new swarm's trunk on a kept context: decodes only what differs from the last (trunkReuse.ts). */
   replaceTrunk(input: string | readonly Token[]): Promise<TrunkReuse> {
     this.ensureOpen();
@@ -122,7 +142,7 @@ export class SwarmContext {
     this.ensureOpen();
     const parent = options.from === undefined ? this.trunk : this.slotOf(options.from);
     const role = options.role ?? "agent";
-    this.checkSeat(id, role);
+    checkSeat({ id, role, trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents });
     const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
     return parent.exclusive("fork", async () => {
       const available = this.shared.admission.availableForFork(parent.id);
@@ -175,15 +195,7 @@ export class SwarmContext {
   /** Each live sequence's cell count from the ledger next to llama.cpp's own min/max positions. */
   checkPositions(): SequencePositionCheck[] {
     const slots = [this.trunk, ...this.liveAgents.map((agent) => agent.slot)];
-    return slots.map((slot) => {
-      const { min, max } = sequencePositions(this.context, slot.sequence);
-      return {
-        id: slot.id,
-        ledgerCells: this.shared.ledger.sequenceCells(slot.id),
-        llamaMinPosition: min,
-        llamaMaxPosition: max,
-      };
-    });
+    return positionChecks(this.context, this.shared.ledger, slots);
   }
 
   async dispose(): Promise<void> {
@@ -216,19 +228,6 @@ export class SwarmContext {
     };
     const sequence = this.context.getSequence({ contextShift: { strategy: refuseShift } });
     return new SwarmSequence(id, sequence, this.shared);
-  }
-
-  private checkSeat(id: string, role: AgentRole): void {
-    if (id === trunkId || this.agents.has(id))
-      throw new SwarmRuntimeError("invalid-request", `An agent named ${id} is already live; fork under another id.`);
-    const taken = this.liveAgents.filter((agent) => agent.role === role).length;
-    const seats = role === "synthesist" ? 1 : this.options.maxAgents;
-    if (taken >= seats) {
-      throw new SwarmRuntimeError(
-        "no-sequence-left",
-        `All ${seats} ${role} seat(s) are taken; release one before forking, or raise swarmboard.maxAgents.`,
-      );
-    }
   }
 
   private slotOf(agent: SwarmAgent): SwarmSequence {

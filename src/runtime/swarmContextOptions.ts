@@ -3,6 +3,7 @@
 import type { LlamaContextOptions } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { KvCacheType, KvPlacement } from "../protocol/runtime";
 import type { KvCellCost } from "./loadModel";
+import { SwarmRuntimeError } from "./runtimeErrors";
 import type { AgentRole, SwarmAgent } from "./swarmAgent";
 
 export interface SwarmContextOptions {
@@ -75,4 +76,25 @@ export interface SequencePositionCheck {
   ledgerCells: number;
   llamaMinPosition: number;
   llamaMaxPosition: number;
+}
+
+/** Refuses a fork whose id is taken or whose role has no seat left (maxAgents agents, one synthesist). */
+export function checkSeat(seat: {
+  id: string;
+  role: AgentRole;
+  trunkId: string;
+  maxAgents: number;
+  live: readonly SwarmAgent[];
+}): void {
+  const { id, role } = seat;
+  if (id === seat.trunkId || seat.live.some((agent) => agent.id === id))
+    throw new SwarmRuntimeError("invalid-request", `An agent named ${id} is already live; fork under another id.`);
+  const taken = seat.live.filter((agent) => agent.role === role).length;
+  const seats = role === "synthesist" ? 1 : seat.maxAgents;
+  if (taken >= seats) {
+    throw new SwarmRuntimeError(
+      "no-sequence-left",
+      `All ${seats} ${role} seat(s) are taken; release one before forking, or raise swarmboard.maxAgents.`,
+    );
+  }
 }

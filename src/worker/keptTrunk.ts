@@ -2,6 +2,9 @@
 // on the same model, seats, threads, KV type and pool caps takes it and decodes only the part of its trunk that
 // differs (SwarmContext.replaceTrunk). One context is kept at a time; a swarm of another shape disposes it before
 // it sizes its own pool, so the kept pool's memory counts as free again.
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import type { KvCacheType } from "../protocol/runtime";
 import type { SwarmModel } from "../runtime/loadModel";
 import type { SwarmContext } from "../runtime/swarmContext";
@@ -55,4 +58,16 @@ export async function dropKeptContext(): Promise<void> {
   const candidate = kept;
   kept = undefined;
   await candidate?.context.dispose();
+}
+
+/** Where trunks are saved for a later worker: set SWARMBOARD_TRUNK_STATE_DIR to turn saving and restoring on. */
+export const trunkStateDirVariable = "SWARMBOARD_TRUNK_STATE_DIR";
+
+/** The state file of this shape's trunk (one per model, seats and KV type), or undefined when saving is off. */
+export function trunkStateFile(shape: TrunkShape): string | undefined {
+  const dir = process.env[trunkStateDirVariable];
+  if (!dir) return undefined;
+  mkdirSync(dir, { recursive: true });
+  const key = JSON.stringify([shape.model.facts.path, shape.maxAgents, shape.kvCacheType ?? "default", shape.caps]);
+  return path.join(dir, `trunk-${createHash("sha256").update(key).digest("hex").slice(0, 16)}.json`);
 }

@@ -1,6 +1,7 @@
 // Everything a swarm needs before its first fork, in one value: the board (its durable log, resumed or new),
 // the repository (recovered after a crash), the model, the seat plan, the one command policy, the open tasks,
 // and the trunk decoded once into a new swarm context. Each step is one named function below.
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SwarmBoard } from "../core/swarmBoard";
@@ -24,7 +25,7 @@ import { swarmCommandPolicy } from "../workspace/repositoryProtection";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
-import { keepContext, takeKeptContext, type TrunkShape } from "./keptTrunk";
+import { keepContext, takeKeptContext, trunkStateFile, type TrunkShape } from "./keptTrunk";
 import { resolveKvPool } from "./kvPool";
 import { planSeats, type SeatPlan } from "./seatPlan";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
@@ -182,12 +183,23 @@ async function decodeTrunk(
     ...(options.kvCacheType ? { kvCacheType: options.kvCacheType } : {}),
   });
   try {
-    await context.appendToTrunk(format.trunkTokens);
+    await decodeOrRestore(context, shape, format);
   } catch (error) {
     await context.dispose();
     throw error;
   }
   return { context, format, rules, shape };
+}
+
+/** A trunk saved by an earlier worker is restored when it checks out (src/runtime/trunkStateFile.ts); else decoded. */
+async function decodeOrRestore(context: SwarmContext, shape: TrunkShape, format: AgentChatFormat): Promise<void> {
+  const file = trunkStateFile(shape);
+  if (file !== undefined && existsSync(file)) {
+    const restore = await context.restoreTrunk(file, format.trunkTokens);
+    if (restore.restored) return;
+    process.stderr.write(`Swarmboard: ${restore.note}; decoding the trunk.\n`);
+  }
+  await context.appendToTrunk(format.trunkTokens);
 }
 
 /** What a kept context must match to serve this swarm. */
@@ -223,7 +235,9 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
       Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
     );
     const close = async () => {
-      // The trunk's cells stay for the next swarm (the agents are released by now).
+      // The trunk's cells stay for the next swarm (the agents are released by now), and on disk when asked for.
+      const file = trunkStateFile(shape);
+      if (file !== undefined && context.liveAgents.length === 0) await context.saveTrunk(file).catch(() => undefined);
       await keepContext(context, shape);
       await store.close();
     };
