@@ -48,7 +48,11 @@ async function loadLlamaUncached(gpu: GpuChoice): Promise<LoadedLlama> {
     loaded = await loadLlamaBuild(gpu);
   } catch (cause) {
     const what = cause instanceof Error ? cause.message || cause.name : String(cause);
-    throw new GpuUnavailableError(gpu, `no build of the runtime for ${gpu} loads on this machine (${what})`, cause);
+    const why =
+      what === "NoBinaryFoundError"
+        ? `neither a Swarmboard runtime built for ${gpu} nor node-llama-cpp's own ${gpu} binary loads on this machine`
+        : `no build of the runtime for ${gpu} loads on this machine (${what})`;
+    throw new GpuUnavailableError(gpu, why, cause);
   }
   const devices = await loaded.llama.getGpuDeviceNames().catch(() => []);
   if (loaded.llama.gpu !== gpu || devices.length === 0) {
