@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: set up, build, and run a real swarm on a copy of examples/sample-workspace
-# (a tiny project with a failing test and a TODO). The model is $SWARMBOARD_MODEL; without it, the small
-# random-weight ChatML test model of ../shared/models (it exercises everything but writes nonsense: pull a
-# real one with `node dist/cli/main.js model pull hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M`).
+# (a tiny project with a failing test and a TODO). The model is $SWARMBOARD_MODEL; without it, the Qwen2.5-Instruct
+# family test model (Qwen2.5's real tokenizer and chat template on tiny random weights, made offline by
+# scripts/makeFamilyModels.mjs: it exercises everything in Qwen's own tool syntax but writes nonsense; pull a real
+# one with `node dist/cli/main.js model pull qwen2.5-1.5b`, or list the catalogue with `model pull --list`).
+# A model without tool calling in its chat template (a story model, a plain ChatML template) is refused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -10,10 +12,14 @@ root="$(pwd)"
 bash scripts/setup.sh
 npm run build
 
-model="${SWARMBOARD_MODEL:-$root/../shared/models/tiny-random-qwen2-chatml.gguf}"
+model="${SWARMBOARD_MODEL:-}"
+if [ -z "$model" ]; then
+  npm run compile:tests >/dev/null
+  model="$(node scripts/makeFamilyModels.mjs | sed -n 's/^Qwen2\.5-Instruct: //p')"
+fi
 if [ ! -f "$model" ]; then
   echo "No model at $model." >&2
-  echo "Pull one: node dist/cli/main.js model pull hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M, then SWARMBOARD_MODEL=<path> $0" >&2
+  echo "Pull one: node dist/cli/main.js model pull qwen2.5-1.5b, then SWARMBOARD_MODEL=<path> $0" >&2
   exit 2
 fi
 

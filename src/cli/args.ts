@@ -37,8 +37,15 @@ export interface RunOptions {
 
 export interface PullOptions {
   command: "pull";
+  /** A Hugging Face URI, an https URL, or a name from the catalogue (`model pull --list`). */
   uri: string;
   dir?: string;
+}
+
+/** `model pull --list`: the curated catalogue, with what fits in `kvCells` (default 16,384). */
+export interface PullListOptions {
+  command: "pull-list";
+  kvCells?: number;
 }
 
 /** `list`: the repository's swarms. */
@@ -75,6 +82,7 @@ export type CliCommand =
   | RunOptions
   | McpOptions
   | PullOptions
+  | PullListOptions
   | ListOptions
   | CleanUpOptions
   | { command: "replay-script"; events: string }
@@ -222,10 +230,18 @@ export function parseCommandLine(argv: string[]): CliCommand {
     return { command: "replay-script", events: rest[0]! };
   }
   if (first === "model" && rest[0] === "pull") {
+    if (rest[1] === "--list") {
+      const f = readFlags(rest.slice(2), new Set(["--kv-cells"]), new Set());
+      const kvCells = f.get("--kv-cells");
+      return { command: "pull-list", ...(kvCells ? { kvCells: positiveInt("--kv-cells", kvCells) } : {}) };
+    }
     const f = readFlags(rest.slice(2), new Set(["--dir"]), new Set());
     const uri = rest[1];
     if (uri === undefined || uri.startsWith("--"))
-      throw new UsageError("model pull expects a Hugging Face URI, e.g. hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF:Q8_0");
+      throw new UsageError(
+        "model pull expects a Hugging Face URI (e.g. hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M), an https URL, " +
+          "or a name from `swarmboard model pull --list` (e.g. qwen2.5-1.5b)",
+      );
     return { command: "pull", uri, dir: f.get("--dir") };
   }
   throw new UsageError(`unknown command "${argv.join(" ")}".`);

@@ -4,6 +4,7 @@ import { constants } from "node:fs";
 import { access, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { checkRepository } from "../worker/repositoryCheck";
+import { modelToolCallingRefusal } from "../worker/modelFiles";
 
 /** A bad input: reported as its message alone (no usage text), exit code 2. */
 export class InputError extends Error {
@@ -107,4 +108,17 @@ export async function checkModelFile(modelPath: string): Promise<string> {
     throw new InputError(`There is no model file at ${file}: give --model a .gguf file (or set SWARMBOARD_MODEL).`);
   if (kind === "folder") throw new InputError(`${file} is a folder: give --model a .gguf file.`);
   return file;
+}
+
+/**
+ * A model its agents can drive: free-running agents act only through tool calls, so a model without a chat
+ * template or without tool calling in it is refused with why and what to pick. A scripted run (--script) forces
+ * every call's tokens and needs none of the model's own, so it is not asked.
+ */
+export async function checkModelCallsTools(modelFile: string, scripted: boolean): Promise<void> {
+  if (scripted) return;
+  const refusal = await modelToolCallingRefusal(modelFile).catch((error: Error) => {
+    throw new InputError(`${modelFile} cannot be read as a GGUF model (${error.message}): give --model a .gguf file.`);
+  });
+  if (refusal !== undefined) throw new InputError(`${refusal} List them with \`swarmboard model pull --list\`.`);
 }

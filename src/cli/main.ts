@@ -7,14 +7,14 @@ import { swarmEventSchema, type SwarmEvent } from "../protocol/swarmEvents";
 import { scriptFromTrace } from "../core/traceScript";
 import { turnScriptSchema } from "../protocol/turnScript";
 import { formatZodIssues } from "../protocol/zodIssues";
-import { parseCommandLine, UsageError, type PullOptions, type RunOptions } from "./args";
+import { parseCommandLine, UsageError, type RunOptions } from "./args";
 import { usageText } from "./usageText";
 import { TerminalView, budgetLine } from "./terminalView";
 import type { SwarmSummary } from "../worker/swarmSession";
 import { startSwarm } from "../worker/startSwarm";
 import { defaultPolicyRules } from "../worker/defaultPolicy";
 import { unattendedApprover } from "../worker/approvalModes";
-import { pullModelFile } from "../worker/modelFiles";
+import { pullCommand, pullListCommand } from "./modelCommands";
 import { recordSwarmEnd } from "../worker/swarmRecords";
 import { InputError } from "./inputChecks";
 import { prepareRun } from "./runInputs";
@@ -90,17 +90,6 @@ async function run(opts: RunOptions): Promise<number> {
   return exitCodes[summary.outcome];
 }
 
-async function pull(opts: PullOptions): Promise<number> {
-  let last = 0;
-  const file = await pullModelFile(opts.uri, opts.dir, ({ downloadedBytes, totalBytes }) => {
-    const pct = totalBytes > 0 ? Math.floor((downloadedBytes / totalBytes) * 100) : 0;
-    if (pct !== last) process.stderr.write(`\rdownloading ${pct}%`);
-    last = pct;
-  });
-  process.stdout.write(`\n${file}\n`);
-  return 0;
-}
-
 /** Prints the turn script that replays the calls of a run's events file. */
 function replayScript(eventsFile: string): number {
   const events = readFileSync(eventsFile, "utf8")
@@ -129,7 +118,9 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${extensionVersion}\n`);
         return 0;
       case "pull":
-        return await pull(command);
+        return await pullCommand(command);
+      case "pull-list":
+        return pullListCommand(command);
       case "replay-script":
         return replayScript(command.events);
       case "run":

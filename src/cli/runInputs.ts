@@ -8,7 +8,14 @@ import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm 
 import { resolveRecipe } from "../worker/recipeResolve";
 import { resumeRefusalOf } from "../worker/historyService";
 import type { RunOptions } from "./args";
-import { checkModelFile, checkNewStateDir, checkResumeStateDir, checkWorkspace, InputError } from "./inputChecks";
+import {
+  checkModelCallsTools,
+  checkModelFile,
+  checkNewStateDir,
+  checkResumeStateDir,
+  checkWorkspace,
+  InputError,
+} from "./inputChecks";
 import { checkSwarmFits } from "./swarmFitCheck";
 
 export const noModelHelp = `No model given. Swarmboard needs one GGUF model, loaded once for all agents:
@@ -42,6 +49,7 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
   const model = opts.model ?? process.env.SWARMBOARD_MODEL;
   if (!model) throw new InputError(noModelHelp);
   const modelPath = await checkModelFile(model);
+  await checkModelCallsTools(modelPath, opts.script !== undefined);
   const { recipe, warnings } = await resolveRecipe(opts.recipe ?? "organization", workspace).catch((error: Error) => {
     throw new InputError(error.message);
   });
@@ -109,6 +117,7 @@ async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
   const refusal = await resumeRefusalOf(workspace, saved.swarmId);
   if (refusal !== undefined) throw new InputError(refusal);
   const modelPath = await checkModelFile(opts.model ?? inputs.modelPath);
+  await checkModelCallsTools(modelPath, opts.script !== undefined);
   const agents = opts.agents ?? inputs.agents;
   const kvCells = opts.kvCells ?? inputs.kvCells;
   const gpu = opts.gpu ?? inputs.gpu;

@@ -28,7 +28,10 @@ export const usageText = `Usage:
   swarmboard clean-up <swarm-id> [--workspace <dir>] [--confirm <code>]
                                              without --confirm: list what would be removed and what is unmerged;
                                              with the code that list printed: remove its branches and worktrees
-  swarmboard model pull <hf-uri> [--dir <folder>]   download a GGUF (resumable) into the model cache
+  swarmboard model pull <hf-uri|name> [--dir <folder>]
+                                             download a GGUF (resumable) into the model cache; a name is one of:
+  swarmboard model pull --list [--kv-cells <n>]    instruct models with native tool calling: download size, KV bytes
+                                             per cell and how many agents fit the budget
   swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
   swarmboard --version | --help
 

@@ -11,6 +11,7 @@ interface CommandEntry {
 
 export const hostCommands = {
   launchSwarm: { id: "swarmboard.launchSwarm" },
+  launchSwarmWithContext: { id: "swarmboard.launchSwarmWithContext" },
   stopSwarm: { id: "swarmboard.stopSwarm" },
   openPanel: { id: "swarmboard.openPanel" },
   reviewBranches: { id: "swarmboard.reviewBranches" },
@@ -22,6 +23,8 @@ export const hostCommands = {
   stopAgent: { id: "swarmboard.stopAgent" },
   showLane: { id: "swarmboard.showLane" },
   restartWorker: { id: "swarmboard.restartWorker" },
+  resumeSwarm: { id: "swarmboard.resumeSwarm" },
+  cleanUpSwarm: { id: "swarmboard.cleanUpSwarm" },
   openFindingRef: { id: "swarmboard.openFindingRef", internal: true },
   mergeBranch: { id: "swarmboard.mergeBranch", internal: true },
   discardBranch: { id: "swarmboard.discardBranch", internal: true },

@@ -7,7 +7,7 @@ import { reportingFailures } from "./commandFailures";
 import { reportSettingsProblems } from "./configuration";
 import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
-import { launchSwarm } from "./launch/launchSwarm";
+import { launchSwarm, launchWithEditorContext } from "./launch/launchSwarm";
 import { LaunchInput } from "./launch/launchInput";
 import { registerChatParticipant } from "./chat/swarmParticipant";
 import { registerLanguageModelTools } from "./lmTools/languageModelTools";
@@ -21,6 +21,8 @@ import { pingWorker } from "./pingWorker";
 import { QuickPicker } from "./quickPicker";
 import { createReviewSurfaces } from "./review/reviewSurfaces";
 import { SwarmStatusBar } from "./statusBar";
+import { historyCommandHandlers, type HistoryCommandDeps } from "./swarm/historyCommands";
+import { PastSwarms } from "./swarm/pastSwarms";
 import { swarmCommandHandlers } from "./swarm/swarmCommands";
 import { SwarmEndNotices } from "./swarm/swarmEndNotices";
 import { SwarmStore } from "./swarm/swarmStore";
@@ -56,8 +58,11 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const confirmations = new Confirmations(log);
   const picker = new QuickPicker();
   const notices = new Notices();
-  const models = modelDeps(context, { worker, log, confirmations, notices });
+  const models = modelDeps(context, { worker, log, confirmations, notices, picker });
   const review = createReviewSurfaces({ worker, store, log, confirmations, picker });
+  // Listed when the worker is ready: after a reload the repository's earlier swarms are back in the tree.
+  const history = own(new PastSwarms(worker, store, log));
+  const resumeOverrides: HistoryCommandDeps["resumeOverrides"] = {};
   own(review.disposable);
   const launchDeps = {
     worker,
@@ -72,7 +77,9 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
     registerCommandTable({
       ...swarmCommandHandlers({ ...launchDeps, showLane: (id) => panels.showLane(id) }),
       ...review.handlers,
+      ...historyCommandHandlers({ worker, store, log, confirmations, history, resumeOverrides }),
       launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
+      launchSwarmWithContext: (arg?: unknown) => launchWithEditorContext(launchDeps, arg),
       selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>
         selectModel(models, args),
       ),
@@ -91,12 +98,13 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   const { findings, approvals } = review;
   const parts = { log, worker, view, tree, panels, store, statusBar, stuck, launchInput, confirmations, picker };
-  return { testing: createTestHooks({ ...parts, notices, findings, approvals, models, delegation, participant }) };
+  const more = { notices, findings, approvals, models, delegation, participant, history, resumeOverrides };
+  return { testing: createTestHooks({ ...parts, ...more }) };
 }
 
 function modelDeps(
   context: vscode.ExtensionContext,
-  parts: Pick<ModelDeps, "worker" | "log" | "confirmations"> & { notices: Notices },
+  parts: Pick<ModelDeps, "worker" | "log" | "confirmations" | "picker"> & { notices: Notices },
 ): ModelDeps {
   return {
     ...parts,

@@ -1,5 +1,6 @@
 // Notifications that offer actions. Each one shown is kept (text and buttons) so the in-host tests can check what
-// the user was told; a test can also pick a button, which nothing in the extension host can click.
+// the user was told; a test can also pick a button, which nothing in the extension host can click (the
+// notification is still shown then, so a screenshot shows what the user would see).
 import * as vscode from "vscode";
 
 export interface Notice {
@@ -8,19 +9,23 @@ export interface Notice {
   readonly actions: readonly string[];
 }
 
+/** A test's answer to a notice: a button now, or later (a test may look at the notice before it answers). */
+export type NoticePick = (notice: Notice) => string | undefined | Promise<string | undefined>;
+
 export class Notices {
   private readonly shown: Notice[] = [];
-  private readonly picks: Array<(notice: Notice) => string | undefined> = [];
+  private readonly picks: Array<NoticePick> = [];
 
   /** Shows a notification and resolves with the button picked (undefined when dismissed). */
   async show(level: Notice["level"], text: string, actions: readonly string[]): Promise<string | undefined> {
     const notice = { level, text, actions };
     this.shown.push(notice);
     const scripted = this.picks.shift();
-    if (scripted) return scripted(notice);
-    return level === "info"
-      ? vscode.window.showInformationMessage(text, ...actions)
-      : vscode.window.showWarningMessage(text, ...actions);
+    const shown =
+      level === "info"
+        ? vscode.window.showInformationMessage(text, ...actions)
+        : vscode.window.showWarningMessage(text, ...actions);
+    return scripted ? scripted(notice) : shown;
   }
 
   /** Every notice shown so far (test hook). */
@@ -29,7 +34,7 @@ export class Notices {
   }
 
   /** Test hook: the next notice is answered by `pick` instead of the notification. */
-  answerNext(pick: (notice: Notice) => string | undefined): void {
+  answerNext(pick: NoticePick): void {
     this.picks.push(pick);
   }
 }

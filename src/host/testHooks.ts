@@ -13,13 +13,15 @@ import type { HostLog } from "./hostLog";
 import type { LaunchInput } from "./launch/launchInput";
 import type { SwarmDelegation } from "./lmTools/swarmDelegation";
 import type { ModelDeps } from "./models/selectModel";
-import type { Notice, Notices } from "./notices";
+import type { Notice, NoticePick, Notices } from "./notices";
 import type { PanelController } from "./panel/panelController";
 import type { SwarmPanel } from "./panel/swarmPanel";
 import type { QuickPicker } from "./quickPicker";
 import type { SwarmStatusBar } from "./statusBar";
 import type { StuckWatch } from "./supervision/stuckWatch";
+import type { PastSwarms } from "./swarm/pastSwarms";
 import type { SwarmStore } from "./swarm/swarmStore";
+import type { TurnScript } from "../protocol/turnScript";
 import type { SwarmsNode, SwarmsTreeProvider } from "./tree/swarmsTree";
 import type { PingResult, WorkerProcess } from "./workerProcess";
 
@@ -30,7 +32,7 @@ export interface SwarmboardTestHooks {
     readonly onDidChangeState: vscode.Event<WorkerStatus>;
     ping(): Promise<PingResult>;
   };
-  readonly swarmsView: { readonly visible: boolean; roots(): SwarmsNode[] };
+  readonly swarmsView: { readonly visible: boolean; roots(): SwarmsNode[]; reveal(node: SwarmsNode): Thenable<void> };
   /** The open panel, if any. */
   panel(): SwarmPanel | undefined;
   /** The swarm store, the status bar, the stuck watch and the panel's projected state (issue 7). */
@@ -41,6 +43,8 @@ export interface SwarmboardTestHooks {
   readonly delegation: SwarmDelegation;
   /** The @swarmboard chat participant (its requestHandler, for tests where the Chat view cannot send). */
   readonly participant: vscode.ChatParticipant;
+  /** Past swarms (issue 14): read the repository's history again; the script resumed agents follow. */
+  readonly history: { refresh(): Promise<number>; readonly resumeOverrides: { script?: TurnScript } };
 }
 
 export interface SwarmTestHooks {
@@ -59,7 +63,7 @@ export interface SwarmTestHooks {
   /** Notifications with actions shown so far (swarm ended, interrupted), and a way to pick the next one's button. */
   readonly notices: {
     recent(): readonly Notice[];
-    answerNext(pick: (notice: Notice) => string | undefined): void;
+    answerNext(pick: NoticePick): void;
   };
 }
 
@@ -107,6 +111,8 @@ export interface HookedParts {
   readonly notices: Notices;
   readonly delegation: SwarmDelegation;
   readonly participant: vscode.ChatParticipant;
+  readonly history: PastSwarms;
+  readonly resumeOverrides: { script?: TurnScript };
 }
 
 export function createTestHooks(parts: HookedParts): SwarmboardTestHooks {
@@ -125,6 +131,7 @@ export function createTestHooks(parts: HookedParts): SwarmboardTestHooks {
         return view.visible;
       },
       roots: () => tree.getChildren(),
+      reveal: (node) => view.reveal(node, { expand: 2, select: true, focus: false }),
     },
     panel: () => panels.current,
     swarms: {
@@ -146,6 +153,7 @@ export function createTestHooks(parts: HookedParts): SwarmboardTestHooks {
     reviewSurfaces: reviewSurfacesHooks(parts),
     delegation: parts.delegation,
     participant: parts.participant,
+    history: { refresh: () => parts.history.refresh(), resumeOverrides: parts.resumeOverrides },
   };
 }
 

@@ -2,6 +2,7 @@
 // (a dry run first, then the removal of exactly what the user saw). The worker serves them; the host calls them.
 import { z } from "zod";
 import { defineMethod } from "./envelope";
+import { swarmEventSchema } from "./swarmEvents";
 import { swarmOutcomeSchema } from "./swarmRecord";
 import { turnScriptSchema } from "./turnScript";
 
@@ -53,6 +54,21 @@ export const listSwarmsMethod = defineMethod(
     /** Newest first. */
     swarms: z.array(pastSwarmSchema),
     /** Registry files that could not be read, each with what to do. */
+    problems: z.array(z.string()),
+  }),
+);
+
+/**
+ * What a past swarm left on disk, as events the host folds like a live stream: from its events trace the
+ * swarm's start, its agents and their states and its end (the bulky text, call and stats events are left out),
+ * then every entry of its board (`board.jsonl`, the findings' source of truth) as board-entry events.
+ */
+export const pastSwarmEventsMethod = defineMethod(
+  "history/events",
+  repositoryTarget.extend({ swarmId: z.string().min(1) }),
+  z.object({
+    events: z.array(swarmEventSchema),
+    /** Files that were missing or unreadable, each with what it means for what is shown. */
     problems: z.array(z.string()),
   }),
 );

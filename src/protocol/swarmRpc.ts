@@ -8,8 +8,11 @@ import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } fr
 import { turnScriptSchema } from "./turnScript";
 import { commandPolicySchema } from "./settings";
 
+/** The longest goal a swarm takes (it goes into every agent's trunk). */
+export const maxGoalChars = 20_000;
+
 export const startSwarmParams = z.object({
-  goal: z.string().min(1).max(20_000),
+  goal: z.string().min(1).max(maxGoalChars),
   /** A built-in or workspace recipe name, or a recipe file path. */
   recipe: z.string().min(1),
   agents: z.number().int().min(1).max(64).optional(),
@@ -142,6 +145,16 @@ export const modelFactsMethod = defineMethod(
     bytesPerCell: z.number().positive(),
     placement: kvPlacementSchema,
   }),
+);
+
+/**
+ * Whether a model can run agents that generate freely, judged from its GGUF metadata before its weights load: a
+ * model with no chat template, or whose template has no tool calling, gets the reason and what to pick instead.
+ */
+export const modelToolCallingMethod = defineMethod(
+  "model/toolCalling",
+  z.object({ modelPath: z.string().min(1) }),
+  z.object({ refusal: z.string().optional() }),
 );
 
 export const pullModelMethod = defineMethod(

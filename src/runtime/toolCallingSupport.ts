@@ -2,11 +2,11 @@
 // works only through tool calls in the model's own chat template, so a model without a chat template (a story or
 // base model such as stories260K) or whose template has no tool calling is refused with why and what to pick.
 import path from "node:path";
+import { modelCatalogue } from "../core/modelCatalogue";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 
-/** Instruct models with native tool calling a user can pick instead (all load in node-llama-cpp). */
-export const suggestedToolModels =
-  "Qwen2.5-Coder-1.5B-Instruct or -7B-Instruct, Qwen3-4B or Qwen3-8B, Llama-3.2-3B-Instruct";
+/** Instruct models with native tool calling a user can pick instead: the curated catalogue, by name and URI. */
+export const suggestedToolModels = modelCatalogue.map((m) => `${m.label} (${m.uri})`).join(", ");
 
 /** Why the model at `modelPath` cannot run agents, or undefined when its template can call tools. */
 export async function toolCallingRefusal(modelPath: string): Promise<string | undefined> {

@@ -2,6 +2,7 @@
 // an interrupted swarm (its saved inputs, the same path as the CLI's --resume) and its clean-up (dry run first).
 import { HandlerError } from "../core/rpc/rpcPeer";
 import type { CleanUpPlan } from "../protocol/swarmHistoryRpc";
+import { pastSwarmEvents } from "./pastSwarmEvents";
 import { cleanUpSwarm, planCleanUp } from "../workspace/swarmCleanUpPlan";
 import { listPastSwarms, outcomeOf } from "../workspace/swarmHistory";
 import { SwarmRegistry } from "../workspace/swarmRegistry";
@@ -21,6 +22,12 @@ async function recordOf(workspace: string, swarmId: string): Promise<{ registry:
 
 export async function listSwarms(workspace: string) {
   return listPastSwarms(await SwarmRegistry.forRepository(workspace));
+}
+
+/** A recorded swarm's events (trace and board) for a window that did not run it. */
+export async function recordedEvents(workspace: string, swarmId: string) {
+  const { record } = await recordOf(workspace, swarmId);
+  return pastSwarmEvents(swarmId, record.stateDir);
 }
 
 /** Why a recorded swarm cannot be resumed now (a live process runs it, or it was cleaned up), or undefined. */

@@ -1,6 +1,7 @@
 // What the host shows when a model is picked or a launch begins: the model's KV shape, the runtime mode, where the
 // model and its cells live, and the pool a swarm of the default recipe would get here with how many agents fit.
 import { stat } from "node:fs/promises";
+import { agentsThatFitCells } from "../core/modelCatalogue";
 import { builtinRecipes } from "../core/recipeCatalog";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { gpuChoiceOf } from "../runtime/gpuBackend";
@@ -15,9 +16,7 @@ export interface ModelFactsRequest {
   readonly kvCacheType?: KvCacheType;
 }
 
-/** The shape of a swarm the estimate assumes: a 2,048-token trunk, 1,024-token tails, the default 8 agents. */
-const trunk = 2048;
-const tail = 1024;
+/** The seats the pool is sized for: the default 8 agents (the estimate's trunk and tails: core/modelCatalogue). */
 const defaultAgents = 8;
 
 export async function modelLoadFacts(request: ModelFactsRequest) {
@@ -31,9 +30,7 @@ export async function modelLoadFacts(request: ModelFactsRequest) {
   const recipe = builtinRecipes().get("organization")!;
   const pool = await resolveKvPool(model, { ...request, recipe, sequences: defaultAgents + 4 });
   const cost = model.kvCellCost(request.kvCacheType);
-  const agentsThatFit = shared
-    ? Math.max(0, Math.floor((pool.cells - trunk) / tail))
-    : Math.max(0, Math.floor(pool.cells / (trunk + tail)));
+  const agentsThatFit = agentsThatFitCells(pool.cells, shared ? "shared-cells" : "copy-mode");
   return {
     facts: model.facts,
     mode: shared ? ("shared-cells" as const) : ("copy-mode" as const),

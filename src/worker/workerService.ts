@@ -14,6 +14,7 @@ import {
   listBranchesMethod,
   mergeBranchMethod,
   modelFactsMethod,
+  modelToolCallingMethod,
   pullModelMethod,
   pullProgressNotification,
   startSwarmMethod,
@@ -26,16 +27,17 @@ import { workerLogNotification } from "../protocol/workerRpc";
 import {
   cleanUpSwarmMethod,
   listSwarmsMethod,
+  pastSwarmEventsMethod,
   resumeSwarmMethod,
   type ResumeSwarmParams,
 } from "../protocol/swarmHistoryRpc";
 import type { Recipe } from "../protocol/recipe";
 import { defaultPolicyRules } from "./defaultPolicy";
 import { EventsTrace } from "./eventsTrace";
-import { cleanUp, listSwarms, resumableRecord } from "./historyService";
+import { cleanUp, listSwarms, recordedEvents, resumableRecord } from "./historyService";
 import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
 import { modelLoadFacts } from "./modelLoadFacts";
-import { pullModelFile } from "./modelFiles";
+import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
 import { resolveRecipe } from "./recipeResolve";
 import { reviewService } from "./reviewService";
 import { SwarmApprovals } from "./swarmApprovals";
@@ -75,6 +77,7 @@ export class WorkerService implements Disposable {
     const s = this.store;
     s.add(peer.handle(startSwarmMethod, (p) => this.start(p)));
     s.add(peer.handle(listSwarmsMethod, ({ workspace }) => listSwarms(workspace)));
+    s.add(peer.handle(pastSwarmEventsMethod, ({ workspace, swarmId }) => recordedEvents(workspace, swarmId)));
     s.add(peer.handle(resumeSwarmMethod, (p) => this.resume(p)));
     s.add(
       peer.handle(cleanUpSwarmMethod, ({ workspace, swarmId, confirm }) => {
@@ -108,6 +111,12 @@ export class WorkerService implements Disposable {
     s.add(peer.handle(discardBranchMethod, (t) => reviewService.discard(t, t.agentId)));
     s.add(peer.handle(modelFactsMethod, (p) => modelLoadFacts(p)));
     s.add(
+      peer.handle(modelToolCallingMethod, async ({ modelPath }) => {
+        const refusal = await modelToolCallingRefusal(modelPath);
+        return refusal === undefined ? {} : { refusal };
+      }),
+    );
+    s.add(
       peer.handle(pullModelMethod, async ({ uri, dir }, signal) => ({
         path: await pullModelFile(uri, dir, (p) => peer.notify(pullProgressNotification, { uri, ...p }), signal),
       })),
@@ -118,6 +127,7 @@ export class WorkerService implements Disposable {
     return this.oneAtATime(async () => {
       const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
       for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
+      if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath);
       const { script: _script, stateDir, ...inputs } = params;
       const recorded = await recordNewSwarm({ recipe, inputs, stateDir: () => stateDir, launchedBy: "vscode" });
       return this.launch(recorded, { ...params, recipe, resume: false });
@@ -132,8 +142,9 @@ export class WorkerService implements Disposable {
   private async resumeRecorded(params: ResumeSwarmParams): Promise<{ swarmId: string }> {
     const record = await resumableRecord(params.workspace, params.swarmId);
     const saved = await readSavedSwarm(record.stateDir);
-    const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
     const { inputs } = saved;
+    if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath ?? inputs.modelPath);
+    const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
     return this.launch(recorded, {
       goal: inputs.goal,
       recipe: saved.recipe,
@@ -213,4 +224,10 @@ export class WorkerService implements Disposable {
     for (const swarm of this.swarms.values()) swarm.session.stop();
     this.store.dispose();
   }
+}
+
+/** Agents that generate freely act only through tool calls: a model that cannot make them is refused up front. */
+async function refuseWithoutToolCalling(modelPath: string): Promise<void> {
+  const refusal = await modelToolCallingRefusal(modelPath);
+  if (refusal !== undefined) throw new HandlerError("model-cannot-call-tools", refusal);
 }

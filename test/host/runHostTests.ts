@@ -8,6 +8,7 @@ import { format } from "node:util";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { makeScratch, startCodeServer, type CodeServer } from "./codeServer";
+import { recordPastSwarm, wantsPastSwarm } from "./pastSwarmSetup";
 import { screenshotRequestPrefix, suiteOutputPrefix } from "./suite/automationMarkers";
 
 const repoRoot = path.resolve(__dirname, "../../..");
@@ -131,6 +132,10 @@ async function main(): Promise<number> {
   const workspace = path.join(scratch, "workspace");
   mkdirSync(workspace, { recursive: true });
   prepareSampleRepo(workspace);
+  if (wantsPastSwarm()) {
+    const swarmId = recordPastSwarm(repoRoot, workspace, scratch);
+    process.stdout.write(`host tests: recorded past swarm ${swarmId} with the CLI before the host starts\n`);
+  }
 
   let server: CodeServer | undefined;
   let browser: Browser | undefined;

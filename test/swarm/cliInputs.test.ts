@@ -1,6 +1,8 @@
 // The CLI (the real process, the real runtime on stories260K, real git repositories) with bad inputs: each gets a
-// message that says what is wrong and what to do, exit code 2, and nothing written. Then a resume from another
-// folder (its saved inputs untouched) and two runs in a row with fresh state dirs (disjoint branches and worktrees).
+// message that says what is wrong and what to do, exit code 2, and nothing written; a model that cannot call tools
+// is one of them for a free run (the scripted runs here force their calls and need none of the model's own). Then a
+// resume from another folder (its saved inputs untouched) and two runs in a row with fresh state dirs (disjoint
+// branches and worktrees).
 import assert from "node:assert/strict";
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
@@ -98,10 +100,26 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
     );
   });
 
+  it("refuses a model that cannot call tools for a free run, with the reason and what to pick instead", () => {
+    for (const file of [model, sharedModelPath("tiny-random-qwen2-chatml.gguf")]) {
+      const out = refused(
+        ["--goal", "g", "--model", file, "--workspace", repo.workspace, "--recipe", recipeFile],
+        /(has no chat template: .*could not act|chat template has no tool calling, so its agents could not call)/,
+      );
+      assert.match(out.stderr, /Pick an instruct model with native tool calling: Qwen2\.5-1\.5B-Instruct \(hf:Qwen\//);
+      assert.match(out.stderr, /List them with `swarmboard model pull --list`/);
+      assert.equal(out.stdout, "", "no swarm was announced");
+    }
+  });
+
+  // stories260K has no chat template, so only a scripted run (forced calls) reaches the KV checks below.
   it("refuses a goal too long for the KV budget, naming the CLI's flags", () => {
     const goal = "Describe the median function in words. ".repeat(3_000);
     const out = refused(
-      ["--goal", goal, "--model", model, "--workspace", repo.workspace, "--recipe", recipeFile, "--threads", "1"],
+      [
+        ...["--goal", goal, "--model", model, "--workspace", repo.workspace, "--recipe", recipeFile],
+        ...["--threads", "1", "--script", noAgents],
+      ],
       new RegExp(
         `The swarm does not fit: its shared context .*goal of ${goal.length.toLocaleString("en-US")} characters.* ` +
           "tokens of this model, and the KV budget of 32,768 cells set by the recipe's budgets\\.kvCells",
@@ -131,7 +149,10 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
 
   it("refuses --agents 10000 up front with the number that fits", () => {
     const out = refused(
-      ["--goal", "g", "--agents", "10000", "--model", model, "--workspace", repo.workspace, "--recipe", recipeFile],
+      [
+        ...["--goal", "g", "--agents", "10000", "--model", model, "--workspace", repo.workspace],
+        ...["--recipe", recipeFile, "--script", noAgents],
+      ],
       /--agents 10,000 does not fit: at most \d+ agents fit at once in the KV budget of 32,768 cells set by/,
     );
     const fit = Number(/at most (\d+) agents/.exec(out.stderr)![1]);
@@ -204,5 +225,17 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
     assert.equal(readFileSync(path.join(stateDir, "recipe.json"), "utf8"), recipeBefore);
     const events = readFileSync(path.join(stateDir, "events.jsonl"), "utf8");
     assert.equal(events.match(/"type":"swarm-started"/g)?.length, 2, "the trace holds both runs");
+  });
+
+  it("refuses to resume a swarm as a free run on a model that cannot call tools, its state untouched", () => {
+    assert.ok(runs[0], "the runs of the test above");
+    const { stateDir } = runs[0];
+    const settingsBefore = readFileSync(path.join(stateDir, "settings.json"), "utf8");
+    const eventsBefore = readFileSync(path.join(stateDir, "events.jsonl"), "utf8");
+    const out = runCli(["run", "--resume", "--state-dir", stateDir, "--model", model, "--plain"]);
+    assert.equal(out.status, 2, `${out.stdout}\n${out.stderr}`);
+    assert.match(out.stderr, /stories260K\.gguf has no chat template/);
+    assert.equal(readFileSync(path.join(stateDir, "settings.json"), "utf8"), settingsBefore);
+    assert.equal(readFileSync(path.join(stateDir, "events.jsonl"), "utf8"), eventsBefore);
   });
 });

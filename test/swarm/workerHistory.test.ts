@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { fork, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { RpcPeer } from "../../src/core/rpc/rpcPeer";
+import { RpcError, RpcPeer } from "../../src/core/rpc/rpcPeer";
 import { ChildProcessTransport } from "../../src/host/childProcessTransport";
-import { startSwarmMethod, swarmEventsNotification } from "../../src/protocol/swarmRpc";
+import { modelToolCallingMethod, startSwarmMethod, swarmEventsNotification } from "../../src/protocol/swarmRpc";
 import { cleanUpSwarmMethod, listSwarmsMethod, resumeSwarmMethod } from "../../src/protocol/swarmHistoryRpc";
 import { workerReadyNotification } from "../../src/protocol/workerRpc";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
@@ -121,5 +121,31 @@ describe("swarm history through the worker (VS Code's path, stories260K)", funct
     assert.equal(git(repo.workspace, "worktree", "list", "--porcelain").split("\nworktree ").length, 1);
     const cleaned = (await second.peer.request(listSwarmsMethod, { workspace: repo.workspace })).swarms[0];
     assert.ok(cleaned?.cleanedUpAt !== undefined, "the record says it was cleaned up");
+  });
+
+  it("refuses a free run (no script) on a model that cannot call tools before writing anything", async () => {
+    const repo = makeSampleRepo();
+    const worker = await startWorker();
+    workers.push(worker);
+    const modelPath = sharedModelPath("stories260K.gguf");
+    const { refusal } = await worker.peer.request(modelToolCallingMethod, { modelPath });
+    assert.match(refusal ?? "", /stories260K\.gguf has no chat template/);
+    const started = worker.peer.request(startSwarmMethod, {
+      goal: "Fix median for even-length lists",
+      recipe: "organization",
+      modelPath,
+      workspace: repo.workspace,
+      stateDir: repo.stateDir,
+      threads: 1,
+      policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+    });
+    await assert.rejects(started, (error: unknown) => {
+      assert.ok(error instanceof RpcError);
+      assert.equal(error.error.code, "model-cannot-call-tools");
+      assert.match(error.error.message, /Pick an instruct model with native tool calling/);
+      return true;
+    });
+    assert.equal(existsSync(repo.stateDir), false, "no state dir was written");
+    assert.equal(git(repo.workspace, "branch", "--list", "swarmboard/*"), "");
   });
 });

@@ -36,6 +36,20 @@ export async function recipeChoices(folder: vscode.Uri): Promise<{ choices: Reci
   };
 }
 
+/** In a multi-root workspace: which folder's repository the swarm works in (undefined when cancelled). */
+export async function askFolder(
+  input: LaunchInput,
+  folders: readonly vscode.WorkspaceFolder[],
+): Promise<vscode.WorkspaceFolder | undefined> {
+  if (folders.length <= 1) return folders[0];
+  const picked = await input.pick(
+    folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })),
+    "Launch Swarm: which folder?",
+    "The swarm works in this folder's git repository",
+  );
+  return picked?.folder;
+}
+
 /** "Launch Swarm (2/3): recipe": the model step is left out when a saved model is used, so the count follows. */
 export class LaunchSteps {
   constructor(private readonly total: 3 | 4) {}

@@ -16,7 +16,8 @@ import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 import { parseLaunchArgs, type LaunchArgs, type LaunchResult } from "./launchArgs";
 import type { LaunchInput } from "./launchInput";
-import { askAgents, askGoal, askModel, askRecipe, LaunchSteps, recipeChoices } from "./launchPrompts";
+import { askEditorContext, type LaunchContext } from "./editorContext";
+import { askAgents, askFolder, askGoal, askModel, askRecipe, LaunchSteps, recipeChoices } from "./launchPrompts";
 import { watchTrunkDecode } from "./trunkProgress";
 
 export interface LaunchDeps {
@@ -39,8 +40,9 @@ function defaultThreads(settings: Settings): number {
   return settings.threads > 0 ? settings.threads : Math.max(1, Math.min(4, cpus().length - 1));
 }
 
-export async function launchSwarm(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
-  const result = await launch(deps, raw);
+/** `context`: the active editor's file, selection and errors the user chose to add to the goal. */
+export async function launchSwarm(deps: LaunchDeps, raw: unknown, context?: LaunchContext): Promise<LaunchResult> {
+  const result = await launch(deps, raw, context);
   if (result.outcome === "refused" || result.outcome === "failed") {
     deps.log.warn(`launch ${result.outcome}: ${result.reason}`);
     void vscode.window.showErrorMessage(`Swarmboard: ${result.reason}`);
@@ -48,9 +50,36 @@ export async function launchSwarm(deps: LaunchDeps, raw: unknown): Promise<Launc
   return result;
 }
 
-async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
+/** "Launch Swarm with Editor Context": asks what of the active editor goes into the goal, then launches. */
+export async function launchWithEditorContext(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
+  const context = await askEditorContext(deps.input);
+  if (context === undefined) return { outcome: "cancelled", reason: "The launch was cancelled; nothing was started." };
+  if ("reason" in context) {
+    void vscode.window.showErrorMessage(`Swarmboard: ${context.reason}`);
+    return { outcome: "refused", reason: context.reason };
+  }
+  return launchSwarm(deps, raw, context);
+}
+
+/** The folder the swarm works in: the context's, the one a folder argument is in, else the user's pick of several. */
+async function launchFolder(
+  deps: LaunchDeps,
+  raw: unknown,
+  context: LaunchContext | undefined,
+): Promise<vscode.WorkspaceFolder | undefined | "cancelled"> {
+  if (context) return context.folder;
+  if (raw instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(raw);
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  // Arguments name their workspace (or take the first folder); only the prompts ask.
+  if (raw !== undefined) return folders[0];
+  return (await askFolder(deps.input, folders)) ?? (folders.length > 1 ? "cancelled" : undefined);
+}
+
+async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | undefined): Promise<LaunchResult> {
   if (!vscode.workspace.isTrusted) return { outcome: "refused", reason: untrustedReason };
-  const folder = vscode.workspace.workspaceFolders?.[0];
+  const chosen = await launchFolder(deps, raw, context);
+  if (chosen === "cancelled") return { outcome: "cancelled", reason: "The launch was cancelled; nothing was started." };
+  const folder = chosen;
   const settingsResult = readSettings();
   if (!settingsResult.ok)
     return { outcome: "refused", reason: `Fix your settings first: ${settingsResult.problems.join(" ")}` };
@@ -68,6 +97,11 @@ async function launch(deps: LaunchDeps, raw: unknown): Promise<LaunchResult> {
     if (asked.outcome !== "answered") return asked;
     args = asked.args;
     fit = asked.fit;
+  }
+  if (context) {
+    const withContext = context.withGoal(args.goal);
+    if (!withContext.ok) return { outcome: "refused", reason: withContext.reason };
+    args = { ...args, goal: withContext.goal };
   }
   const workspace = args.workspace ?? folder?.uri.fsPath;
   if (!workspace)

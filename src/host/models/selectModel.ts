@@ -3,14 +3,21 @@
 import os from "node:os";
 import * as vscode from "vscode";
 import { RpcError } from "../../core/rpc/rpcPeer";
-import { modelFactsMethod, pullModelMethod, pullProgressNotification } from "../../protocol/swarmRpc";
+import {
+  modelFactsMethod,
+  modelToolCallingMethod,
+  pullModelMethod,
+  pullProgressNotification,
+} from "../../protocol/swarmRpc";
 import { readSettings } from "../configuration";
 import type { HostLog } from "../hostLog";
 import type { Confirmations } from "../confirmations";
+import type { QuickPicker } from "../quickPicker";
 import type { WorkerProcess } from "../workerProcess";
 import type { ModelMemory } from "./modelMemory";
 import { modelUriFormat, modelUriPrompt } from "./modelUris";
 import { runtimeSettings } from "../launch/runtimeSettings";
+import { catalogueItems } from "./catalogueItems";
 import { factsLines, formatBytes, memoryVerdict, type FactsSummary, type MemoryVerdict } from "./modelFit";
 
 export interface ModelDeps {
@@ -25,6 +32,8 @@ export interface ModelDeps {
   readonly pulls: PullInProgress;
   /** Where a chosen model is saved (and whether to ask where). */
   readonly memory: ModelMemory;
+  /** The quick pick the model is chosen in (the in-host tests read its items). */
+  readonly picker: QuickPicker;
 }
 
 export class PullInProgress {
@@ -54,6 +63,11 @@ function basename(p: string): string {
 async function askForModel(deps: ModelDeps): Promise<string | undefined> {
   const current = readSettings();
   const currentPath = current.ok ? current.settings.modelPath : "";
+  // 0 (the default) sizes the pool from free memory: the catalogue then shows what free memory holds.
+  const budget = current.ok ? current.settings.kvCellsBudget : 0;
+  const kvCells = budget > 0 ? budget : Number.POSITIVE_INFINITY;
+  const separator = (label: string) => ({ id: "", label, kind: vscode.QuickPickItemKind.Separator });
+  const catalogue = catalogueItems(kvCells, deps.freeMemory.bytes());
   const items = [
     { id: "file", label: "$(file) Choose a GGUF file…" },
     {
@@ -62,10 +76,12 @@ async function askForModel(deps: ModelDeps): Promise<string | undefined> {
       detail: `${modelUriFormat} or an https URL of a .gguf file`,
     },
     ...(currentPath ? [{ id: "current", label: `$(check) Keep ${basename(currentPath)}`, detail: currentPath }] : []),
+    separator("Instruct models with native tool calling (downloaded on pick)"),
+    ...catalogue,
   ];
-  const choice = await vscode.window.showQuickPick(items, {
-    title: "Swarmboard: which model should the agents share?",
-  });
+  const choice = await deps.picker.pick(items, { title: "Swarmboard: which model should the agents share?" });
+  const fromCatalogue = catalogue.find((c) => c.id === choice?.id);
+  if (fromCatalogue) return pullModel(deps, fromCatalogue.model.uri);
   if (choice?.id === "current") return currentPath;
   if (choice?.id === "pull") return pullModel(deps);
   if (choice?.id !== "file") return undefined;
@@ -131,6 +147,9 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
   const name = basename(modelPath);
   if (!/\.gguf$/i.test(modelPath))
     throw new Error(`${modelPath} is not a .gguf file: Swarmboard loads GGUF models only.`);
+  // Agents act only through tool calls: a story model or a template without tools is refused before it loads.
+  const { refusal } = await deps.worker.request(modelToolCallingMethod, { modelPath });
+  if (refusal !== undefined) throw new Error(refusal);
   const size = (await vscode.workspace.fs.stat(vscode.Uri.file(modelPath))).size;
   const early = memoryVerdict(size, 0, deps.freeMemory.bytes());
   if (

@@ -1,5 +1,6 @@
 // Tells the user when a swarm ends, once per swarm, with what to do next: review its branches and open its
-// report after a normal end; review it or read the log after its worker died (an interrupted swarm).
+// report after a normal end; resume it, review it or read the log after its worker died (an interrupted swarm).
+// Once per run: a resumed swarm that ends again is told again.
 import * as vscode from "vscode";
 import { DisposableBase } from "../../core/disposable";
 import { commandId } from "../commandTable";
@@ -8,6 +9,7 @@ import type { Notices } from "../notices";
 import type { SwarmStore } from "./swarmStore";
 import { isRunning, type HostSwarmView } from "./swarmStatus";
 
+const resumeAction = "Resume";
 const reviewAction = "Review Branches";
 const reportAction = "Open Report";
 const logAction = "Show Log";
@@ -43,13 +45,14 @@ export class SwarmEndNotices extends DisposableBase {
 
   private async tell(swarmId: string): Promise<void> {
     const view = this.swarms.swarm(swarmId);
-    if (!view || isRunning(view) || this.told.has(swarmId)) return;
-    this.told.add(swarmId);
+    const run = `${swarmId}@${view?.startedAt ?? 0}`;
+    if (!view || isRunning(view) || this.told.has(run)) return;
+    this.told.add(run);
     const name = `“${view.goal.length > 60 ? `${view.goal.slice(0, 59)}…` : view.goal || swarmId}”`;
     if (view.interrupted !== undefined) {
-      const text = `Swarmboard: swarm ${name} was interrupted: ${view.interrupted}. Nothing of it is running any more; its branches and findings are kept.`;
+      const text = `Swarmboard: swarm ${name} was interrupted: ${view.interrupted}. Nothing of it is running any more; its branches and findings are kept, and Resume continues it.`;
       this.log.warn(text);
-      this.act(await this.notices.show("warning", text, [reviewAction, logAction]), view);
+      this.act(await this.notices.show("warning", text, [resumeAction, reviewAction, logAction]), view);
       return;
     }
     const text = `Swarmboard: swarm ${name} ${ending(view)}.`;
@@ -59,7 +62,9 @@ export class SwarmEndNotices extends DisposableBase {
   }
 
   private act(action: string | undefined, view: HostSwarmView): void {
-    if (action === reviewAction) void vscode.commands.executeCommand(commandId("reviewBranches"), { swarmId: view.id });
+    if (action === resumeAction) void vscode.commands.executeCommand(commandId("resumeSwarm"), { swarmId: view.id });
+    else if (action === reviewAction)
+      void vscode.commands.executeCommand(commandId("reviewBranches"), { swarmId: view.id });
     else if (action === reportAction && view.reportPath)
       void vscode.window.showTextDocument(vscode.Uri.file(view.reportPath), { preview: true });
     else if (action === logAction) this.log.show();

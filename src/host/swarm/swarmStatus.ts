@@ -2,7 +2,14 @@
 // stopped, failed) come from the store's view; "interrupted" is the host's own: the worker died while the swarm
 // ran, so nothing it had live is live any more.
 import type { AgentView, SwarmViewState } from "../../core/swarmView";
+import type { PastSwarm } from "../../protocol/swarmHistoryRpc";
 import type { UsageSample } from "../../protocol/webviewMessages";
+
+/** What the repository's registry says of a swarm this window did not run (listed after a reload or restart). */
+export type PastSwarmFacts = Pick<
+  PastSwarm,
+  "outcome" | "reason" | "branches" | "findings" | "launchedBy" | "stateDirExists"
+>;
 
 /** A swarm as the host holds it: the worker's view, plus why it was interrupted when its worker died. */
 export interface HostSwarmView extends SwarmViewState {
@@ -11,9 +18,13 @@ export interface HostSwarmView extends SwarmViewState {
   readonly subAgents?: readonly string[];
   /** KV cells in use and tokens/s at each kv-stats report (the panel's chart). */
   readonly usage?: readonly UsageSample[];
+  /** Set for a swarm read back from the repository's history rather than run by this window's worker. */
+  readonly past?: PastSwarmFacts;
+  /** When its branches and worktrees were removed (Clean Up, here or from the CLI). */
+  readonly cleanedUpAt?: number;
 }
 
-export type SwarmStatus = SwarmViewState["status"] | "interrupted";
+export type SwarmStatus = SwarmViewState["status"] | "interrupted" | "running elsewhere";
 
 const finishedAgentStates = new Set(["done", "failed"]);
 
@@ -22,7 +33,19 @@ export function isRunning(view: SwarmViewState): boolean {
 }
 
 export function swarmStatus(view: HostSwarmView): SwarmStatus {
+  if (view.past?.outcome === "running") return "running elsewhere";
   return view.interrupted !== undefined ? "interrupted" : view.status;
+}
+
+/** Whether Resume may be offered: it ended before its end (interrupted or stopped) and its branches are still there. */
+export function isResumable(view: HostSwarmView): boolean {
+  if (isRunning(view) || view.cleanedUpAt !== undefined || view.past?.outcome === "running") return false;
+  return view.interrupted !== undefined || view.status === "stopped";
+}
+
+/** Whether Clean Up may be offered: nothing runs it (here or elsewhere) and it was not cleaned up already. */
+export function isCleanable(view: HostSwarmView): boolean {
+  return !isRunning(view) && view.past?.outcome !== "running" && view.cleanedUpAt === undefined;
 }
 
 /** An agent's state word; an agent that was live when its worker died is "interrupted", not still gathering. */

@@ -16,11 +16,12 @@ export interface SwarmChange {
   readonly types: ReadonlySet<SwarmEvent["type"]>;
 }
 
-/** Where a swarm works, remembered from its launch (review needs it). */
+/** Where a swarm works, remembered from its launch or its record (review, resume and clean-up need it). */
 export interface SwarmPlace {
   readonly workspace: string;
   readonly stateDir: string;
-  readonly params: StartSwarmParams;
+  /** Absent for a past swarm: this window did not launch it. */
+  readonly params?: StartSwarmParams;
 }
 
 export class SwarmStore extends DisposableBase {
@@ -35,7 +36,7 @@ export class SwarmStore extends DisposableBase {
   }
 
   /** Records a launched swarm before its first event arrives. */
-  launched(swarmId: string, place: SwarmPlace): void {
+  launched(swarmId: string, place: Required<SwarmPlace>): void {
     this.places.set(swarmId, place);
     if (!this.views.has(swarmId))
       this.views.set(swarmId, {
@@ -43,6 +44,46 @@ export class SwarmStore extends DisposableBase {
         goal: place.params.goal,
         recipe: place.params.recipe,
       });
+    this.emitter.fire({ swarmId, types: new Set() });
+  }
+
+  /**
+   * A swarm read back from the repository's history. A swarm this window runs or ran keeps its own view (the
+   * live stream knows more than the record); a past one is replaced by the newer reading.
+   */
+  remember(view: HostSwarmView, place: SwarmPlace): boolean {
+    const known = this.views.get(view.id);
+    if (known !== undefined && known.past === undefined) return false;
+    this.views.set(view.id, view);
+    if (!this.places.has(view.id)) this.places.set(view.id, place);
+    this.emitter.fire({ swarmId: view.id, types: new Set() });
+    return true;
+  }
+
+  /**
+   * The swarm is being resumed: it is live again from here on (no interruption, no past record), and keeps its
+   * agents and findings until the resumed run's events update them. Returns the view before, to restore on failure.
+   */
+  resuming(swarmId: string): HostSwarmView | undefined {
+    const before = this.views.get(swarmId);
+    if (!before) return undefined;
+    const { interrupted: _i, past: _p, endedAt: _e, endReason: _r, ...rest } = before;
+    this.views.set(swarmId, { ...rest, status: "starting", startedAt: Date.now() });
+    this.emitter.fire({ swarmId, types: new Set() });
+    return before;
+  }
+
+  /** Puts back a view (a resume that the worker refused). */
+  restore(view: HostSwarmView): void {
+    this.views.set(view.id, view);
+    this.emitter.fire({ swarmId: view.id, types: new Set() });
+  }
+
+  /** Its branches and worktrees were removed. */
+  cleanedUp(swarmId: string, at: number): void {
+    const view = this.views.get(swarmId);
+    if (!view) return;
+    this.views.set(swarmId, { ...view, cleanedUpAt: at });
     this.emitter.fire({ swarmId, types: new Set() });
   }
 
@@ -89,9 +130,9 @@ export class SwarmStore extends DisposableBase {
     return [...this.views.values()].sort((a, b) => b.startedAt - a.startedAt);
   }
 
-  /** The swarm shown by default: the running one, else the newest. */
+  /** The swarm shown by default: the running one, else the newest this window ran (a past one is not "current"). */
   current(): HostSwarmView | undefined {
     const all = this.swarms();
-    return all.find(isRunning) ?? all[0];
+    return all.find(isRunning) ?? all.find((s) => s.past === undefined);
   }
 }

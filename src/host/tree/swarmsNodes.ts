@@ -6,7 +6,16 @@ import type { BoardEntry } from "../../protocol/board";
 import type { WorkerStatus } from "../../protocol/webviewMessages";
 import { commandId } from "../commandTable";
 import { modeLabel, modelName } from "../panel/panelProjection";
-import { agentCount, agentStatus, isRunning, swarmStatus, type HostSwarmView } from "../swarm/swarmStatus";
+import {
+  agentCount,
+  agentStatus,
+  isCleanable,
+  isResumable,
+  isRunning,
+  swarmStatus,
+  type HostSwarmView,
+} from "../swarm/swarmStatus";
+import { branchesLine, historyTooltip } from "./pastSwarmText";
 
 export type SwarmsNodeKind = "worker" | "model" | "hint" | "swarm" | "agent" | "finding";
 
@@ -24,6 +33,8 @@ export interface SwarmsNode {
   /** An agent's branch (the review's "open branch diff" takes the node itself). */
   readonly branch?: string;
   readonly collapsible?: boolean;
+  /** Collapsed at first (a past swarm); otherwise a swarm opens expanded. */
+  readonly folded?: boolean;
 }
 
 const agentIcons: Record<string, string> = {
@@ -47,6 +58,7 @@ const swarmIcons: Record<ReturnType<typeof swarmStatus>, string> = {
   stopped: "debug-stop",
   failed: "error",
   interrupted: "debug-disconnect",
+  "running elsewhere": "remote",
 };
 export const findingKinds = new Set(["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"]);
 const findingIcons: Record<string, string> = {
@@ -61,19 +73,29 @@ function elapsed(view: SwarmViewState): string {
   return s >= 60 ? `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
+/** "swarm-running", or "swarm" with what may be done to it: "-resumable", "-cleanable" (the menus match on them). */
+function swarmContext(view: HostSwarmView): string {
+  if (isRunning(view)) return "swarm-running";
+  const status = view.interrupted !== undefined ? "-interrupted" : "";
+  return `swarm${status}${isResumable(view) ? "-resumable" : ""}${isCleanable(view) ? "-cleanable" : ""}`;
+}
+
 export function swarmNode(view: HostSwarmView, stuck: boolean): SwarmsNode {
   const status = stuck ? "stuck? no progress" : swarmStatus(view);
+  const parts = [view.recipe, status, elapsed(view), `${view.agents.length} agents`, branchesLine(view)];
+  const tooltip = `${view.id}\n${view.goal}\n${agentCount(view)}\n${view.rules?.length ? `rules: ${view.rules.map((r) => r.path).join(", ")}\n` : ""}${view.endReason ?? ""}`;
   return {
     id: `swarm:${view.id}`,
     kind: "swarm",
     label: view.goal || view.id,
-    description: `${view.recipe} · ${status} · ${elapsed(view)} · ${view.agents.length} agents`,
-    tooltip:
-      `${view.id}\n${view.goal}\n${agentCount(view)}\n${view.rules?.length ? `rules: ${view.rules.map((r) => r.path).join(", ")}\n` : ""}${view.endReason ?? ""}`.trim(),
+    description: parts.filter((p) => p !== "").join(" · "),
+    tooltip: `${tooltip}${historyTooltip(view)}`.trim(),
     icon: stuck ? "warning" : swarmIcons[swarmStatus(view)],
-    contextValue: isRunning(view) ? "swarm-running" : view.interrupted !== undefined ? "swarm-interrupted" : "swarm",
+    contextValue: swarmContext(view),
     swarmId: view.id,
+    // A past swarm starts folded: the live one is what the user watches.
     collapsible: true,
+    ...(view.past !== undefined ? { folded: true } : {}),
   };
 }
 
@@ -81,9 +103,9 @@ export function agentNode(view: HostSwarmView, agent: AgentView): SwarmsNode {
   const state = agentStatus(view, agent);
   const cells = view.stats?.agents.find((a) => a.agentId === agent.id)?.privateCells ?? 0;
   // Short, most telling first: the sidebar is narrow and cuts the description's end.
-  const parts = [`${agent.tokens} tok`, `${cells} cells`, agent.claim ? `claim: ${agent.claim}` : ""].filter(
-    (p) => p !== "",
-  );
+  // A past swarm's agents hold no cells in this worker: its cell count would say nothing.
+  const cellsPart = view.past === undefined ? `${cells} cells` : "";
+  const parts = [`${agent.tokens} tok`, cellsPart, agent.claim ? `claim: ${agent.claim}` : ""].filter((p) => p !== "");
   const live = agent.state !== "done" && agent.state !== "failed" && view.status === "running";
   return {
     id: `agent:${view.id}:${agent.id}`,

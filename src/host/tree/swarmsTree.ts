@@ -66,7 +66,8 @@ export class SwarmsTreeProvider extends DisposableBase implements vscode.TreeDat
     const swarms = this.swarms.swarms();
     const roots = [workerNode(this.worker.state)];
     if (!swarms.some((s) => s.status === "running" || s.status === "starting")) roots.push(launchHintNode());
-    const withModel = swarms.find((s) => s.model);
+    // A past swarm's model is not loaded now: only a swarm of this worker says which model is.
+    const withModel = swarms.find((s) => s.model && s.past === undefined);
     const settings = readSettings();
     if (withModel) roots.push(modelNode(withModel));
     else roots.push(configuredModelNode(settings.ok ? settings.settings.modelPath : ""));
@@ -76,7 +77,7 @@ export class SwarmsTreeProvider extends DisposableBase implements vscode.TreeDat
 
   getTreeItem(node: SwarmsNode): vscode.TreeItem {
     const state = node.collapsible
-      ? node.kind === "swarm"
+      ? node.kind === "swarm" && node.folded !== true
         ? vscode.TreeItemCollapsibleState.Expanded
         : vscode.TreeItemCollapsibleState.Collapsed
       : vscode.TreeItemCollapsibleState.None;

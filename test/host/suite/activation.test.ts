@@ -19,13 +19,16 @@ describe("activation", () => {
       extension.packageJSON as { contributes: { commands: { command: string }[] } }
     ).contributes.commands.map((c) => c.command);
     assert.deepEqual(contributed.sort(), [
+      "swarmboard.cleanUpSwarm",
       "swarmboard.launchSwarm",
+      "swarmboard.launchSwarmWithContext",
       "swarmboard.listFindings",
       "swarmboard.openBranchDiff",
       "swarmboard.openPanel",
       "swarmboard.pingWorker",
       "swarmboard.pullModel",
       "swarmboard.restartWorker",
+      "swarmboard.resumeSwarm",
       "swarmboard.reviewBranches",
       "swarmboard.selectModel",
       "swarmboard.showLane",

@@ -56,6 +56,13 @@ describe("the @swarmboard chat participant", function () {
   before(async function () {
     hooks = (await swarmboard()).hooks;
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
+    // The worker runs one swarm at a time: the shared scripted run of the approvals suite goes on after its test
+    // (the review suites read its branches) and ends on its own; this suite's launch waits for it.
+    await waitFor(
+      "the shared run to end",
+      () => !["running", "starting"].includes(hooks.swarms.store.current()?.status ?? "none"),
+      300_000,
+    );
     repo = makeRulesRepo();
     hooks.delegation.testOverrides = launchOverrides(repo);
   });

@@ -1,5 +1,6 @@
-// Selecting a model: its facts from the worker, the setting saved, and a warning before using a model that
-// does not fit in free memory (free memory is set through the test hook; the real check reads os.freemem()).
+// Selecting a model: the curated catalogue offered, a model that cannot call tools refused before it loads, its
+// facts from the worker, the setting saved, and a warning before using a model that does not fit in free memory
+// (free memory is set through the test hook; the real check reads os.freemem()).
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,6 +8,7 @@ import * as vscode from "vscode";
 import type { SelectedModel } from "../../../src/host/models/selectModel";
 import { swarmboard, waitFor } from "./hostApi";
 import { modelPath } from "./reviewSwarmRun";
+import { toolCallingModelPath } from "./toolModel";
 
 describe("model selection", function () {
   this.timeout(120_000);
@@ -19,16 +21,53 @@ describe("model selection", function () {
       .update("modelPath", undefined, vscode.ConfigurationTarget.Global);
   });
 
+  it("offers the catalogue of tool-calling models with download size, KV per cell and agents that fit", async () => {
+    const { hooks } = await swarmboard();
+    hooks.reviewSurfaces.models.setFreeMemory(64e9);
+    const selecting = vscode.commands.executeCommand("swarmboard.selectModel");
+    const picker = await waitFor("the model quick pick", () => hooks.reviewSurfaces.picker());
+    const labels = picker.items.map((i) => i.label);
+    for (const name of ["Qwen2.5-1.5B-Instruct", "Qwen2.5-Coder-7B-Instruct", "Qwen3-8B", "Llama-3.2-3B-Instruct"])
+      assert.ok(labels.includes(`$(cloud-download) ${name}`), `${name} offered: ${labels.join(", ")}`);
+    const qwen = picker.items.find((i) => i.label.endsWith("Qwen2.5-1.5B-Instruct"));
+    assert.match(qwen?.description ?? "", /^1\.0 GiB · /);
+    assert.match(
+      qwen?.detail ?? "",
+      /^hf:Qwen\/Qwen2\.5-1\.5B-Instruct-GGUF:Q4_K_M · 28\.0 KiB KV per cell · 14 agents fit in 16,384 cells \(448 MiB\)/,
+    );
+    picker.hide();
+    assert.equal(await selecting, undefined, "nothing is downloaded or selected when the pick is dismissed");
+  });
+
+  it("refuses a story model and a template without tools before loading them, the setting unchanged", async () => {
+    const { hooks } = await swarmboard();
+    // With no free memory a model that would load is questioned first; a refused one never gets that far.
+    hooks.reviewSurfaces.models.setFreeMemory(1024);
+    const asked = hooks.reviewSurfaces.confirmations.questions().length;
+    for (const [name, why] of [
+      ["stories260K.gguf", /stories260K\.gguf has no chat template/],
+      ["tiny-random-qwen2-chatml.gguf", /chat template has no tool calling/],
+    ] as const) {
+      const selected = await vscode.commands.executeCommand("swarmboard.selectModel", { path: modelPath(name) });
+      assert.equal(selected, undefined, name);
+      const line = hooks.log.recentLines().find((l) => l.includes(`could not use ${modelPath(name)}`));
+      assert.match(line ?? "", why);
+      assert.match(line ?? "", /Pick an instruct model with native tool calling: Qwen2\.5-1\.5B-Instruct/);
+      assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), "");
+    }
+    assert.equal(hooks.reviewSurfaces.confirmations.questions().length, asked, "refused before any question or load");
+  });
+
   it("shows the model's facts and saves it to swarmboard.modelPath", async () => {
     const { hooks } = await swarmboard();
-    const file = modelPath();
+    const file = await toolCallingModelPath();
     const selected = await vscode.commands.executeCommand<SelectedModel | undefined>("swarmboard.selectModel", {
       path: file,
     });
     assert.ok(selected, "the model was selected");
     assert.equal(selected.facts.architecture, "llama");
     assert.ok(selected.facts.kvBytesPerCell > 0 && selected.facts.trainContextSize > 0);
-    assert.ok(selected.agentsThatFit >= 1, "stories260K fits at least one agent in the default budget");
+    assert.ok(selected.agentsThatFit >= 1, "the test model fits at least one agent in the default budget");
     assert.equal(selected.memory.fits, true);
     assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), file);
     assert.ok(
@@ -42,7 +81,9 @@ describe("model selection", function () {
     hooks.reviewSurfaces.models.setFreeMemory(1024);
     hooks.reviewSurfaces.confirmations.answerNext(false);
     const asked = hooks.reviewSurfaces.confirmations.questions().length;
-    const selected = await vscode.commands.executeCommand("swarmboard.selectModel", { path: modelPath() });
+    const selected = await vscode.commands.executeCommand("swarmboard.selectModel", {
+      path: await toolCallingModelPath(),
+    });
     assert.equal(selected, undefined);
     assert.match(hooks.reviewSurfaces.confirmations.questions()[asked] ?? "", /does not fit in free memory/);
     assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), "");

@@ -3,17 +3,11 @@
 // a progress notification), then the agent count, whose prompt carries the budget's estimate from model/facts.
 // The last step is dismissed, so nothing is launched.
 import assert from "node:assert/strict";
-import path from "node:path";
 import * as vscode from "vscode";
 import type { LaunchResult } from "../../../src/host/launch/launchArgs";
 import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
 import { swarmboard, waitFor } from "./hostApi";
-
-const repoRoot = path.resolve(__dirname, "../../../..");
-const modelPath = path.join(
-  process.env.SWARMBOARD_MODELS_DIR ?? path.resolve(repoRoot, "../shared/models"),
-  "stories260K.gguf",
-);
+import { toolCallingModelPath } from "./toolModel";
 
 type Step = NonNullable<ReturnType<SwarmboardTestHooks["swarms"]["launchStep"]>>;
 
@@ -86,8 +80,10 @@ describe("launching from the command palette", function () {
   it("uses a picked model at the next launch without asking, and asks for the agent count with the budget's estimate", async () => {
     const { hooks } = await swarmboard();
     // Picked once (Select Model saves it); the launch after it has no model step.
-    await vscode.commands.executeCommand("swarmboard.selectModel", { path: modelPath });
-    assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), modelPath);
+    // Select Model refuses stories260K (no chat template): a model whose template calls tools is picked.
+    const picked = await toolCallingModelPath();
+    await vscode.commands.executeCommand("swarmboard.selectModel", { path: picked });
+    assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), picked);
     const launching = Promise.resolve(vscode.commands.executeCommand<LaunchResult>("swarmboard.launchSwarm"));
     const titles: string[] = [];
     const seen = setInterval(() => {

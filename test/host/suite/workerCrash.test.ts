@@ -1,6 +1,6 @@
 // Issue 14, crash recovery in the real host: a swarm whose worker is killed with SIGKILL while an agent waits for
 // an approval ends as interrupted; the tree, the panel's lanes and budget and the status bar keep nothing live,
-// and a notification says so with Review Branches and Show Log.
+// and a notification says so with Resume, Review Branches and Show Log. Its Resume continues the swarm to its end.
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -12,6 +12,7 @@ import { swarmboard, waitFor } from "./hostApi";
 import { git, modelPath, repoRoot } from "./reviewSwarmRun";
 
 const waitingCommand = "node --version";
+const goal = "Wait for an answer that never comes";
 
 const script: TurnScript = {
   agents: {
@@ -64,7 +65,7 @@ describe("crash recovery", function () {
       180_000,
     );
     const swarmId = await hooks.reviewSurfaces.swarms.start({
-      goal: "Wait for an answer that never comes",
+      goal,
       recipe: recipeFile,
       modelPath: modelPath(),
       workspace: repo,
@@ -93,14 +94,19 @@ describe("crash recovery", function () {
 
     const pid = hooks.swarms.workerPid();
     assert.ok(pid, "a worker is running");
+    // The notice's Resume is picked once the interrupted state has been checked (and pictured) below.
+    let pickResume: (action: string) => void = () => undefined;
+    const resumePicked = new Promise<string>((resolve) => (pickResume = resolve));
+    hooks.swarms.notices.answerNext(() => resumePicked);
     process.kill(pid, "SIGKILL");
 
     const notice = await waitFor("the interrupted notice", () =>
-      hooks.swarms.notices.recent().find((n) => n.text.includes("was interrupted")),
+      // This swarm's notice: an earlier suite's swarm may have been interrupted by a restart (SIGTERM) too.
+      hooks.swarms.notices.recent().find((n) => n.text.includes("was interrupted") && n.text.includes(goal)),
     );
     assert.equal(notice.level, "warning");
     assert.match(notice.text, /the worker exited with signal SIGKILL/);
-    assert.deepEqual(notice.actions, ["Review Branches", "Show Log"]);
+    assert.deepEqual(notice.actions, ["Resume", "Review Branches", "Show Log"]);
 
     const after = hooks.swarms.store.swarm(swarmId)!;
     assert.equal(after.interrupted, "the worker exited with signal SIGKILL");
@@ -109,7 +115,7 @@ describe("crash recovery", function () {
 
     const swarmNode = hooks.swarmsView.roots().find((n) => n.kind === "swarm" && n.swarmId === swarmId)!;
     assert.match(swarmNode.description ?? "", /· interrupted ·/);
-    assert.equal(swarmNode.contextValue, "swarm-interrupted");
+    assert.equal(swarmNode.contextValue, "swarm-interrupted-resumable-cleanable");
     for (const agent of hooks.swarms.children(swarmNode)) {
       assert.match(agent.description ?? "", /^(interrupted|done|failed) ·/, `${agent.label}: ${agent.description}`);
       assert.doesNotMatch(agent.contextValue ?? "", /-live/, `${agent.label} is not live`);
@@ -130,5 +136,39 @@ describe("crash recovery", function () {
       await requestScreenshot("crash-notification");
     }
     await waitFor("the worker to be back", () => hooks.worker.state.state === "ready", 60_000);
+
+    // Resume, as the notification's button does: the same swarm continues in the new worker to its end. Its
+    // agents are scripted to finish at once (nothing left to ask).
+    hooks.history.resumeOverrides.script = { agents: {} };
+    const ended = hooks.swarms.notices.recent().length;
+    try {
+      pickResume("Resume");
+      await waitFor(
+        "the resumed swarm to run",
+        () => hooks.swarms.store.swarm(swarmId)?.interrupted === undefined,
+        60_000,
+      );
+      const done = await waitFor(
+        "the resumed swarm to end",
+        () => {
+          const v = hooks.swarms.store.swarm(swarmId);
+          return v && v.status !== "running" && v.status !== "starting" ? v : undefined;
+        },
+        240_000,
+      );
+      assert.equal(done.status, "completed", `${done.status}: ${done.endReason}`);
+      assert.equal(done.interrupted, undefined);
+      const told = await waitFor("the end notice of the resumed run", () =>
+        hooks.swarms.notices
+          .recent()
+          .slice(ended)
+          .find((n) => n.text.includes("finished")),
+      );
+      assert.match(told.text, /Wait for an answer that never comes/);
+      const node = hooks.swarmsView.roots().find((n) => n.kind === "swarm" && n.swarmId === swarmId)!;
+      assert.match(node.description ?? "", /· completed ·/);
+    } finally {
+      delete hooks.history.resumeOverrides.script;
+    }
   });
 });

@@ -45,4 +45,19 @@ describe("cli: the command line", () => {
       /--kv-cache-type expects one of f16, q8_0/,
     );
   });
+
+  it("parses model pull by URI or catalogue name, and model pull --list with its budget", () => {
+    assert.deepEqual(parseCommandLine(["model", "pull", "qwen3-4b", "--dir", "/m"]), {
+      command: "pull",
+      uri: "qwen3-4b",
+      dir: "/m",
+    });
+    assert.deepEqual(parseCommandLine(["model", "pull", "--list"]), { command: "pull-list" });
+    assert.deepEqual(parseCommandLine(["model", "pull", "--list", "--kv-cells", "8192"]), {
+      command: "pull-list",
+      kvCells: 8192,
+    });
+    assert.throws(() => parseCommandLine(["model", "pull", "--list", "--kv-cells", "0"]), /positive whole number/);
+    assert.throws(() => parseCommandLine(["model", "pull"]), /a name from `swarmboard model pull --list`/);
+  });
 });

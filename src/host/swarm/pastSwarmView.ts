@@ -1,0 +1,44 @@
+// A past swarm as the store holds it: its recorded events (trace and board, read by the worker) folded by the
+// same reducer as a live stream, then the registry's word on how it ended laid over them, since a swarm killed
+// mid-run has no end in its trace and one run elsewhere may still be going.
+import { emptySwarm, reduceSwarm } from "../../core/swarmView";
+import type { PastSwarm } from "../../protocol/swarmHistoryRpc";
+import type { SwarmEvent } from "../../protocol/swarmEvents";
+import { interruptedView, type HostSwarmView } from "./swarmStatus";
+
+export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[]): HostSwarmView {
+  let view = { ...emptySwarm(past.swarmId, past.createdAt), goal: past.goal, recipe: past.recipe };
+  for (const e of events) view = reduceSwarm(view, e);
+  const facts = {
+    outcome: past.outcome,
+    reason: past.reason,
+    branches: past.branches,
+    findings: past.findings,
+    launchedBy: past.launchedBy,
+    stateDirExists: past.stateDirExists,
+  };
+  const cleaned = past.cleanedUpAt !== undefined ? { cleanedUpAt: past.cleanedUpAt } : {};
+  const { stats: _notLive, ...rest } = view;
+  const noStats = { ...rest, goal: past.goal || view.goal, recipe: past.recipe || view.recipe, approvals: [] };
+  switch (past.outcome) {
+    case "interrupted":
+      return {
+        ...interruptedView(noStats, past.reason, past.endedAt ?? view.endedAt ?? past.createdAt),
+        past: facts,
+        ...cleaned,
+      };
+    case "running":
+      // Another process runs it: nothing of it is live in this window, so it is shown as not running here.
+      return { ...noStats, status: "stopped", endReason: past.reason, past: facts, ...cleaned };
+    default:
+      return {
+        ...noStats,
+        status: past.outcome,
+        endReason: past.reason || view.endReason,
+        ...(past.endedAt !== undefined ? { endedAt: past.endedAt } : {}),
+        ...(past.reportPath !== undefined ? { reportPath: past.reportPath } : {}),
+        past: facts,
+        ...cleaned,
+      };
+  }
+}
