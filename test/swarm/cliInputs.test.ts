@@ -132,13 +132,17 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
     // On a machine with an NVIDIA driver the CUDA runtime may load: there bench/gpu-check.sh is the check.
     if (existsSync("/proc/driver/nvidia/version")) this.skip();
     refused(
-      ["--goal", "g", "--model", model, "--workspace", repo.workspace, "--recipe", recipeFile, "--gpu", "cuda"],
+      [
+        ...["--goal", "g", "--model", model, "--workspace", repo.workspace],
+        ...["--recipe", recipeFile, "--script", noAgents, "--gpu", "cuda"],
+      ],
       /The cuda GPU backend cannot be used here: .* It needs an NVIDIA GPU with its driver, and the CUDA Toolkit .*buildRuntime\.mjs --gpu cuda.* Or run on the CPU with --gpu false/,
     );
   });
 
   it("refuses --gpu metal off macOS and a KV cache type the model's heads cannot hold (exit 2)", () => {
-    const args = ["--goal", "g", "--model", model, "--workspace", repo.workspace, "--recipe", recipeFile];
+    const args = ["--goal", "g", "--model", model, "--workspace", repo.workspace];
+    args.push("--recipe", recipeFile, "--script", noAgents);
     if (process.platform !== "darwin")
       refused([...args, "--gpu", "metal"], /The metal GPU backend cannot be used here: Metal exists only on macOS/);
     refused(
