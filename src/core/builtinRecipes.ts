@@ -16,6 +16,9 @@ const codeTools = [
   "merge_progress",
 ];
 
+/** Researchers divide the question by claims (an angle is a task id naming it) and read past the repository. */
+const researchTools = [...readTools, "claim", "release", "roster", "fetch_url", "web_search"];
+
 const minute = 60_000;
 
 export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
@@ -26,9 +29,12 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
       {
         name: "researcher",
         count: 4,
-        tools: readTools,
+        tools: researchTools,
         instructions:
-          "Investigate one angle of the goal. Post FACTs with file:line refs; keep OBSERVED for what you have not checked.",
+          "Investigate one angle of the goal. Read the roster, then claim your angle as a task id naming it " +
+          '(scope {"taskId": "angle: <a few words>"}) so nobody repeats it. Post FACTs with file:line refs or the ' +
+          "page's URL; keep OBSERVED for what you have not checked. Read pages with fetch_url (web_search when the " +
+          "user configured a search endpoint).",
       },
       {
         name: "synthesist",

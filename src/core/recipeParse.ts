@@ -3,6 +3,7 @@
 // The schema checks shapes; the checks below it check what refers to what (roles, stages, synthesist).
 import type { z } from "zod";
 import { recipeSchema, type Recipe, type Stage } from "../protocol/recipe";
+import { parseHostPattern } from "./hostAllowlist";
 
 export interface RecipeProblem {
   readonly file: string;
@@ -117,6 +118,13 @@ function checkReferences(file: string, recipe: Recipe, options: RecipeParseOptio
   if (recipe.taskSources.includes("test-failures") && recipe.testCommand === undefined) {
     add("testCommand", 'a test command: the "test-failures" task source needs one to run');
   }
+  recipe.webHosts?.forEach((pattern, i) => {
+    try {
+      parseHostPattern(pattern);
+    } catch (e) {
+      add(`webHosts[${i}]`, (e as Error).message, pattern);
+    }
+  });
   return problems;
 }
 

@@ -10,7 +10,8 @@ import type { BoardStore } from "./boardStore";
 import { ClaimTable, claimEntry, conflictNotices, releaseEntry, type Lease } from "./claims";
 import { grepBoard } from "./grepBoard";
 import { MessageRouter } from "./messages";
-import { parseScope } from "./scopes";
+import { rosterLines, type RosterMember } from "./roster";
+import { describeScope, parseScope } from "./scopes";
 import { BoardFeed, visibleEntries, type VisibilityRule } from "./visibility";
 
 export interface SwarmBoardOptions {
@@ -42,6 +43,8 @@ export class SwarmBoard {
   private readonly counters = new Map<string, number>();
   private readonly synthesists = new Set<string>();
   private readonly feeds = new Map<string, BoardFeed>();
+  /** Agents on the board now, with their role's name (for the roster). */
+  private readonly members = new Map<string, string | undefined>();
   private readonly systemAuthor: string;
 
   /** Builds the organisation from what the store already holds (board and claims; messages as history). */
@@ -56,14 +59,16 @@ export class SwarmBoard {
     return { visibility: this.options.visibility, synthesists: this.synthesists };
   }
 
-  join(agent: string, role: { isSynthesist: boolean } = { isSynthesist: false }): void {
+  join(agent: string, role: { isSynthesist: boolean; name?: string } = { isSynthesist: false }): void {
     this.messages.join(agent);
+    this.members.set(agent, role.name);
     if (role.isSynthesist) this.synthesists.add(agent);
     this.feeds.set(agent, new BoardFeed({ agent, isSynthesist: role.isSynthesist }, this.rule));
   }
 
   leave(agent: string): void {
     this.messages.leave(agent);
+    this.members.delete(agent);
     this.feeds.delete(agent);
   }
 
@@ -143,6 +148,29 @@ export class SwarmBoard {
   /** New entries the agent may see since it last asked (findings as they land, under the visibility rule). */
   newEntriesFor(agent: string): BoardEntry[] {
     return this.feeds.get(agent)?.next(this.board.entries()) ?? [];
+  }
+
+  /**
+   * Who covers what now: every agent on the board (and any other holder of a live claim) with the claims it
+   * holds and the words it claimed them with. Claims are visible to all, whatever the findings' visibility.
+   */
+  roster(now: number): RosterMember[] {
+    const held = new Map<string, RosterMember["claims"][number][]>();
+    for (const lease of this.claims.active(now)) {
+      const text = this.board.get(lease.claimId)?.text ?? "";
+      const claim = { claimId: lease.claimId, scope: describeScope(lease.scope), text };
+      held.set(lease.agent, [...(held.get(lease.agent) ?? []), claim]);
+    }
+    const agents = new Set([...this.members.keys(), ...held.keys()]);
+    return [...agents].map((agent) => {
+      const role = this.members.get(agent);
+      return { agent, ...(role !== undefined ? { role } : {}), claims: held.get(agent) ?? [] };
+    });
+  }
+
+  /** The live roster as the lines an agent reads. */
+  rosterText(now: number): string[] {
+    return rosterLines(this.roster(now));
   }
 
   /** grep_board over what the agent may see. */

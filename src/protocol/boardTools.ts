@@ -29,6 +29,8 @@ export const releaseArgs = z.object({
   claimId: z.string().min(1),
   reason: z.string().min(1).max(1000),
 });
+/** The live roster: who is on the board and which claims each holds (no arguments). */
+export const rosterArgs = z.object({});
 export const sendMessageArgs = z.object({
   to: z.string().min(1).describe('"swarm" for everyone, or an agent id'),
   text: z.string().min(1).max(4000),

@@ -86,6 +86,10 @@ export const recipeSchema = z.strictObject({
   testCommand: z.string().min(1).optional(),
   /** Whether verified work merges into the swarm's integration branch. */
   merge: z.boolean().default(false),
+  /** Hosts whose pages fetch_url reads without asking, besides the swarmboard.webAllowedHosts setting. */
+  webHosts: z
+    .array(z.string().min(1, "expected a host pattern"), { error: "expected a list of host patterns" })
+    .optional(),
 });
 export type Recipe = z.infer<typeof recipeSchema>;
 export type RecipeInput = z.input<typeof recipeSchema>;

@@ -3,6 +3,7 @@
 // instead of reaching the worker. Keep the defaults equal to package.json's (a unit test checks).
 import { z } from "zod";
 import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
+import type { WebSettings } from "./webTools";
 
 export const commandPolicySchema = z.object({
   /** Command prefixes that run without asking. */
@@ -37,6 +38,16 @@ export const settingsSchema = z.object({
   showFindingsInEditor: z.boolean().default(true),
   /** Put the repository's agent-rules files (AGENTS.md, CLAUDE.md, ...) into the trunk as its conventions. */
   agentRules: z.boolean().default(true),
+  /** Hosts agents' fetch_url reads without asking (patterns: host, *.domain, host:port); others ask. */
+  webAllowedHosts: z.array(z.string().min(1)).default([]),
+  /** Most bytes of one web response fetch_url or web_search reads. */
+  webFetchMaxBytes: z.number().int().min(1024).default(2_000_000),
+  /** Most milliseconds one fetch (with its redirects) may take. */
+  webFetchTimeoutMs: z.number().int().min(100).default(20_000),
+  /** Characters of page text in one fetch_url reply (agents read on with an offset). */
+  webPageChars: z.number().int().min(200).default(6000),
+  /** A SearXNG-style JSON search endpoint for web_search; empty (the default) turns web_search off. */
+  webSearchEndpoint: z.string().default(""),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -51,7 +62,23 @@ export const settingKeys = [
   "commandPolicy",
   "showFindingsInEditor",
   "agentRules",
+  "webAllowedHosts",
+  "webFetchMaxBytes",
+  "webFetchTimeoutMs",
+  "webPageChars",
+  "webSearchEndpoint",
 ] as const;
+
+/** The web settings as a swarm's start request carries them. */
+export function webSettingsOf(settings: Settings): WebSettings {
+  return {
+    allowedHosts: settings.webAllowedHosts,
+    maxBytes: settings.webFetchMaxBytes,
+    timeoutMs: settings.webFetchTimeoutMs,
+    pageChars: settings.webPageChars,
+    searchEndpoint: settings.webSearchEndpoint,
+  };
+}
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: string[] };
 

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
 import { commandPolicySchema } from "./settings";
+import { webSettingsSchema } from "./webTools";
 
 export const swarmOutcomeSchema = z.enum(["completed", "budget", "stopped", "failed"]);
 export type SwarmOutcome = z.infer<typeof swarmOutcomeSchema>;
@@ -56,6 +57,8 @@ export const swarmInputsSchema = z.object({
   budgetMs: z.number().int().positive().optional(),
   policy: commandPolicySchema.optional(),
   approveAsks: z.boolean().optional(),
+  /** How agents reached the web (fetch_url, web_search); absent: the defaults. */
+  web: webSettingsSchema.optional(),
   version: z.string().optional(),
 });
 export type SwarmInputs = z.infer<typeof swarmInputsSchema>;

@@ -7,6 +7,7 @@ import { swarmEventSchema } from "./swarmEvents";
 import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } from "./tools";
 import { turnScriptSchema } from "./turnScript";
 import { commandPolicySchema } from "./settings";
+import { webSettingsSchema } from "./webTools";
 
 /** The longest goal a swarm takes (it goes into every agent's trunk). */
 export const maxGoalChars = 20_000;
@@ -32,6 +33,8 @@ export const startSwarmParams = z.object({
   script: turnScriptSchema.optional(),
   /** Put the repository's agent-rules files into the trunk (the `swarmboard.agentRules` setting); default true. */
   agentRules: z.boolean().optional(),
+  /** How agents reach the web (the `swarmboard.web*` settings); default: no allowed host, no search. */
+  web: webSettingsSchema.optional(),
 });
 export type StartSwarmParams = z.infer<typeof startSwarmParams>;
 

@@ -188,6 +188,8 @@ export const approvalRequestSchema = z.object({
   reasons: z.array(z.string()),
   /** Whether it would run inside bubblewrap. */
   sandboxed: z.boolean(),
+  /** What "allow for this swarm" allows from then on (fetch_url: the host); default: the same command. */
+  rememberAs: z.string().optional(),
 });
 export type ApprovalRequest = z.infer<typeof approvalRequestSchema>;
 

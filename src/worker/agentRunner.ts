@@ -11,6 +11,7 @@ import type { LoopInput } from "../protocol/agentLoop";
 import type { Budgets } from "../protocol/recipe";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentWorkspace } from "../workspace/agentWorkspace";
+import type { WebAccess } from "./web/webAccess";
 import type { AgentCalls, ModelCall } from "./agentCalls";
 import { dispatchCall } from "./callDispatch";
 import { readback } from "./agentReadback";
@@ -26,6 +27,8 @@ export interface AgentRunnerDeps {
   readonly calls: AgentCalls;
   readonly board: SwarmBoard;
   readonly workspace?: AgentWorkspace;
+  /** The swarm's way to the web, for fetch_url and web_search. */
+  readonly web?: WebAccess;
   readonly tools: readonly CatalogTool[];
   readonly budgets: Budgets;
   /** The watchdog of this agent, wired to its claims and loop. */
@@ -194,6 +197,7 @@ export class AgentRunner {
       now: deps.now,
       signal: deps.signal,
       ...(deps.workspace ? { workspace: deps.workspace } : {}),
+      ...(deps.web ? { web: deps.web } : {}),
       ...(deps.spawnSubagent ? { spawnSubagent: deps.spawnSubagent } : {}),
     };
     const outcome = await dispatchCall(context, deps.tools, call.name, call.argsText);

@@ -3,11 +3,12 @@
 // differs (SwarmContext.replaceTrunk). One context is kept at a time; a swarm of another shape disposes it before
 // it sizes its own pool, so the kept pool's memory counts as free again.
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { KvCacheType } from "../protocol/runtime";
 import type { SwarmModel } from "../runtime/loadModel";
 import type { SwarmContext } from "../runtime/swarmContext";
+import type { SwarmRunOptions } from "./swarmSetup";
 
 export interface TrunkShape {
   readonly model: SwarmModel;
@@ -70,4 +71,30 @@ export function trunkStateFile(shape: TrunkShape): string | undefined {
   mkdirSync(dir, { recursive: true });
   const key = JSON.stringify([shape.model.facts.path, shape.maxAgents, shape.kvCacheType ?? "default", shape.caps]);
   return path.join(dir, `trunk-${createHash("sha256").update(key).digest("hex").slice(0, 16)}.json`);
+}
+
+/** A trunk saved by an earlier worker is restored when it checks out (src/runtime/trunkStateFile.ts); else decoded. */
+export async function decodeOrRestore(
+  context: SwarmContext,
+  shape: TrunkShape,
+  tokens: SwarmContext["trunkTokens"],
+): Promise<void> {
+  const file = trunkStateFile(shape);
+  if (file !== undefined && existsSync(file)) {
+    const restore = await context.restoreTrunk(file, tokens);
+    if (restore.restored) return;
+    process.stderr.write(`Swarmboard: ${restore.note}; decoding the trunk.\n`);
+  }
+  await context.appendToTrunk(tokens);
+}
+
+/** What a kept context must match to serve this swarm. */
+export function trunkShape(options: SwarmRunOptions, model: SwarmModel, maxAgents: number): TrunkShape {
+  return {
+    model,
+    maxAgents,
+    threads: options.threads,
+    kvCacheType: options.kvCacheType,
+    caps: [options.kvCells, options.recipe.budgets.kvCells],
+  };
 }

@@ -14,8 +14,9 @@ export class SwarmApprovals implements CommandApprover {
   }
 
   requestApproval(request: ApprovalRequest, signal?: AbortSignal): Promise<boolean> {
-    if (this.allowedForSwarm.has(request.command)) return Promise.resolve(true);
-    this.commands.set(request.id, request.command);
+    const remembered = request.rememberAs ?? request.command;
+    if (this.allowedForSwarm.has(remembered)) return Promise.resolve(true);
+    this.commands.set(request.id, remembered);
     return this.events.requestApproval(request, signal).finally(() => this.commands.delete(request.id));
   }
 

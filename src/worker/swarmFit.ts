@@ -2,6 +2,7 @@
 // tokenized with the model's own chat format, and the agents' room in the KV budget, all from the loaded model's
 // facts, without creating the swarm's context. The CLI refuses a goal or an agent count that cannot fit, saying
 // how many agents fit and what budget the goal needs.
+import { plannedRoster } from "../core/roster";
 import { renderTrunk, type RosterEntry } from "../core/trunkPrompt";
 import type { KvPoolSize } from "../core/kvPoolSize";
 import type { Recipe } from "../protocol/recipe";
@@ -50,13 +51,16 @@ export interface SwarmFit {
   readonly placement: KvPlacement;
 }
 
+/** The trunk's roster for `agents` working seats (the tasks are not known yet: the goal stands for them). */
 function roster(recipe: Recipe, agents: number): RosterEntry[] {
   const working = recipe.roles.filter((r) => r.name !== recipe.synthesist);
-  return Array.from({ length: agents }, (_, i) => ({
-    agent: `agent-${i + 1}`,
-    role: working[i % Math.max(1, working.length)]?.name ?? "worker",
-    covers: "claims its own task from the open tasks",
+  const synthesist = recipe.roles.find((r) => r.name === recipe.synthesist);
+  if (working.length === 0) return [];
+  const seats = Array.from({ length: agents }, (_, i) => ({
+    id: `agent-${i + 1}`,
+    role: working[i % working.length]!,
   }));
+  return plannedRoster({ seats, tasks: [], ...(synthesist ? { synthesist } : {}) });
 }
 
 function fits(mode: SwarmFit["mode"], kvCells: number, trunk: number, agents: number): boolean {

@@ -99,7 +99,7 @@ export class SwarmSeats {
   /** Runs a forked agent to its end, then frees what it held: its private cells and its place on the board. */
   private async runAgent(slot: Slot, brief: string, parent?: string): Promise<AgentEnd> {
     const { board } = this.setup;
-    board.join(slot.id, { isSynthesist: slot.isSynthesist });
+    board.join(slot.id, { isSynthesist: slot.isSynthesist, name: slot.role.name });
     const branch = slot.workspace.worktree.branch;
     this.hooks.emit({
       type: "agent-added",
@@ -165,6 +165,7 @@ export class SwarmSeats {
       tools,
       budgets: options.recipe.budgets,
       workspace: slot.workspace,
+      web: this.setup.web,
       guard: new ProgressGuard({ noProgressSteps: 8, repeatLimit: 3 }),
       emit: this.hooks.emit,
       now: () => Date.now(),

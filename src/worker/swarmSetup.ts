@@ -1,10 +1,10 @@
 // Everything a swarm needs before its first fork, in one value: the board (its durable log, resumed or new),
 // the repository (recovered after a crash), the model, the seat plan, the one command policy, the open tasks,
 // and the trunk decoded once into a new swarm context. Each step is one named function below.
-import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SwarmBoard } from "../core/swarmBoard";
+import { plannedRoster } from "../core/roster";
 import { renderTrunk } from "../core/trunkPrompt";
 import { readAgentRules } from "../workspace/agentRulesFiles";
 import type { AgentRule } from "../protocol/agentRules";
@@ -13,6 +13,7 @@ import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import type { Task } from "../protocol/tasks";
 import type { TurnScript } from "../protocol/turnScript";
+import { webSettingsSchema, type WebSettings } from "../protocol/webTools";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
 import { gpuChoiceOf } from "../runtime/gpuBackend";
 import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
@@ -25,9 +26,17 @@ import { swarmCommandPolicy } from "../workspace/repositoryProtection";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
-import { keepContext, takeKeptContext, trunkStateFile, type TrunkShape } from "./keptTrunk";
+import {
+  decodeOrRestore,
+  keepContext,
+  takeKeptContext,
+  trunkShape,
+  trunkStateFile,
+  type TrunkShape,
+} from "./keptTrunk";
 import { resolveKvPool } from "./kvPool";
 import { planSeats, type SeatPlan } from "./seatPlan";
+import { WebAccess } from "./web/webAccess";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
 
 export interface SwarmRunOptions {
@@ -60,6 +69,8 @@ export interface SwarmRunOptions {
   readonly resume?: boolean;
   /** Put the repository's agent-rules files (AGENTS.md and the like) into the trunk; default true. */
   readonly agentRules?: boolean;
+  /** How agents reach the web (fetch_url, web_search); default: the settings' defaults (no host, no search). */
+  readonly web?: WebSettings;
 }
 
 export interface SwarmSetup {
@@ -79,10 +90,9 @@ export interface SwarmSetup {
   readonly rules: readonly AgentRule[];
   /** Set when the context was kept from the last swarm: how much of the trunk was reused and how much decoded. */
   readonly trunkReuse?: TrunkReuse;
-  /**
-   * Closes what the setup opened: the board's log, and the context is kept with its trunk (src/worker/keptTrunk.ts);
-   * the model stays loaded for the next swarm.
-   */
+  /** The swarm's way to the web: allowlist, approvals, caps, the page cache. */
+  readonly web: WebAccess;
+  /** Closes the board's log and keeps the context with its trunk (keptTrunk.ts); the model stays loaded. */
   close(): Promise<void>;
 }
 
@@ -146,11 +156,14 @@ async function decodeTrunk(
   repo: SwarmRepository,
   model: SwarmModel,
   plan: SeatPlan,
+  tasks: readonly Task[],
   summary: string,
 ): Promise<DecodedTrunk> {
-  const roster = plan.stages
-    .flat()
-    .map((s) => ({ agent: s.id, role: s.role.name, covers: "claims its own task from the open tasks" }));
+  const roster = plannedRoster({
+    seats: plan.stages.flat(),
+    tasks,
+    ...(plan.synthesist ? { synthesist: plan.synthesist.role } : {}),
+  });
   const rules = options.agentRules === false ? [] : await readAgentRules(repo.topLevel);
   const trunkText = renderTrunk({
     recipe: options.recipe,
@@ -163,7 +176,7 @@ async function decodeTrunk(
   // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
   await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
-  const shape = trunkShape(options, model, plan);
+  const shape = trunkShape(options, model, plan.widestStage + subagentSeats);
   const kept = await takeKeptContext(shape);
   if (kept !== undefined) {
     try {
@@ -183,7 +196,7 @@ async function decodeTrunk(
     ...(options.kvCacheType ? { kvCacheType: options.kvCacheType } : {}),
   });
   try {
-    await decodeOrRestore(context, shape, format);
+    await decodeOrRestore(context, shape, format.trunkTokens);
   } catch (error) {
     await context.dispose();
     throw error;
@@ -191,33 +204,19 @@ async function decodeTrunk(
   return { context, format, rules, shape };
 }
 
-/** A trunk saved by an earlier worker is restored when it checks out (src/runtime/trunkStateFile.ts); else decoded. */
-async function decodeOrRestore(context: SwarmContext, shape: TrunkShape, format: AgentChatFormat): Promise<void> {
-  const file = trunkStateFile(shape);
-  if (file !== undefined && existsSync(file)) {
-    const restore = await context.restoreTrunk(file, format.trunkTokens);
-    if (restore.restored) return;
-    process.stderr.write(`Swarmboard: ${restore.note}; decoding the trunk.\n`);
-  }
-  await context.appendToTrunk(format.trunkTokens);
-}
-
-/** What a kept context must match to serve this swarm. */
-function trunkShape(options: SwarmRunOptions, model: SwarmModel, plan: SeatPlan): TrunkShape {
-  return {
-    model,
-    maxAgents: plan.widestStage + subagentSeats,
-    threads: options.threads,
-    kvCacheType: options.kvCacheType,
-    caps: [options.kvCells, options.recipe.budgets.kvCells],
-  };
-}
-
 /** Sets a swarm up; `note` receives the board entries posted on the way. */
 export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEntry) => void): Promise<SwarmSetup> {
   const store = await openBoardLog(options);
   try {
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
+    // First, before the model loads: a bad host pattern in the settings is refused at once, by name.
+    const web = new WebAccess({
+      settings: options.web ?? webSettingsSchema.parse({}),
+      recipeHosts: options.recipe.webHosts ?? [],
+      approver: options.approver,
+      cacheDir: path.join(options.stateDir, "web-pages"),
+      now: () => Date.now(),
+    });
     const repo = await openRepository(options, board);
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
     const model = await loadSwarmModel({
@@ -229,7 +228,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const policy = await swarmCommandPolicy(repo, options.policy);
     const tasks = await openTasks({ options, repo, board, policy }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
-    const { context, format, rules, shape, trunkReuse } = await decodeTrunk(options, repo, model, plan, summary);
+    const { context, format, rules, shape, trunkReuse } = await decodeTrunk(options, repo, model, plan, tasks, summary);
     const tailBudget = Math.max(
       64,
       Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
@@ -241,7 +240,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
       await keepContext(context, shape);
       await store.close();
     };
-    const parts = { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, rules };
+    const parts = { options, board, repo, policy, plan, tasks, model, context, format, tailBudget, rules, web };
     return { ...parts, ...(trunkReuse ? { trunkReuse } : {}), close };
   } catch (error) {
     await store.close();

@@ -5,12 +5,14 @@
 import type { Role } from "../protocol/recipe";
 import { boardTools } from "./tools/boardTools";
 import { controlTools } from "./tools/controlTools";
+import { rosterTool } from "./tools/rosterTool";
 import type { CatalogTool } from "./tools/toolDefinition";
+import { webTools } from "./tools/webTools";
 import { workspaceTools } from "./tools/workspaceTools";
 
 export type { CatalogTool } from "./tools/toolDefinition";
 
-const catalogue: readonly CatalogTool[] = [...workspaceTools, ...boardTools, ...controlTools];
+const catalogue: readonly CatalogTool[] = [...workspaceTools, ...boardTools, rosterTool, ...webTools, ...controlTools];
 const byName = new Map(catalogue.map((tool) => [tool.name, tool]));
 
 /**

@@ -159,6 +159,7 @@ export class WorkerService implements Disposable {
       ...(inputs.gpu ? { gpu: inputs.gpu } : {}),
       ...(inputs.kvCacheType ? { kvCacheType: inputs.kvCacheType } : {}),
       ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
+      ...(inputs.web ? { web: inputs.web } : {}),
       ...(params.script ? { script: params.script } : {}),
     });
   }

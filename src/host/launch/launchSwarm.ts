@@ -8,7 +8,7 @@ import { toErrorData } from "../../core/rpc/rpcPeer";
 import { modelFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
 import { placementText } from "../models/modelFit";
 import { runtimeSettings, type RuntimeRequest } from "./runtimeSettings";
-import type { Settings } from "../../protocol/settings";
+import { webSettingsOf, type Settings } from "../../protocol/settings";
 import { readSettings } from "../configuration";
 import type { HostLog } from "../hostLog";
 import { pullModel, type ModelDeps } from "../models/selectModel";
@@ -129,6 +129,7 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     ...runtime,
     policy: settings.commandPolicy,
     agentRules: settings.agentRules,
+    web: webSettingsOf(settings),
     ...(args.agents ? { agents: args.agents } : {}),
     ...(args.budgetMs ? { budgetMs: args.budgetMs } : {}),
     ...(args.script ? { script: args.script } : {}),

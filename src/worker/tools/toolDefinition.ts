@@ -9,8 +9,9 @@ import type { ToolError } from "../../protocol/tools";
 import { formatZodIssues } from "../../protocol/zodIssues";
 import type { SwarmBoard } from "../../core/swarmBoard";
 import { knownToolError, toToolError, type AgentWorkspace } from "../../workspace/agentWorkspace";
+import type { WebAccess } from "../web/webAccess";
 
-export type ToolKind = "workspace" | "board" | "control" | "delegate";
+export type ToolKind = "workspace" | "board" | "control" | "delegate" | "web";
 
 export interface SubagentOutcome {
   readonly agentId: string;
@@ -26,6 +27,8 @@ export interface ToolContext {
   readonly workspace?: AgentWorkspace;
   readonly now: () => number;
   readonly signal?: AbortSignal;
+  /** The swarm's way to the web (fetch_url, web_search); absent where the swarm has none. */
+  readonly web?: WebAccess;
   /** Runs a sub-agent forked from this agent's current state; absent where the depth limit is reached. */
   readonly spawnSubagent?: (task: string) => Promise<SubagentOutcome>;
 }
