@@ -1,5 +1,9 @@
 // Command-line flags of `npm run bench:runtime`. Unknown flags are refused (a typo must not silently run the
 // hour-long default), and every number is checked.
+import type { BenchMode } from "./benchFigures";
+
+const allModes: readonly BenchMode[] = ["shared-cells", "copy-mode", "usual-bill"];
+const gpuValues = ["auto", "cuda", "vulkan", "metal", "false"] as const;
 
 export interface BenchOptions {
   /** a short run: fewer agent counts, short trunks, few tokens, stories260K only unless --model is given */
@@ -26,11 +30,16 @@ export interface BenchOptions {
    * busy cores (bench/RESULTS.md has them from such a run).
    */
   readonly usualBillMaxPrefill: number;
+  /** which of shared cells, copy mode and the usual bill to run (default all three) */
+  readonly modes: readonly BenchMode[];
+  /** where the model runs (default false: the CPU); a named backend that cannot load stops the run */
+  readonly gpu: (typeof gpuValues)[number];
 }
 
 export const benchUsage = `usage: node dist/bench/runtimeBench.js [--quick] [--json FILE] [--model PATH]... [--threads N]
   [--agents 1,2,4,8,16] [--trunks 256,2048] [--generate 32] [--usual-bill-max-prefill 4096]
-  [--tails 0,512|none] [--tail-agents 8]`;
+  [--tails 0,512|none] [--tail-agents 8] [--modes shared-cells,copy-mode,usual-bill]
+  [--gpu false|auto|cuda|vulkan|metal]`;
 
 const fullDefaults = {
   agents: [1, 2, 4, 8, 16],
@@ -78,6 +87,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let { agents, trunks, generate, usualBillMaxPrefill, tails, tailAgents } = defaults;
   let jsonPath: string | undefined;
   let threads = 2;
+  let modes = allModes;
+  let gpu: BenchOptions["gpu"] = "false";
   const modelPaths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -111,6 +122,22 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       case "--tail-agents":
         tailAgents = positiveInt(flag, next());
         break;
+      case "--modes":
+        modes = valueOf(flag, next())
+          .split(",")
+          .map((mode) => {
+            if (!(allModes as readonly string[]).includes(mode))
+              throw new BenchUsageError(`--modes: ${mode} is not one of ${allModes.join(", ")}\n${benchUsage}`);
+            return mode as BenchMode;
+          });
+        break;
+      case "--gpu": {
+        const value = valueOf(flag, next());
+        if (!(gpuValues as readonly string[]).includes(value))
+          throw new BenchUsageError(`--gpu: ${value} is not one of ${gpuValues.join(", ")}\n${benchUsage}`);
+        gpu = value as BenchOptions["gpu"];
+        break;
+      }
       case "--usual-bill-max-prefill":
         usualBillMaxPrefill = positiveInt(flag, next());
         break;
@@ -120,5 +147,18 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   }
   if (generate < 2)
     throw new BenchUsageError(`--generate must be at least 2: the step time is measured after the first token`);
-  return { quick, jsonPath, modelPaths, threads, agents, trunks, generate, usualBillMaxPrefill, tails, tailAgents };
+  return {
+    quick,
+    jsonPath,
+    modelPaths,
+    threads,
+    agents,
+    trunks,
+    generate,
+    usualBillMaxPrefill,
+    tails,
+    tailAgents,
+    modes,
+    gpu,
+  };
 }

@@ -127,3 +127,31 @@ export function formatHighlights(rows: readonly BenchRow[]): string {
   }
   return out.join("\n");
 }
+
+/**
+ * Per model and trunk: each N's step time relative to N = 1 and its dispatches per step, in shared-cells mode. The
+ * seed's claim (ten agents at nearly the per-step speed of one) is the N = 10 row: near 1x with 1 dispatch per step.
+ */
+export function formatScaling(rows: readonly BenchRow[]): string {
+  const out = [
+    "| model | P | N | step ms | step vs N = 1 | dispatches/step | agg tok/s | agg tok/s vs N = 1 |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  const shared = rows.filter((r) => r.config.mode === "shared-cells" && r.figures !== undefined);
+  for (const model of new Set(shared.map((r) => r.config.model))) {
+    for (const trunk of new Set(shared.filter((r) => r.config.model === model).map((r) => r.config.trunkTokens))) {
+      const one = find(rows, model, "shared-cells", 1, trunk);
+      const group = shared
+        .filter((r) => r.config.model === model && r.config.trunkTokens === trunk)
+        .sort((a, b) => a.config.agents - b.config.agents);
+      for (const { config, figures: f } of group) {
+        if (f === undefined) continue;
+        out.push(
+          `| ${model} | ${trunk} | ${config.agents} | ${num(f.meanStepMs, 1)} | ${ratio(f.meanStepMs, one?.meanStepMs)} | ` +
+            `${num(f.dispatchesPerStep, 2)} | ${num(f.aggregateTokensPerSecond, 1)} | ${ratio(f.aggregateTokensPerSecond, one?.aggregateTokensPerSecond)} |`,
+        );
+      }
+    }
+  }
+  return out.join("\n");
+}

@@ -3,17 +3,17 @@
 // figures RESULTS.md quotes, and, with --json FILE, every figure as JSON.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
+import { gpuChoiceOf } from "../src/runtime/gpuBackend";
 import { loadSwarmModel, type SwarmModel } from "../src/runtime/loadModel";
 import { type BenchConfig, type BenchMode, type BenchRow } from "./benchFigures";
 import { benchModels, type BenchModel } from "./benchModels";
 import { BenchUsageError, parseBenchOptions, type BenchOptions } from "./benchOptions";
-import { formatBenchTables, formatHighlights } from "./benchReport";
+import { formatBenchTables, formatHighlights, formatScaling } from "./benchReport";
 import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runForkedAgents } from "./forkedAgents";
 import { formatTailTable, runTailSweep, type TailRow } from "./privateTails";
 import { runUsualBill } from "./usualBill";
 
-const modes: readonly BenchMode[] = ["shared-cells", "copy-mode", "usual-bill"];
 const batchSize = 512;
 
 function machine(options: BenchOptions, build: string, loadAtStart: number): Record<string, string | number> {
@@ -70,9 +70,22 @@ async function benchModel(
   rows: BenchRow[],
   tailRows: TailRow[],
 ): Promise<string> {
-  const model = await loadSwarmModel({ modelPath: bench.path, threads: options.threads });
+  const model = await loadSwarmModel({
+    modelPath: bench.path,
+    threads: options.threads,
+    gpu: gpuChoiceOf(options.gpu),
+  });
+  const modes: readonly BenchMode[] = options.modes;
   try {
     if (model.notice) console.log(`note: ${model.notice}`);
+    const where = await model.placement();
+    console.log(
+      `placement ${bench.label}: ${where.backend}${where.devices.length > 0 ? ` (${where.devices.join(", ")})` : ""}, ` +
+        `${where.gpuLayers}/${where.modelLayers} layers offloaded, KV cells in ${where.kvOn}` +
+        (where.vramUsedBytes === undefined
+          ? ""
+          : `, VRAM ${(where.vramUsedBytes / 2 ** 30).toFixed(2)} of ${((where.vramTotalBytes ?? 0) / 2 ** 30).toFixed(1)} GiB`),
+    );
     // One throwaway round per mode first: the first context of a process pays for graph and buffer setup.
     for (const mode of modes) {
       await runOne(model, { model: bench.label, mode, agents: 2, trunkTokens: 32, generatedTokens: 4 }, options);
@@ -136,6 +149,7 @@ async function main(): Promise<void> {
   );
   console.log(formatBenchTables(rows));
   if (tailRows.length > 0) console.log(`### Step time against private tail length\n\n${formatTailTable(tailRows)}\n`);
+  console.log(`### Step time against N (shared cells)\n\n${formatScaling(rows)}\n`);
   console.log(`## Highlights\n\n${formatHighlights(rows)}`);
   if (options.jsonPath) {
     writeFileSync(

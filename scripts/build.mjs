@@ -35,6 +35,7 @@ const targets = [
 ];
 if (existsSync(path.join(root, "bench/runtimeBench.ts"))) {
   targets.push({ ...node, entryPoints: ["bench/runtimeBench.ts"], outfile: "dist/bench/runtimeBench.js" });
+  targets.push({ ...node, entryPoints: ["bench/kvTypeFit.ts"], outfile: "dist/bench/kvTypeFit.js" });
 }
 
 for (const t of targets) {

@@ -15,6 +15,9 @@
 //   SWARMBOARD_BUILD_CACHE=<dir>                   cache root (default $XDG_CACHE_HOME or ~/.cache, + swarmboard/llama-builds)
 //   SWARMBOARD_SKIP_RUNTIME_BUILD=1                skip: the runtime will run the stock binary in copy mode
 // Flags:
+//   --gpu <false|cuda|vulkan|metal|auto>   the GPU type to build for (overrides SWARMBOARD_GPU); each backend has
+//                      its own cache entry and local build folder (linux-x64, linux-x64-cuda, ...), so a CPU and a
+//                      GPU build live side by side and the runtime loads the one its `gpu` setting asks for
 //   --adopt-existing   store the local build already in node_modules under the current key instead of building
 //                      (for a build you just made by hand from the same patch)
 //   --check            build nothing: exit 1 unless the installed build is the patched one for the current key
@@ -51,11 +54,21 @@ function nativePatchHash(version) {
   return createHash("sha256").update(native.join("")).digest("hex").slice(0, 16);
 }
 
+/** The value after `--gpu`, if given. */
+function gpuFlag() {
+  const at = process.argv.indexOf("--gpu");
+  if (at === -1) return undefined;
+  const value = process.argv[at + 1];
+  if (value === undefined || value.startsWith("--"))
+    throw new Error("--gpu expects false, cuda, vulkan, metal or auto");
+  return value;
+}
+
 function buildKey() {
   const { version } = JSON.parse(readFileSync(path.join(nlcDir, "package.json"), "utf8"));
-  const gpu = process.env.SWARMBOARD_GPU ?? "false";
+  const gpu = gpuFlag() ?? process.env.SWARMBOARD_GPU ?? "false";
   if (!["false", "cuda", "vulkan", "metal", "auto"].includes(gpu)) {
-    throw new Error(`SWARMBOARD_GPU=${gpu} is not one of false, cuda, vulkan, metal, auto`);
+    throw new Error(`--gpu / SWARMBOARD_GPU=${gpu} is not one of false, cuda, vulkan, metal, auto`);
   }
   const flavor = runtimeFlavor();
   const patch = nativePatchHash(version);

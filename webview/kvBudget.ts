@@ -37,6 +37,7 @@ export function mountBudget(): BudgetDom {
     "poolCells",
     "usedBytes",
     "poolBytes",
+    "bytesPerCell",
     "moreAgentsFit",
     "meanStepMs",
     "dispatches",
@@ -52,6 +53,7 @@ export function mountBudget(): BudgetDom {
     poolCells: "Pool cells",
     usedBytes: "Used",
     poolBytes: "Pool",
+    bytesPerCell: "Bytes per cell",
     moreAgentsFit: "More agents that fit",
     meanStepMs: "Step time",
     dispatches: "Dispatches",
@@ -69,6 +71,11 @@ export function mountBudget(): BudgetDom {
     "No KV cells in use: the budget appears while a swarm runs and its worker reports the cache.",
   );
   const grid = el("div", "figures", ...names.map((n) => figures[n].node));
+  // Where the cells live and why the pool has its size: words, not figures.
+  const where = el("p", "muted", "");
+  where.dataset.field = "placement";
+  const origin = el("p", "muted", "");
+  origin.dataset.field = "poolOrigin";
   const root = el(
     "section",
     "card budget",
@@ -76,6 +83,8 @@ export function mountBudget(): BudgetDom {
     empty,
     bar,
     grid,
+    where,
+    origin,
   );
   root.id = "kv-budget";
   setAttr(root, "aria-label", "KV memory budget");
@@ -84,7 +93,11 @@ export function mountBudget(): BudgetDom {
     empty.hidden = b !== undefined;
     bar.hidden = b === undefined;
     grid.hidden = b === undefined;
+    where.hidden = b?.placement === undefined;
+    origin.hidden = b?.poolOrigin === undefined;
     if (!b) return;
+    setText(where, b.placement === undefined ? "" : `${b.kvType ?? "KV"} cells; runs on ${b.placement}`);
+    setText(origin, b.poolOrigin === undefined ? "" : `Pool: ${b.poolOrigin}`);
     setText(mode, b.mode === "copy-mode" ? "copy mode" : "shared cells");
     const pool = Math.max(1, b.poolCells);
     const pct = (cells: number) => `${((100 * cells) / pool).toFixed(3)}%`;
@@ -129,6 +142,7 @@ export function mountBudget(): BudgetDom {
       show(figures[n].value, b[n], formatCount(b[n]));
     show(figures.usedBytes.value, b.usedBytes, formatBytes(b.usedBytes));
     show(figures.poolBytes.value, b.poolBytes, formatBytes(b.poolBytes));
+    show(figures.bytesPerCell.value, b.bytesPerCell, `${formatBytes(b.bytesPerCell)}${b.kvType ? ` ${b.kvType}` : ""}`);
     if (b.moreAgentsFit === null) {
       figures.moreAgentsFit.value.removeAttribute("data-value");
       setText(figures.moreAgentsFit.value, "no tails yet");

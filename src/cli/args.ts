@@ -1,5 +1,6 @@
 // The CLI's command line, parsed into data (no I/O here): `run`, `model pull`, `--help`, `--version`.
 // Every flag has one meaning and a bad one gets a message that says what was expected.
+import { gpuChoiceSchema, kvCacheTypeSchema, type GpuSetting, type KvCacheType } from "../protocol/runtime";
 
 export interface RunOptions {
   command: "run";
@@ -15,6 +16,10 @@ export interface RunOptions {
   /** Wall-clock budget in milliseconds (overrides the recipe's). */
   budgetMs?: number;
   kvCells?: number;
+  /** Where the model runs (default auto: the machine's GPU when a build for it loads, else the CPU). */
+  gpu?: GpuSetting;
+  /** The KV cache's element type (default f16). */
+  kvCacheType?: KvCacheType;
   /** JSON-lines trace of every event; default `<state-dir>/events.jsonl`. */
   events?: string;
   stateDir?: string;
@@ -66,6 +71,8 @@ export interface McpOptions {
   stateRoot?: string;
   threads: number;
   kvCells?: number;
+  gpu?: GpuSetting;
+  kvCacheType?: KvCacheType;
   script?: string;
   approveAsks: boolean;
   noAgentRules: boolean;
@@ -95,6 +102,8 @@ const runFlags = new Set([
   "--threads",
   "--budget-ms",
   "--kv-cells",
+  "--gpu",
+  "--kv-cache-type",
   "--events",
   "--state-dir",
   "--script",
@@ -105,6 +114,21 @@ function positiveInt(flag: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} expects a positive whole number, got "${value}".`);
   return n;
+}
+
+/** The value of a flag with a fixed set of values, or a message that lists them. */
+function oneOf<T extends string>(flag: string, value: string | undefined, options: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(options as readonly string[]).includes(value))
+    throw new UsageError(`${flag} expects one of ${options.join(", ")}; got "${value}".`);
+  return value as T;
+}
+
+/** --gpu and --kv-cache-type, shared by `run` and `mcp`. */
+function runtimeFlags(f: Map<string, string>): { gpu?: GpuSetting; kvCacheType?: KvCacheType } {
+  const gpu = oneOf("--gpu", f.get("--gpu"), gpuChoiceSchema.options);
+  const kvCacheType = oneOf("--kv-cache-type", f.get("--kv-cache-type"), kvCacheTypeSchema.options);
+  return { ...(gpu ? { gpu } : {}), ...(kvCacheType ? { kvCacheType } : {}) };
 }
 
 function readFlags(argv: string[], flags: Set<string>, switches: Set<string>): Map<string, string> {
@@ -145,6 +169,7 @@ function parseRun(argv: string[]): RunOptions {
     threads: opt("--threads", positiveInt),
     budgetMs: opt("--budget-ms", positiveInt),
     kvCells: opt("--kv-cells", positiveInt),
+    ...runtimeFlags(f),
     events: f.get("--events"),
     stateDir: f.get("--state-dir"),
     resume,
@@ -156,7 +181,16 @@ function parseRun(argv: string[]): RunOptions {
 }
 
 function parseMcp(argv: string[]): McpOptions {
-  const flags = new Set(["--model", "--workspace", "--state-root", "--threads", "--kv-cells", "--script"]);
+  const flags = new Set([
+    "--model",
+    "--workspace",
+    "--state-root",
+    "--threads",
+    "--kv-cells",
+    "--gpu",
+    "--kv-cache-type",
+    "--script",
+  ]);
   const f = readFlags(argv, flags, new Set(["--approve-asks", "--no-agent-rules"]));
   const int = (flag: string) => (f.has(flag) ? positiveInt(flag, f.get(flag)!) : undefined);
   return {
@@ -166,6 +200,7 @@ function parseMcp(argv: string[]): McpOptions {
     stateRoot: f.get("--state-root"),
     threads: int("--threads") ?? 2,
     kvCells: int("--kv-cells"),
+    ...runtimeFlags(f),
     script: f.get("--script"),
     approveAsks: f.has("--approve-asks"),
     noAgentRules: f.has("--no-agent-rules"),
@@ -211,38 +246,3 @@ export function parseCommandLine(argv: string[]): CliCommand {
   }
   throw new UsageError(`unknown command "${argv.join(" ")}".`);
 }
-
-export const usageText = `Usage:
-  swarmboard run --goal <text> [options]     run a swarm headless on a git workspace
-      --recipe <name|file.json>   organization (default), research, fix-failing-tests, todo-sweep, or a file
-      --agents <n>                agents to fork from the shared trunk (default: the recipe's)
-      --model <file.gguf>         the model, loaded once (default: $SWARMBOARD_MODEL)
-      --workspace <dir>           the git repository to work on (default: the current folder)
-      --threads <n>               CPU threads for decoding (default 2)
-      --budget-ms <ms>            wall-clock budget; the synthesist fans in when it runs out
-      --kv-cells <n>              KV cells for the whole swarm
-      --state-dir <dir>           board, worktrees, report and trace (default: <workspace>/../.swarmboard-state/<id>)
-      --events <file>             JSON-lines trace of every event (default: <state-dir>/events.jsonl)
-      --script <file.json>        scripted turns: deterministic runs with forced tokens
-      --approve-asks              allow commands the policy would ask about (default: deny them)
-      --plain                     plain lines even on a terminal
-      --no-agent-rules            leave AGENTS.md, CLAUDE.md, .clinerules, ... out of the trunk
-  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
-                [--approve-asks] [--no-agent-rules]
-                                             an MCP server on stdio: tools swarmboard_launch, _status, _findings,
-                                             _stop and the swarms' boards as resources (see the README)
-  swarmboard run --resume --state-dir <dir>  continue an interrupted swarm: its workspace, model, goal and recipe
-                                             are read from the state dir (--model overrides a moved model file)
-  swarmboard list [--workspace <dir>]        the repository's swarms: outcome, branches (merged or not), findings
-  swarmboard clean-up <swarm-id> [--workspace <dir>] [--confirm <code>]
-                                             without --confirm: list what would be removed and what is unmerged;
-                                             with the code that list printed: remove its branches and worktrees
-  swarmboard model pull <hf-uri|name> [--dir <folder>]
-                                             download a GGUF (resumable) into the model cache; a name is one of:
-  swarmboard model pull --list [--kv-cells <n>]    instruct models with native tool calling: download size, KV bytes
-                                             per cell and how many agents fit the budget
-  swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
-  swarmboard --version | --help
-
-Exit codes: 0 completed, 1 failed, 2 bad input (the message says what to fix), 3 budget ran out, 4 stopped.
-`;

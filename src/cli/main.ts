@@ -7,7 +7,8 @@ import { swarmEventSchema, type SwarmEvent } from "../protocol/swarmEvents";
 import { scriptFromTrace } from "../core/traceScript";
 import { turnScriptSchema } from "../protocol/turnScript";
 import { formatZodIssues } from "../protocol/zodIssues";
-import { parseCommandLine, usageText, UsageError, type RunOptions } from "./args";
+import { parseCommandLine, UsageError, type RunOptions } from "./args";
+import { usageText } from "./usageText";
 import { TerminalView, budgetLine } from "./terminalView";
 import type { SwarmSummary } from "../worker/swarmSession";
 import { startSwarm } from "../worker/startSwarm";
@@ -60,6 +61,8 @@ async function run(opts: RunOptions): Promise<number> {
       stateDir: recorded.stateDir,
       threads: prepared.threads,
       ...(prepared.kvCells ? { kvCells: prepared.kvCells } : {}),
+      ...(prepared.gpu ? { gpu: prepared.gpu } : {}),
+      ...(prepared.kvCacheType ? { kvCacheType: prepared.kvCacheType } : {}),
       ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
       ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
       resume: prepared.resume,
@@ -77,6 +80,7 @@ async function run(opts: RunOptions): Promise<number> {
   process.once("SIGINT", () => session.stop());
   process.once("SIGTERM", () => session.stop());
   process.stdout.write(`swarm ${recorded.swarmId}: state dir ${recorded.stateDir}\n`);
+  if (prepared.poolLine !== undefined) process.stdout.write(`${prepared.poolLine}\n`);
   const summary = await finished.catch(async (error: Error) => {
     await recordSwarmEnd(recorded, error);
     throw error;
@@ -135,6 +139,8 @@ async function main(argv: string[]): Promise<number> {
           ),
           threads: command.threads,
           ...(command.kvCells ? { kvCells: command.kvCells } : {}),
+          ...(command.gpu ? { gpu: command.gpu } : {}),
+          ...(command.kvCacheType ? { kvCacheType: command.kvCacheType } : {}),
           ...(command.script
             ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(command.script, "utf8"))) }
             : {}),

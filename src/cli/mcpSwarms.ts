@@ -2,6 +2,7 @@
 // extension's palette launch reaches) runs in this process behind an in-process envelope, so an MCP launch
 // takes the same `swarm/start` path. Its event stream is folded by the core reducer the extension uses, and
 // approvals are answered unattended (nobody is there to ask), as the headless `run` does.
+import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { mkdirSync } from "node:fs";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -25,6 +26,8 @@ export interface McpSwarmOptions {
   readonly stateRoot: string;
   readonly threads: number;
   readonly kvCells?: number;
+  readonly gpu?: GpuSetting;
+  readonly kvCacheType?: KvCacheType;
   readonly approveAsks: boolean;
   readonly agentRules: boolean;
   /** Scripted turns for every launch (tests and demos). */
@@ -110,6 +113,8 @@ export class McpSwarms {
         agentRules: options.agentRules,
         ...(input.agents ? { agents: input.agents } : {}),
         ...(options.kvCells ? { kvCells: options.kvCells } : {}),
+        ...(options.gpu ? { gpu: options.gpu } : {}),
+        ...(options.kvCacheType ? { kvCacheType: options.kvCacheType } : {}),
         ...(options.script ? { script: options.script } : {}),
       });
       if (!this.views.has(swarmId))

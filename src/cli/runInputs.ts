@@ -3,6 +3,7 @@
 // back from its state dir, so a resume works from any folder and never rewrites the saved inputs).
 import path from "node:path";
 import type { Recipe } from "../protocol/recipe";
+import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
 import { resolveRecipe } from "../worker/recipeResolve";
 import { resumeRefusalOf } from "../worker/historyService";
@@ -32,9 +33,13 @@ export interface PreparedRun {
   readonly threads: number;
   readonly agents?: number;
   readonly kvCells?: number;
+  readonly gpu?: GpuSetting;
+  readonly kvCacheType?: KvCacheType;
   readonly budgetMs?: number;
   readonly resume: boolean;
   readonly warnings: readonly string[];
+  /** The pool the swarm gets and why that many cells (a new swarm; a resumed one says it in its budget). */
+  readonly poolLine?: string;
 }
 
 /** The inputs of a new swarm, checked; writes only once every check passed (its state dir and record). */
@@ -49,19 +54,18 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
     throw new InputError(error.message);
   });
   const threads = opts.threads ?? defaultThreads;
-  await checkSwarmFits({
-    modelPath,
-    threads,
-    goal: opts.goal,
-    recipe,
-    kvCells: opts.kvCells ?? recipe.budgets.kvCells,
-    ...(opts.agents ? { agents: opts.agents } : {}),
-  });
   const settings = {
     ...(opts.agents ? { agents: opts.agents } : {}),
     ...(opts.kvCells ? { kvCells: opts.kvCells } : {}),
+    ...(opts.gpu ? { gpu: opts.gpu } : {}),
+    ...(opts.kvCacheType ? { kvCacheType: opts.kvCacheType } : {}),
     ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
   };
+  const fit = await checkSwarmFits({ modelPath, threads, goal: opts.goal, recipe, ...settings });
+  const placement = fit.placement;
+  const poolLine =
+    `KV pool: ${fit.pool.origin}; ${fit.kvType} cells on ${placement.backend}` +
+    (placement.backend === "cpu" ? "" : ` (${placement.gpuLayers}/${placement.modelLayers} layers offloaded)`);
   const recorded = await recordNewSwarm({
     recipe,
     inputs: {
@@ -78,7 +82,18 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
       path.join(path.dirname(workspace), ".swarmboard-state", `${path.basename(workspace)}-${swarmId}`),
     launchedBy: "cli",
   });
-  return { recorded, goal: opts.goal, recipe, modelPath, workspace, threads, resume: false, warnings, ...settings };
+  return {
+    recorded,
+    goal: opts.goal,
+    recipe,
+    modelPath,
+    workspace,
+    threads,
+    resume: false,
+    warnings,
+    poolLine,
+    ...settings,
+  };
 }
 
 /** A flag given on --resume must agree with what the swarm was started with (it continues, it does not change). */
@@ -105,6 +120,8 @@ async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
   await checkModelCallsTools(modelPath, opts.script !== undefined);
   const agents = opts.agents ?? inputs.agents;
   const kvCells = opts.kvCells ?? inputs.kvCells;
+  const gpu = opts.gpu ?? inputs.gpu;
+  const kvCacheType = opts.kvCacheType ?? inputs.kvCacheType;
   const budgetMs = opts.budgetMs ?? inputs.budgetMs;
   const recorded = await recordResumedSwarm(saved, stateDir, "cli");
   return {
@@ -118,6 +135,8 @@ async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
     warnings: [],
     ...(agents ? { agents } : {}),
     ...(kvCells ? { kvCells } : {}),
+    ...(gpu ? { gpu } : {}),
+    ...(kvCacheType ? { kvCacheType } : {}),
     ...(budgetMs ? { budgetMs } : {}),
   };
 }

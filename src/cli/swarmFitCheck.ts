@@ -5,9 +5,18 @@ import { InputError } from "./inputChecks";
 
 const n = (value: number) => value.toLocaleString("en-US");
 
-export async function checkSwarmFits(input: SwarmFitInput): Promise<void> {
-  const fit = await measureSwarmFit(input);
-  const budget = `the KV budget of ${n(input.kvCells)} cells (--kv-cells, ${fit.mode})`;
+/** Errors that mean the command line asked for what this machine or model cannot do: exit 2, not 1. */
+const badInputCodes: ReadonlySet<unknown> = new Set(["gpu-unavailable", "kv-type-unsupported"]);
+
+/** The pool the swarm will get and where it lives, for the line the CLI prints before it starts. */
+export type SwarmFitReport = Awaited<ReturnType<typeof measureSwarmFit>>;
+
+export async function checkSwarmFits(input: SwarmFitInput): Promise<SwarmFitReport> {
+  const fit = await measureSwarmFit(input).catch((error: unknown) => {
+    if (badInputCodes.has((error as { code?: unknown }).code)) throw new InputError((error as Error).message);
+    throw error;
+  });
+  const budget = `the KV budget of ${fit.pool.origin} (${fit.mode})`;
   if (fit.agentsThatFit === 0)
     throw new InputError(
       `The swarm does not fit: its shared context (charter, tools, roster and the goal of ${n(input.goal.length)} ` +
@@ -22,4 +31,5 @@ export async function checkSwarmFits(input: SwarmFitInput): Promise<void> {
         `${n(fit.trunkTokens)} tokens and at least ${n(cellsPerAgentAtLeast)} cells per agent (one llama.cpp context ` +
         `holds at most ${llamaMaxSequences} sequences). Give --agents ${n(fit.agentsThatFit)} or fewer, or raise --kv-cells.`,
     );
+  return fit;
 }

@@ -10,9 +10,17 @@ function kib(bytes: number): string {
   return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
+/** The cell type and the backend, when the worker said them: " Q8_0 36 B/cell on cuda 25/25 layers". */
+function where(stats: SwarmStats): string {
+  const type = stats.kvType === undefined ? "" : ` ${stats.kvType} ${stats.bytesPerCell.toFixed(0)} B/cell`;
+  const p = stats.placement;
+  if (p === undefined) return type;
+  return `${type} on ${p.backend}${p.backend === "cpu" ? "" : ` ${p.gpuLayers}/${p.modelLayers} layers, KV in ${p.kvOn}`}`;
+}
+
 export function budgetLine(stats: SwarmStats): string {
   return (
-    `KV ${stats.mode}: ${stats.usedCells}/${stats.poolCells} cells (${kib(stats.usedBytes)}), trunk ${stats.trunkCells} cells x ${stats.trunkOwners} owners, ` +
+    `KV ${stats.mode}${where(stats)}: ${stats.usedCells}/${stats.poolCells} cells (${kib(stats.usedBytes)}), trunk ${stats.trunkCells} cells x ${stats.trunkOwners} owners, ` +
     `free ${stats.freeCells}; ${stats.tokensPerSecond.toFixed(1)} tok/s, ${stats.rowsPerDispatch.toFixed(1)} rows/dispatch`
   );
 }

@@ -57,10 +57,12 @@ export const budgetsSchema = z.strictObject({
     .number({ error: "expected a number of tokens" })
     .int()
     .positive("expected a positive number of tokens"),
+  /** A cap on the KV pool; without it the pool is sized from free memory (src/core/kvPoolSize.ts). */
   kvCells: z
     .number({ error: "expected a number of KV cells" })
     .int()
-    .positive("expected a positive number of KV cells"),
+    .positive("expected a positive number of KV cells")
+    .optional(),
   /** Loop steps per agent. */
   steps: z.number({ error: "expected a number of steps" }).int().positive("expected a positive number of steps"),
 });

@@ -30,6 +30,35 @@ export const modelFactsSchema = z.object({
 });
 export type ModelFacts = z.infer<typeof modelFactsSchema>;
 
+/** Where the model runs: `false` = the CPU; "auto" = the machine's GPU when a build for it loads, else the CPU. */
+export const gpuChoiceSchema = z.enum(["auto", "cuda", "vulkan", "metal", "false"]);
+export type GpuSetting = z.infer<typeof gpuChoiceSchema>;
+
+/**
+ * The KV cache's element type (llama.cpp's `--cache-type-k/-v`): f16 is llama.cpp's default; q8_0 halves a cell
+ * at a small cost in precision; the 4/5-bit types quarter it. A quantised V cache needs flash attention, which the
+ * runtime turns on for it.
+ */
+export const kvCacheTypeSchema = z.enum(["f16", "q8_0", "q5_1", "q5_0", "q4_1", "q4_0", "iq4_nl", "bf16", "f32"]);
+export type KvCacheType = z.infer<typeof kvCacheTypeSchema>;
+
+/** Where the model's layers and the KV cache live, read from the loaded runtime. */
+export const kvPlacementSchema = z.object({
+  /** "cpu", or the GPU backend the runtime loaded ("cuda", "vulkan", "metal"). */
+  backend: z.string(),
+  /** GPU device names the backend sees (empty on the CPU). */
+  devices: z.array(z.string()),
+  /** Model layers offloaded to the GPU, of `modelLayers`. */
+  gpuLayers: z.number().int().nonnegative(),
+  modelLayers: z.number().int().positive(),
+  /** Where the KV cells are allocated: with their layers (VRAM when offloaded, RAM when not, split when some are). */
+  kvOn: z.enum(["ram", "vram", "split"]),
+  /** VRAM in use and in all, on the GPU backends (after the model and the pool were allocated). */
+  vramUsedBytes: z.number().nonnegative().optional(),
+  vramTotalBytes: z.number().nonnegative().optional(),
+});
+export type KvPlacement = z.infer<typeof kvPlacementSchema>;
+
 export const agentCellsSchema = z.object({
   agentId: z.string(),
   /** Cells no other live sequence owns: freed when this agent is released. */
@@ -55,6 +84,12 @@ export const swarmStatsSchema = z.object({
   /** Cells promised to agents at fork (their expected tails) and not yet used. */
   reservedCells: z.number().int().nonnegative(),
   bytesPerCell: z.number().nonnegative(),
+  /** The KV cache's element type the pool was created with ("F16", "Q8_0", ...). */
+  kvType: z.string().optional(),
+  /** Where the model and the pool live (CPU/GPU, layers offloaded, VRAM used). */
+  placement: kvPlacementSchema.optional(),
+  /** Where the pool's size came from (a flag or setting, or free memory), in words. */
+  poolOrigin: z.string().optional(),
   usedBytes: z.number().nonnegative(),
   poolBytes: z.number().nonnegative(),
   /** `llama_decode` calls this context has made. */

@@ -2,6 +2,7 @@
 // from VS Code and parses them here, so a hand-edited settings.json with a wrong type is reported by name
 // instead of reaching the worker. Keep the defaults equal to package.json's (a unit test checks).
 import { z } from "zod";
+import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
 import type { WebSettings } from "./webTools";
 
 export const commandPolicySchema = z.object({
@@ -18,7 +19,14 @@ export const settingsSchema = z.object({
   /** Absolute path of the GGUF model; empty until the user picks one. */
   modelPath: z.string().default(""),
   maxAgents: z.number().int().min(1).max(64).default(8),
-  kvCellsBudget: z.number().int().min(256).default(16384),
+  /** 0 sizes the pool from the free memory where the KV cache lives; a number caps it (at least 256). */
+  kvCellsBudget: z
+    .union([z.literal(0), z.number().int().min(256)], { error: "expected 0 (size from free memory) or 256 or more" })
+    .default(0),
+  /** Where the model runs; "auto" takes the machine's GPU when a build for it loads, else the CPU. */
+  gpu: gpuChoiceSchema.default("auto"),
+  /** The KV cache's element type; q8_0 fits about twice the cells of f16 in the same memory. */
+  kvCacheType: kvCacheTypeSchema.default("f16"),
   /** 0 lets the runtime choose. */
   threads: z.number().int().min(0).default(0),
   commandPolicy: commandPolicySchema.default({
@@ -48,6 +56,8 @@ export const settingKeys = [
   "modelPath",
   "maxAgents",
   "kvCellsBudget",
+  "gpu",
+  "kvCacheType",
   "threads",
   "commandPolicy",
   "showFindingsInEditor",

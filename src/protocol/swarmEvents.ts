@@ -33,6 +33,8 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     model: modelFactsSchema,
     integrationBranch: z.string().optional(),
     trunkTokens: z.number().int().nonnegative(),
+    /** Tokens of the trunk kept decoded from the last swarm of this worker (only the rest was decoded). */
+    trunkReusedTokens: z.number().int().nonnegative().optional(),
     /** The repository's agent-rules files that went into the trunk (absent from older traces). */
     rules: z.array(agentRuleListingSchema).optional(),
   }),

@@ -2,6 +2,7 @@
 // clean it up: the registry record (one file per swarm under the repository's git common dir) and the inputs the
 // swarm was started with (`settings.json` in its state dir). Both are read back by another process: parse them.
 import { z } from "zod";
+import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
 import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
 
@@ -51,6 +52,8 @@ export const swarmInputsSchema = z.object({
   workspace: z.string().min(1),
   threads: z.number().int().positive(),
   kvCells: z.number().int().positive().optional(),
+  gpu: gpuChoiceSchema.optional(),
+  kvCacheType: kvCacheTypeSchema.optional(),
   budgetMs: z.number().int().positive().optional(),
   policy: commandPolicySchema.optional(),
   approveAsks: z.boolean().optional(),

@@ -2,7 +2,7 @@
 // swarm's branches; models. The worker serves them (src/worker/main.ts); the host calls them.
 import { z } from "zod";
 import { defineMethod, defineNotification } from "./envelope";
-import { modelFactsSchema } from "./runtime";
+import { gpuChoiceSchema, kvCacheTypeSchema, kvPlacementSchema, modelFactsSchema } from "./runtime";
 import { swarmEventSchema } from "./swarmEvents";
 import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } from "./tools";
 import { turnScriptSchema } from "./turnScript";
@@ -23,7 +23,10 @@ export const startSwarmParams = z.object({
   /** Outside the user's tree: the extension's storage. */
   stateDir: z.string().min(1),
   threads: z.number().int().min(1).max(256),
+  /** A cap on the KV pool; without it the pool is sized from free memory. */
   kvCells: z.number().int().min(256).optional(),
+  gpu: gpuChoiceSchema.optional(),
+  kvCacheType: kvCacheTypeSchema.optional(),
   budgetMs: z.number().int().positive().optional(),
   policy: commandPolicySchema,
   /** Scripted turns (tests and demos): forced tokens through the real decode path. */
@@ -122,14 +125,28 @@ export const discardBranchMethod = defineMethod(
 
 export const modelFactsMethod = defineMethod(
   "model/facts",
-  z.object({ modelPath: z.string().min(1), threads: z.number().int().min(1), kvCells: z.number().int().min(256) }),
+  z.object({
+    modelPath: z.string().min(1),
+    threads: z.number().int().min(1),
+    /** A cap on the pool (swarmboard.kvCellsBudget); without it the pool is sized from free memory. */
+    kvCells: z.number().int().min(256).optional(),
+    gpu: gpuChoiceSchema.optional(),
+    kvCacheType: kvCacheTypeSchema.optional(),
+  }),
   z.object({
     facts: modelFactsSchema,
     mode: z.enum(["shared-cells", "copy-mode"]),
     fileBytes: z.number().int().nonnegative(),
-    /** How many agents fit in `kvCells` with a 2,048-token trunk and 1,024-token tails. */
+    /** How many agents fit in the pool with a 2,048-token trunk and 1,024-token tails. */
     agentsThatFit: z.number().int().nonnegative(),
     poolBytes: z.number().nonnegative(),
+    /** The pool a swarm of the default recipe would get, and why that many cells. */
+    poolCells: z.number().int().nonnegative(),
+    poolOrigin: z.string(),
+    /** A cell's type and cost at the asked KV type. */
+    kvType: z.string(),
+    bytesPerCell: z.number().positive(),
+    placement: kvPlacementSchema,
   }),
 );
 

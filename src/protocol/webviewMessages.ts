@@ -61,6 +61,13 @@ export const budgetViewSchema = z.object({
   reservedCells: z.number(),
   usedBytes: z.number(),
   poolBytes: z.number(),
+  bytesPerCell: z.number(),
+  /** The KV cache's element type ("F16", "Q8_0"), when the worker said it. */
+  kvType: z.string().optional(),
+  /** Where the model and the cells live, in words ("cuda (NVIDIA H200): 25/25 layers offloaded, KV cells in VRAM"). */
+  placement: z.string().optional(),
+  /** Where the pool's size came from, in words. */
+  poolOrigin: z.string().optional(),
   /** `agentsThatStillFit`; null when unbounded (no agent has a tail yet). */
   moreAgentsFit: z.number().nullable(),
   meanStepMs: z.number(),

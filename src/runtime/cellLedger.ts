@@ -69,6 +69,21 @@ export class CellLedger {
     this.entry(id).inFlight -= count;
   }
 
+  /** `id` drops its tokens from `length` on (llama.cpp erased them); refused while another sequence reads them. */
+  truncate(id: string, length: number): void {
+    const entry = this.entry(id);
+    if (entry.inFlight > 0) throw new Error(`cannot truncate ${id} while it has decodes in flight`);
+    if (length < entry.segmentStart || length > entry.length)
+      throw new Error(
+        `cannot truncate ${id} to ${length}: it holds positions ${entry.segmentStart} to ${entry.length}`,
+      );
+    for (const [otherId, other] of this.entries) {
+      if (other.inherited.some((ref) => ref.segment === entry.segment && ref.upTo > length))
+        throw new Error(`cannot truncate ${id} to ${length}: ${otherId} reads its cells beyond that`);
+    }
+    entry.length = length;
+  }
+
   remove(id: string): void {
     this.entry(id);
     this.entries.delete(id);

@@ -27,6 +27,14 @@ export class GenerationMeter {
     this.steps += this.counter().dispatches - this.dispatchesAtStart;
   }
 
+  /** Starts the figures over (a new swarm on a kept context); nothing may be generating. */
+  reset(): void {
+    if (this.generating > 0) throw new Error("cannot reset the generation meter while agents generate");
+    this.elapsedMs = 0;
+    this.steps = 0;
+    this.tokens = 0;
+  }
+
   countTokens(count: number): void {
     this.tokens += count;
   }

@@ -5,13 +5,14 @@
 // binary, in copy mode, when no local build exists or it fails to load (a platform the package has no patched
 // build for, a missing library), or when the host asks for it (SWARMBOARD_FORCE_STOCK_RUNTIME=1, set after the
 // patched build killed a worker with SIGILL). The fallback is said on stderr (the host's log) and in `notice`.
-import type { Llama, LlamaGpuType } from "node-llama-cpp" with { "resolution-mode": "import" };
+// A named GPU backend (cuda, vulkan, metal) that neither binary can load is a GpuUnavailableError, never a CPU run.
+import type { Llama } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { forceStockRuntimeVariable } from "../core/workerCrash";
 import { BackendLoadLog } from "./cpuVariant";
+import { GpuUnavailableError, isGpuBackend, platformRefusal, type GpuChoice } from "./gpuBackend";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 
-/** `false` = CPU. "auto" tries the machine's GPU types, then the CPU. */
-export type GpuChoice = LlamaGpuType | "auto";
+export type { GpuChoice } from "./gpuBackend";
 
 export type LlamaBuildKind = "patched-local-build" | "stock-prebuilt";
 
@@ -39,6 +40,29 @@ export function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
 }
 
 async function loadLlamaUncached(gpu: GpuChoice): Promise<LoadedLlama> {
+  if (!isGpuBackend(gpu)) return loadLlamaBuild(gpu);
+  const refusal = platformRefusal(gpu, process.platform, process.arch);
+  if (refusal !== undefined) throw new GpuUnavailableError(gpu, refusal);
+  let loaded: LoadedLlama;
+  try {
+    loaded = await loadLlamaBuild(gpu);
+  } catch (cause) {
+    const what = cause instanceof Error ? cause.message || cause.name : String(cause);
+    const why =
+      what === "NoBinaryFoundError"
+        ? `neither a Swarmboard runtime built for ${gpu} nor node-llama-cpp's own ${gpu} binary loads on this machine`
+        : `no build of the runtime for ${gpu} loads on this machine (${what})`;
+    throw new GpuUnavailableError(gpu, why, cause);
+  }
+  const devices = await loaded.llama.getGpuDeviceNames().catch(() => []);
+  if (loaded.llama.gpu !== gpu || devices.length === 0) {
+    await loaded.llama.dispose();
+    throw new GpuUnavailableError(gpu, `the ${gpu} build loaded but found no GPU device`);
+  }
+  return loaded;
+}
+
+async function loadLlamaBuild(gpu: GpuChoice): Promise<LoadedLlama> {
   const { getLlama, LlamaLogLevel } = await loadNodeLlamaCpp();
   const backendLog = new BackendLoadLog();
   // ggml's "loaded CPU backend from" line comes at node-llama-cpp's `log` level (below info): that level while

@@ -3,11 +3,12 @@
 import { open, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Llama, LlamaModel, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { ModelFacts } from "../protocol/runtime";
+import type { KvCacheType, KvPlacement, ModelFacts } from "../protocol/runtime";
+import { freeKvMemory, readPlacement, type KvMemory } from "./kvPlacement";
 import { loadLlama, type GpuChoice, type LlamaBuildKind } from "./loadLlama";
-import { readModelFacts } from "./modelFacts";
+import { kvTypeBlockSize, readModelFacts } from "./modelFacts";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
-import { ModelLoadError } from "./runtimeErrors";
+import { KvCacheTypeError, ModelLoadError } from "./runtimeErrors";
 
 export interface LoadSwarmModelOptions {
   /** Absolute path of a GGUF file. */
@@ -16,6 +17,13 @@ export interface LoadSwarmModelOptions {
   threads: number;
   /** GPU to use; `false` (the default) runs on the CPU. */
   gpu?: GpuChoice;
+}
+
+/** What one KV cell costs at a KV cache type. */
+export interface KvCellCost {
+  /** ggml's name of the type ("F16", "Q8_0", ...). */
+  readonly typeName: string;
+  readonly bytesPerCell: number;
 }
 
 /** The model, loaded once; every swarm context of this process is created from it. */
@@ -56,6 +64,41 @@ export class SwarmModel {
       }
     })();
     return this.unifiedProbe;
+  }
+
+  /**
+   * A cell's cost at `kvCacheType` (default: the model's own, llama.cpp's F16). A quantised type needs head
+   * dimensions that are whole blocks of it; a model whose are not gets an error that says so.
+   */
+  kvCellCost(kvCacheType?: KvCacheType): KvCellCost {
+    if (kvCacheType === undefined) return { typeName: this.facts.kvType, bytesPerCell: this.facts.kvBytesPerCell };
+    const typeName = kvCacheType.toUpperCase();
+    const block = kvTypeBlockSize(typeName);
+    const { keyHeadDim, valueHeadDim } = this.facts;
+    if (keyHeadDim % block !== 0 || valueHeadDim % block !== 0) {
+      throw new KvCacheTypeError(
+        `KV cache type ${kvCacheType} stores ${block} values per block, and this model's attention heads have ` +
+          `${keyHeadDim} (keys) and ${valueHeadDim} (values): llama.cpp cannot quantise them. Use kvCacheType f16.`,
+      );
+    }
+    const facts = readModelFacts({
+      path: this.facts.path,
+      metadata: this.model.fileInfo.metadata,
+      keyTypeName: typeName,
+      valueTypeName: typeName,
+      trainContextSize: this.facts.trainContextSize,
+    });
+    return { typeName, bytesPerCell: facts.kvBytesPerCell };
+  }
+
+  /** Where the model's layers and its KV cells live, and VRAM in use (read now). */
+  placement(): Promise<KvPlacement> {
+    return readPlacement(this.llama, this.model);
+  }
+
+  /** Free memory where new KV cells would go (RAM, or VRAM when the layers are offloaded). */
+  async freeKvMemory(): Promise<KvMemory> {
+    return freeKvMemory(this.llama, await this.placement());
   }
 
   async dispose(): Promise<void> {

@@ -16,6 +16,11 @@ const kvTypeBytes: Readonly<Record<string, number>> = {
   IQ4_NL: 18 / 32,
 };
 
+/** Elements per block of a quantised type: a head dimension must be a multiple of it for llama.cpp to take it. */
+export function kvTypeBlockSize(typeName: string): number {
+  return ["F32", "F16", "BF16"].includes(typeName) ? 1 : 32;
+}
+
 export function bytesPerKvElement(typeName: string): number {
   const bytes = kvTypeBytes[typeName];
   if (bytes === undefined) {

@@ -44,3 +44,9 @@ export class SwarmRuntimeError extends Error {
     super(message);
   }
 }
+
+/** The asked-for KV cache type cannot store this model's cells (a quantised type needs whole blocks per head). */
+export class KvCacheTypeError extends Error {
+  override readonly name = "KvCacheTypeError";
+  readonly code = "kv-type-unsupported";
+}

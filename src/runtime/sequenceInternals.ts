@@ -2,6 +2,8 @@
 // per-sequence positions are not public in 3.22.1; every other runtime file goes through these wrappers, so a
 // future node-llama-cpp release that exposes them changes only this file.
 import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp" with { "resolution-mode": "import" };
+import type { CellLedger } from "./cellLedger";
+import type { SequencePositionCheck } from "./swarmContextOptions";
 
 interface SequenceWithInternals {
   readonly _sequenceId: number;
@@ -53,4 +55,16 @@ export function sequencePositions(context: LlamaContext, sequence: LlamaContextS
   const addon = (context as unknown as ContextWithInternals)._ctx;
   const id = sequenceIdOf(sequence);
   return { min: addon.getSequenceKvCacheMinPosition(id), max: addon.getSequenceKvCacheMaxPosition(id) };
+}
+
+/** Each slot's cell count from the ledger next to llama.cpp's own min/max positions for its sequence. */
+export function positionChecks(
+  context: LlamaContext,
+  ledger: CellLedger,
+  slots: readonly { readonly id: string; readonly sequence: LlamaContextSequence }[],
+): SequencePositionCheck[] {
+  return slots.map((slot) => {
+    const { min, max } = sequencePositions(context, slot.sequence);
+    return { id: slot.id, ledgerCells: ledger.sequenceCells(slot.id), llamaMinPosition: min, llamaMaxPosition: max };
+  });
 }

@@ -10,12 +10,22 @@ import { GenerationMeter } from "./generationMeter";
 import { KvAdmission } from "./kvAdmission";
 import type { SwarmModel } from "./loadModel";
 import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
-import { copySequenceState, sequencePositions } from "./sequenceInternals";
+import { copySequenceState, positionChecks } from "./sequenceInternals";
 import { StepBarrier } from "./stepBarrier";
-import { SwarmAgent, type AgentRole } from "./swarmAgent";
-import type { ForkOptions, SequencePositionCheck, SwarmContextOptions } from "./swarmContextOptions";
+import { SwarmAgent } from "./swarmAgent";
+import {
+  checkSeat,
+  llamaContextOptions,
+  type ForkOptions,
+  type PoolFacts,
+  type SequencePositionCheck,
+  type SwarmContextOptions,
+} from "./swarmContextOptions";
 import { SwarmSequence, type SwarmShared } from "./swarmSequence";
 import { buildSwarmStats } from "./swarmStats";
+import { rewriteTrunk, withTrunkBos, type TrunkReuse } from "./trunkReuse";
+import { restoreTrunkState, saveTrunkState, type TrunkRestore } from "./trunkStateFile";
+import type { TrunkStateHeader } from "../protocol/trunkState";
 
 export const trunkId = "trunk";
 
@@ -26,18 +36,11 @@ export async function createSwarmContext(model: SwarmModel, options: SwarmContex
   if (!Number.isInteger(options.kvCells) || options.kvCells < 1) {
     throw new SwarmRuntimeError("invalid-request", `kvCells must be a positive integer (got ${options.kvCells}).`);
   }
-  const sequences = options.maxAgents + 2;
+  const cost = model.kvCellCost(options.kvCacheType);
   const shared = options.unified !== false && (await model.supportsSharedCells());
-  const context = await model.model.createContext({
-    sequences,
-    // In shared-cells mode `contextSize` is the whole pool (the patch); in copy mode it is one sequence's stream.
-    contextSize: shared ? options.kvCells : Math.max(1, Math.floor(options.kvCells / sequences)),
-    kvUnified: shared,
-    threads: options.threads ?? model.threads,
-    batchSize: options.batchSize ?? 512,
-    failedCreationRemedy: false,
-  });
-  return new SwarmContext(model, context, options);
+  const context = await model.model.createContext(llamaContextOptions(options, shared, cost, model.threads));
+  const pool: PoolFacts = { cost, placement: await model.placement(), poolOrigin: options.poolOrigin };
+  return new SwarmContext(model, context, options, pool);
 }
 
 export class SwarmContext {
@@ -47,12 +50,15 @@ export class SwarmContext {
   private readonly agents = new Map<string, SwarmAgent>();
   private readonly kvFullListeners = new Set<(event: KvFullEvent) => void>();
   private forkQueue: Promise<unknown> = Promise.resolve();
+  /** Dispatch counts when the present trunk was put in place (a kept context counts from there). */
+  private dispatchBase = { dispatches: 0, tokens: 0 };
   private disposed = false;
 
   constructor(
     readonly model: SwarmModel,
     private readonly context: LlamaContext,
     private readonly options: SwarmContextOptions,
+    private readonly pool: PoolFacts,
   ) {
     this.mode = context.kvUnified ? "shared-cells" : "copy-mode";
     const ledger = new CellLedger(this.mode);
@@ -88,13 +94,37 @@ export class SwarmContext {
     this.ensureOpen();
     return this.trunk.exclusive("append", async () => {
       const tokens = this.trunk.tokenize(input);
-      const { model } = this.model;
-      const bos = model.tokens.bos;
-      // The trunk starts with BOS when the model wants one, unless the caller's tokens already begin with it.
-      const needsBos =
-        this.trunk.tokens.length === 0 && bos !== null && model.tokens.shouldPrependBosToken && tokens[0] !== bos;
-      await this.trunk.appendTokens(needsBos ? [bos, ...tokens] : tokens);
+      await this.trunk.appendTokens(this.trunk.tokens.length === 0 ? withTrunkBos(this.model, tokens) : tokens);
     });
+  }
+
+  /** Saves the trunk's cells to `file` (and `file`.kv) for a later process (trunkStateFile.ts). */
+  saveTrunk(file: string): Promise<TrunkStateHeader> {
+    this.ensureOpen();
+    return this.trunk.exclusive("save", () => saveTrunkState(this.trunk, this.pool.cost.typeName, file));
+  }
+
+  /** Restores a saved trunk into this empty one when it matches `input`, then decodes the rest; else a note. */
+  restoreTrunk(file: string, input: string | readonly Token[]): Promise<TrunkRestore> {
+    this.ensureOpen();
+    return this.trunk.exclusive("restore", async () => {
+      const tokens = withTrunkBos(this.model, this.trunk.tokenize(input));
+      const restore = await restoreTrunkState(this.trunk, this.pool.cost.typeName, file, tokens);
+      if (restore.restored) await this.trunk.appendTokens(tokens.slice(restore.restoredTokens));
+      return restore;
+    });
+  }
+
+  /** A new swarm's trunk on a kept context: decodes only what differs from the last (trunkReuse.ts). */
+  replaceTrunk(input: string | readonly Token[]): Promise<TrunkReuse> {
+    this.ensureOpen();
+    if (this.agents.size > 0) throw new SwarmRuntimeError("invalid-request", "Release the agents before this.");
+    // The new swarm's figures (dispatches, step time) start at its trunk, as on a new context.
+    this.dispatchBase = { ...this.context.decodeDispatchStats };
+    this.shared.meter.reset();
+    return this.trunk.exclusive("replace", () =>
+      rewriteTrunk(this.trunk, withTrunkBos(this.model, this.trunk.tokenize(input))),
+    );
   }
 
   /**
@@ -112,7 +142,7 @@ export class SwarmContext {
     this.ensureOpen();
     const parent = options.from === undefined ? this.trunk : this.slotOf(options.from);
     const role = options.role ?? "agent";
-    this.checkSeat(id, role);
+    checkSeat({ id, role, trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents });
     const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
     return parent.exclusive("fork", async () => {
       const available = this.shared.admission.availableForFork(parent.id);
@@ -152,8 +182,11 @@ export class SwarmContext {
       ledger: this.shared.ledger,
       admission: this.shared.admission,
       meter: this.shared.meter,
-      dispatch: this.context.decodeDispatchStats,
-      bytesPerCell: this.model.facts.kvBytesPerCell,
+      dispatch: {
+        dispatches: this.context.decodeDispatchStats.dispatches - this.dispatchBase.dispatches,
+        tokens: this.context.decodeDispatchStats.tokens - this.dispatchBase.tokens,
+      },
+      pool: this.pool,
       trunkId,
       agents: this.liveAgents.map((agent) => ({ id: agent.id, paused: agent.paused })),
     });
@@ -162,15 +195,7 @@ export class SwarmContext {
   /** Each live sequence's cell count from the ledger next to llama.cpp's own min/max positions. */
   checkPositions(): SequencePositionCheck[] {
     const slots = [this.trunk, ...this.liveAgents.map((agent) => agent.slot)];
-    return slots.map((slot) => {
-      const { min, max } = sequencePositions(this.context, slot.sequence);
-      return {
-        id: slot.id,
-        ledgerCells: this.shared.ledger.sequenceCells(slot.id),
-        llamaMinPosition: min,
-        llamaMaxPosition: max,
-      };
-    });
+    return positionChecks(this.context, this.shared.ledger, slots);
   }
 
   async dispose(): Promise<void> {
@@ -203,19 +228,6 @@ export class SwarmContext {
     };
     const sequence = this.context.getSequence({ contextShift: { strategy: refuseShift } });
     return new SwarmSequence(id, sequence, this.shared);
-  }
-
-  private checkSeat(id: string, role: AgentRole): void {
-    if (id === trunkId || this.agents.has(id))
-      throw new SwarmRuntimeError("invalid-request", `An agent named ${id} is already live; fork under another id.`);
-    const taken = this.liveAgents.filter((agent) => agent.role === role).length;
-    const seats = role === "synthesist" ? 1 : this.options.maxAgents;
-    if (taken >= seats) {
-      throw new SwarmRuntimeError(
-        "no-sequence-left",
-        `All ${seats} ${role} seat(s) are taken; release one before forking, or raise swarmboard.maxAgents.`,
-      );
-    }
   }
 
   private slotOf(agent: SwarmAgent): SwarmSequence {

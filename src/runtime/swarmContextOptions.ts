@@ -1,5 +1,9 @@
 // The options of a swarm context and of one fork, and llama.cpp's view of a sequence beside the ledger's:
 // the shapes callers pass in and read back, apart from the context that does the work.
+import type { LlamaContextOptions } from "node-llama-cpp" with { "resolution-mode": "import" };
+import type { KvCacheType, KvPlacement } from "../protocol/runtime";
+import type { KvCellCost } from "./loadModel";
+import { SwarmRuntimeError } from "./runtimeErrors";
 import type { AgentRole, SwarmAgent } from "./swarmAgent";
 
 export interface SwarmContextOptions {
@@ -15,6 +19,47 @@ export interface SwarmContextOptions {
   batchSize?: number;
   /** Cells promised to each new agent for its own tokens when no `expectedTail` is given (default 64). */
   defaultExpectedTail?: number;
+  /** The KV cache's element type (default: the model's, F16); a quantised one turns flash attention on. */
+  kvCacheType?: KvCacheType;
+  /** Where `kvCells` came from, in words (shown with the budget). */
+  poolOrigin?: string;
+}
+
+/** What the budget shows about the pool beyond its cells: a cell's type and cost, where it lives, why its size. */
+export interface PoolFacts {
+  readonly cost: KvCellCost;
+  readonly placement: KvPlacement;
+  readonly poolOrigin?: string;
+}
+
+/** node-llama-cpp's options for the swarm's one context. */
+export function llamaContextOptions(
+  options: SwarmContextOptions,
+  shared: boolean,
+  cost: KvCellCost,
+  threads: number,
+): LlamaContextOptions {
+  const sequences = options.maxAgents + 2;
+  const quantised = !["F32", "F16", "BF16"].includes(cost.typeName);
+  // kvCellCost checked the name against ggml's KV types.
+  const kvType = cost.typeName as NonNullable<LlamaContextOptions["experimentalKvCacheKeyType"]>;
+  return {
+    sequences,
+    // In shared-cells mode `contextSize` is the whole pool (the patch); in copy mode it is one sequence's stream.
+    contextSize: shared ? options.kvCells : Math.max(1, Math.floor(options.kvCells / sequences)),
+    kvUnified: shared,
+    threads: options.threads ?? threads,
+    batchSize: options.batchSize ?? 512,
+    failedCreationRemedy: false,
+    ...(options.kvCacheType === undefined
+      ? {}
+      : {
+          experimentalKvCacheKeyType: kvType,
+          experimentalKvCacheValueType: kvType,
+          // llama.cpp refuses a quantised V cache without flash attention.
+          ...(quantised ? { flashAttention: true } : {}),
+        }),
+  };
 }
 
 export interface ForkOptions {
@@ -31,4 +76,25 @@ export interface SequencePositionCheck {
   ledgerCells: number;
   llamaMinPosition: number;
   llamaMaxPosition: number;
+}
+
+/** Refuses a fork whose id is taken or whose role has no seat left (maxAgents agents, one synthesist). */
+export function checkSeat(seat: {
+  id: string;
+  role: AgentRole;
+  trunkId: string;
+  maxAgents: number;
+  live: readonly SwarmAgent[];
+}): void {
+  const { id, role } = seat;
+  if (id === seat.trunkId || seat.live.some((agent) => agent.id === id))
+    throw new SwarmRuntimeError("invalid-request", `An agent named ${id} is already live; fork under another id.`);
+  const taken = seat.live.filter((agent) => agent.role === role).length;
+  const seats = role === "synthesist" ? 1 : seat.maxAgents;
+  if (taken >= seats) {
+    throw new SwarmRuntimeError(
+      "no-sequence-left",
+      `All ${seats} ${role} seat(s) are taken; release one before forking, or raise swarmboard.maxAgents.`,
+    );
+  }
 }

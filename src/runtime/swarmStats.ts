@@ -3,6 +3,7 @@ import type { RuntimeMode, SwarmStats } from "../protocol/runtime";
 import type { CellLedger } from "./cellLedger";
 import type { GenerationMeter } from "./generationMeter";
 import type { KvAdmission } from "./kvAdmission";
+import type { PoolFacts } from "./swarmContextOptions";
 
 export interface SwarmStatsInput {
   mode: RuntimeMode;
@@ -10,7 +11,7 @@ export interface SwarmStatsInput {
   admission: KvAdmission;
   meter: GenerationMeter;
   dispatch: { dispatches: number; tokens: number };
-  bytesPerCell: number;
+  pool: PoolFacts;
   trunkId: string;
   agents: ReadonlyArray<{ id: string; paused: boolean }>;
 }
@@ -19,6 +20,7 @@ export function buildSwarmStats(input: SwarmStatsInput): SwarmStats {
   const { ledger, admission, dispatch } = input;
   const usedCells = ledger.usedCells();
   const poolCells = admission.poolCells;
+  const { bytesPerCell } = input.pool.cost;
   return {
     mode: input.mode,
     poolCells,
@@ -35,9 +37,12 @@ export function buildSwarmStats(input: SwarmStatsInput): SwarmStats {
     usedCells,
     freeCells: Math.max(0, poolCells - usedCells),
     reservedCells: admission.outstanding(),
-    bytesPerCell: input.bytesPerCell,
-    usedBytes: usedCells * input.bytesPerCell,
-    poolBytes: poolCells * input.bytesPerCell,
+    bytesPerCell,
+    kvType: input.pool.cost.typeName,
+    placement: input.pool.placement,
+    ...(input.pool.poolOrigin === undefined ? {} : { poolOrigin: input.pool.poolOrigin }),
+    usedBytes: usedCells * bytesPerCell,
+    poolBytes: poolCells * bytesPerCell,
     dispatches: dispatch.dispatches,
     dispatchedTokens: dispatch.tokens,
     rowsPerDispatch: dispatch.dispatches === 0 ? 0 : dispatch.tokens / dispatch.dispatches,

@@ -4,9 +4,13 @@
 // how many agents fit and what budget the goal needs.
 import { plannedRoster } from "../core/roster";
 import { renderTrunk, type RosterEntry } from "../core/trunkPrompt";
+import type { KvPoolSize } from "../core/kvPoolSize";
 import type { Recipe } from "../protocol/recipe";
+import type { GpuSetting, KvCacheType, KvPlacement } from "../protocol/runtime";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
+import { gpuChoiceOf } from "../runtime/gpuBackend";
 import { loadSwarmModel } from "../runtime/loadModel";
+import { resolveKvPool } from "./kvPool";
 import { toolsForRole, unionOfTools } from "./toolCatalog";
 
 /** llama.cpp's LLAMA_MAX_SEQ (src/llama-cparams.h of the bundled release): sequences one context can hold. */
@@ -23,7 +27,10 @@ export interface SwarmFitInput {
   readonly recipe: Recipe;
   /** Working agents asked for; default: the recipe's counts. */
   readonly agents?: number;
-  readonly kvCells: number;
+  /** The launch's cap on the pool; without it the pool is sized from free memory. */
+  readonly kvCells?: number;
+  readonly gpu?: GpuSetting;
+  readonly kvCacheType?: KvCacheType;
 }
 
 export interface SwarmFit {
@@ -36,6 +43,12 @@ export interface SwarmFit {
   readonly trunkTokens: number;
   /** The most agents that fit, at once, in the budget and in one llama.cpp context. */
   readonly agentsThatFit: number;
+  /** The pool the swarm gets here, and why that many cells. */
+  readonly pool: KvPoolSize;
+  /** ggml's name of the KV type ("F16", "Q8_0"). */
+  readonly kvType: string;
+  /** Where the model and its KV cells live. */
+  readonly placement: KvPlacement;
 }
 
 /** The trunk's roster for `agents` working seats (the tasks are not known yet: the goal stands for them). */
@@ -60,25 +73,32 @@ function fits(mode: SwarmFit["mode"], kvCells: number, trunk: number, agents: nu
 /** Measures the swarm against the budget. Loads the model (kept for the run), never the swarm's context. */
 export async function measureSwarmFit(input: SwarmFitInput): Promise<SwarmFit> {
   const { recipe } = input;
-  const model = await loadSwarmModel({ modelPath: input.modelPath, threads: input.threads });
+  const model = await loadSwarmModel({
+    modelPath: input.modelPath,
+    threads: input.threads,
+    gpu: gpuChoiceOf(input.gpu ?? "auto"),
+  });
   const mode = (await model.supportsSharedCells()) ? "shared-cells" : "copy-mode";
   const tools = unionOfTools(recipe.roles.map((r) => toolsForRole(r, r.name === recipe.synthesist)));
   const working = recipe.roles.filter((r) => r.name !== recipe.synthesist);
   const agents = input.agents ?? working.reduce((sum, r) => sum + r.count, 0);
+  const pool = await resolveKvPool(model, { ...input, sequences: agents + sequencesBesideAgents });
+  const kvCells = pool.cells;
+  const where = { pool, kvType: model.kvCellCost(input.kvCacheType).typeName, placement: await model.placement() };
   const trunkOf = async (n: number) => {
     const text = renderTrunk({ recipe, goal: input.goal, tools: [], roster: roster(recipe, n), workspaceSummary: "" });
     return (await AgentChatFormat.create(model, text, tools)).trunkTokens.length;
   };
   // The roster grows with the agent count: search the largest count whose trunk and rooms fit.
   const askedTrunk = await trunkOf(Math.min(agents, llamaMaxSequences));
-  if (fits(mode, input.kvCells, askedTrunk, agents))
-    return { agents, mode, trunkTokens: askedTrunk, agentsThatFit: agents };
+  if (fits(mode, kvCells, askedTrunk, agents))
+    return { agents, mode, trunkTokens: askedTrunk, agentsThatFit: agents, ...where };
   let low = 0;
   let high = Math.min(agents, llamaMaxSequences - sequencesBesideAgents);
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if (fits(mode, input.kvCells, await trunkOf(mid), mid)) low = mid;
+    if (fits(mode, kvCells, await trunkOf(mid), mid)) low = mid;
     else high = mid - 1;
   }
-  return { agents, mode, trunkTokens: await trunkOf(Math.max(1, low)), agentsThatFit: low };
+  return { agents, mode, trunkTokens: await trunkOf(Math.max(1, low)), agentsThatFit: low, ...where };
 }

@@ -87,6 +87,7 @@ export class SwarmSession {
       model: model.facts,
       integrationBranch: repo.integrationBranch,
       trunkTokens: context.trunkTokens.length,
+      ...(setup.trunkReuse ? { trunkReusedTokens: setup.trunkReuse.reusedTokens } : {}),
       rules: listRules(setup.rules),
     });
     const stopStats = this.reportStats(setup);

@@ -10,12 +10,15 @@ import { readAgentRules } from "../workspace/agentRulesFiles";
 import type { AgentRule } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { Recipe } from "../protocol/recipe";
+import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import type { Task } from "../protocol/tasks";
 import type { TurnScript } from "../protocol/turnScript";
 import { webSettingsSchema, type WebSettings } from "../protocol/webTools";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
+import { gpuChoiceOf } from "../runtime/gpuBackend";
 import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
+import type { TrunkReuse } from "../runtime/trunkReuse";
 import type { CommandApprover } from "../workspace/approvals";
 import { BoardLogFile } from "../workspace/boardLog";
 import type { CommandPolicy, PolicyRules } from "../workspace/commandPolicy";
@@ -25,6 +28,15 @@ import { detectDependencyFolders, type DependencyFolders } from "../workspace/de
 import { MergeVerifier } from "../workspace/mergeVerifier";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
+import {
+  decodeOrRestore,
+  keepContext,
+  takeKeptContext,
+  trunkShape,
+  trunkStateFile,
+  type TrunkShape,
+} from "./keptTrunk";
+import { resolveKvPool } from "./kvPool";
 import { planSeats, type SeatPlan } from "./seatPlan";
 import { WebAccess } from "./web/webAccess";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
@@ -39,7 +51,12 @@ export interface SwarmRunOptions {
   readonly workspace: string;
   readonly stateDir: string;
   readonly threads: number;
+  /** A cap on the KV pool (--kv-cells, swarmboard.kvCellsBudget); without it the pool is sized from free memory. */
   readonly kvCells?: number;
+  /** Where the model runs (default "auto": the machine's GPU when a build for it loads, else the CPU). */
+  readonly gpu?: GpuSetting;
+  /** The KV cache's element type (default f16). */
+  readonly kvCacheType?: KvCacheType;
   readonly budgetMs?: number;
   readonly script?: TurnScript;
   readonly approver: CommandApprover;
@@ -77,9 +94,11 @@ export interface SwarmSetup {
   readonly tailBudget: number;
   /** The repository's agent-rules files the trunk carries (empty when turned off or none). */
   readonly rules: readonly AgentRule[];
+  /** Set when the context was kept from the last swarm: how much of the trunk was reused and how much decoded. */
+  readonly trunkReuse?: TrunkReuse;
   /** The swarm's way to the web: allowlist, approvals, caps, the page cache. */
   readonly web: WebAccess;
-  /** Closes what the setup opened (the context, the board's log); the model stays loaded for the next swarm. */
+  /** Closes the board's log and keeps the context with its trunk (keptTrunk.ts); the model stays loaded. */
   close(): Promise<void>;
 }
 
@@ -138,6 +157,14 @@ async function openTasks(
   return gatherTasks(options.recipe, options.goal, repo.topLevel, board, tested.tasks);
 }
 
+interface DecodedTrunk {
+  context: SwarmContext;
+  format: AgentChatFormat;
+  rules: AgentRule[];
+  shape: TrunkShape;
+  trunkReuse?: TrunkReuse;
+}
+
 /** Renders the trunk (charter, tools, roster, goal, workspace) and decodes it once into a new context. */
 async function decodeTrunk(
   options: SwarmRunOptions,
@@ -146,7 +173,7 @@ async function decodeTrunk(
   plan: SeatPlan,
   tasks: readonly Task[],
   summary: string,
-): Promise<{ context: SwarmContext; format: AgentChatFormat; rules: AgentRule[] }> {
+): Promise<DecodedTrunk> {
   const roster = plannedRoster({
     seats: plan.stages.flat(),
     tasks,
@@ -164,18 +191,32 @@ async function decodeTrunk(
   // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
   await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
+  const shape = trunkShape(options, model, plan.widestStage + subagentSeats);
+  const kept = await takeKeptContext(shape);
+  if (kept !== undefined) {
+    try {
+      const trunkReuse = await kept.replaceTrunk(format.trunkTokens);
+      return { context: kept, format, rules, shape, trunkReuse };
+    } catch (error) {
+      await kept.dispose();
+      throw error;
+    }
+  }
+  const pool = await resolveKvPool(model, { ...options, sequences: shape.maxAgents + 2 });
   const context = await createSwarmContext(model, {
-    maxAgents: plan.widestStage + subagentSeats,
-    kvCells: options.kvCells ?? options.recipe.budgets.kvCells,
+    maxAgents: shape.maxAgents,
+    kvCells: pool.cells,
     threads: options.threads,
+    poolOrigin: pool.origin,
+    ...(options.kvCacheType ? { kvCacheType: options.kvCacheType } : {}),
   });
   try {
-    await context.appendToTrunk(format.trunkTokens);
+    await decodeOrRestore(context, shape, format.trunkTokens);
   } catch (error) {
     await context.dispose();
     throw error;
   }
-  return { context, format, rules };
+  return { context, format, rules, shape };
 }
 
 /** Sets a swarm up; `note` receives the board entries posted on the way. */
@@ -193,7 +234,11 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     });
     const repo = await openRepository(options, board);
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
-    const model = await loadSwarmModel({ modelPath: options.modelPath, threads: options.threads });
+    const model = await loadSwarmModel({
+      modelPath: options.modelPath,
+      threads: options.threads,
+      gpu: gpuChoiceOf(options.gpu ?? "auto"),
+    });
     const plan = planSeats(options.recipe, options.agents);
     const policy = await swarmCommandPolicy(repo, options.policy);
     const { recipe } = options;
@@ -210,17 +255,21 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
           });
     const tasks = await openTasks({ options, repo, board, policy, dependencies, verifier }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
-    const { context, format, rules } = await decodeTrunk(options, repo, model, plan, tasks, summary);
+    const { context, format, rules, shape, trunkReuse } = await decodeTrunk(options, repo, model, plan, tasks, summary);
     const tailBudget = Math.max(
       64,
       Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
     );
     const close = async () => {
-      await context.dispose();
+      // The trunk's cells stay for the next swarm (the agents are released by now), and on disk when asked for.
+      const file = trunkStateFile(shape);
+      if (file !== undefined && context.liveAgents.length === 0) await context.saveTrunk(file).catch(() => undefined);
+      await keepContext(context, shape);
       await store.close();
     };
     const parts = { options, board, repo, policy, dependencies, plan, tasks, model, context, format, tailBudget };
-    return { ...parts, rules, web, close, ...(verifier ? { verifier } : {}) };
+    const optional = { ...(trunkReuse ? { trunkReuse } : {}), ...(verifier ? { verifier } : {}) };
+    return { ...parts, rules, web, ...optional, close };
   } catch (error) {
     await store.close();
     throw error;

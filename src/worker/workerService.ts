@@ -1,7 +1,6 @@
 // What the worker serves to the host: swarms (start, stop, stop an agent, answer an approval, the event
 // stream), the review of a swarm's branches, and models. One swarm runs at a time per worker; the model
 // stays loaded between swarms.
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
@@ -37,9 +36,8 @@ import { defaultPolicyRules } from "./defaultPolicy";
 import { EventsTrace } from "./eventsTrace";
 import { cleanUp, listSwarms, recordedEvents, resumableRecord } from "./historyService";
 import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
-import { loadSwarmModel } from "../runtime/loadModel";
+import { modelLoadFacts } from "./modelLoadFacts";
 import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
-import { agentsThatFitCells } from "../core/modelCatalogue";
 import { resolveRecipe } from "./recipeResolve";
 import { reviewService } from "./reviewService";
 import { SwarmApprovals } from "./swarmApprovals";
@@ -111,7 +109,7 @@ export class WorkerService implements Disposable {
     s.add(peer.handle(branchDiffMethod, (t) => reviewService.diff(t, t.branch)));
     s.add(peer.handle(mergeBranchMethod, (t) => reviewService.merge(t, t.branch)));
     s.add(peer.handle(discardBranchMethod, (t) => reviewService.discard(t, t.agentId)));
-    s.add(peer.handle(modelFactsMethod, (p) => this.modelFacts(p.modelPath, p.threads, p.kvCells)));
+    s.add(peer.handle(modelFactsMethod, (p) => modelLoadFacts(p)));
     s.add(
       peer.handle(modelToolCallingMethod, async ({ modelPath }) => {
         const refusal = await modelToolCallingRefusal(modelPath);
@@ -158,6 +156,8 @@ export class WorkerService implements Disposable {
       resume: true,
       ...(inputs.agents ? { agents: inputs.agents } : {}),
       ...(inputs.kvCells ? { kvCells: inputs.kvCells } : {}),
+      ...(inputs.gpu ? { gpu: inputs.gpu } : {}),
+      ...(inputs.kvCacheType ? { kvCacheType: inputs.kvCacheType } : {}),
       ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
       ...(inputs.web ? { web: inputs.web } : {}),
       ...(params.script ? { script: params.script } : {}),
@@ -219,20 +219,6 @@ export class WorkerService implements Disposable {
         }),
       );
     return { swarmId };
-  }
-
-  private async modelFacts(modelPath: string, threads: number, kvCells: number) {
-    const model = await loadSwarmModel({ modelPath, threads });
-    const shared = await model.supportsSharedCells();
-    const fileBytes = (await stat(modelPath)).size;
-    const agentsThatFit = agentsThatFitCells(kvCells, shared ? "shared-cells" : "copy-mode");
-    return {
-      facts: model.facts,
-      mode: shared ? ("shared-cells" as const) : ("copy-mode" as const),
-      fileBytes,
-      agentsThatFit,
-      poolBytes: kvCells * model.facts.kvBytesPerCell,
-    };
   }
 
   dispose(): void {

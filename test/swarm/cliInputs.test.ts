@@ -122,10 +122,33 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
       ],
       new RegExp(
         `The swarm does not fit: its shared context .*goal of ${goal.length.toLocaleString("en-US")} characters.* ` +
-          "tokens of this model, and the KV budget of 32,768 cells \\(--kv-cells",
+          "tokens of this model, and the KV budget of 32,768 cells set by the recipe's budgets\\.kvCells",
       ),
     );
     assert.match(out.stderr, /Shorten --goal .* or give --kv-cells [\d,]+ or more/);
+  });
+
+  it("refuses --gpu cuda on a machine without CUDA, saying what to install (exit 2)", function () {
+    // On a machine with an NVIDIA driver the CUDA runtime may load: there bench/gpu-check.sh is the check.
+    if (existsSync("/proc/driver/nvidia/version")) this.skip();
+    refused(
+      [
+        ...["--goal", "g", "--model", model, "--workspace", repo.workspace],
+        ...["--recipe", recipeFile, "--script", noAgents, "--gpu", "cuda"],
+      ],
+      /The cuda GPU backend cannot be used here: .* It needs an NVIDIA GPU with its driver, and the CUDA Toolkit .*buildRuntime\.mjs --gpu cuda.* Or run on the CPU with --gpu false/,
+    );
+  });
+
+  it("refuses --gpu metal off macOS and a KV cache type the model's heads cannot hold (exit 2)", () => {
+    const args = ["--goal", "g", "--model", model, "--workspace", repo.workspace];
+    args.push("--recipe", recipeFile, "--script", noAgents);
+    if (process.platform !== "darwin")
+      refused([...args, "--gpu", "metal"], /The metal GPU backend cannot be used here: Metal exists only on macOS/);
+    refused(
+      [...args, "--gpu", "false", "--kv-cache-type", "q8_0"],
+      /KV cache type q8_0 stores 32 values per block, and this model's attention heads have 8 \(keys\)/,
+    );
   });
 
   it("refuses --agents 10000 up front with the number that fits", () => {
@@ -134,7 +157,7 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
         ...["--goal", "g", "--agents", "10000", "--model", model, "--workspace", repo.workspace],
         ...["--recipe", recipeFile, "--script", noAgents],
       ],
-      /--agents 10,000 does not fit: at most \d+ agents fit at once in the KV budget of 32,768 cells/,
+      /--agents 10,000 does not fit: at most \d+ agents fit at once in the KV budget of 32,768 cells set by/,
     );
     const fit = Number(/at most (\d+) agents/.exec(out.stderr)![1]);
     assert.ok(fit > 0 && fit < 10_000, `a usable number: ${fit}`);

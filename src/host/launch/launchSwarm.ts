@@ -6,6 +6,8 @@ import { cpus } from "node:os";
 import * as vscode from "vscode";
 import { toErrorData } from "../../core/rpc/rpcPeer";
 import { modelFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
+import { placementText } from "../models/modelFit";
+import { runtimeSettings, type RuntimeRequest } from "./runtimeSettings";
 import { webSettingsOf, type Settings } from "../../protocol/settings";
 import { readSettings } from "../configuration";
 import type { HostLog } from "../hostLog";
@@ -111,9 +113,9 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
       reason: "No model is set: set swarmboard.modelPath, or launch from the command palette and pick or pull one.",
     };
   const threads = args.threads ?? defaultThreads(settings);
-  const kvCells = args.kvCells ?? settings.kvCellsBudget;
+  const runtime = runtimeSettings(settings, args.kvCells);
   if (fit === undefined) {
-    const loaded = await loadModel(deps, modelPath, threads, kvCells);
+    const loaded = await loadModel(deps, modelPath, threads, runtime);
     if (loaded.outcome !== "loaded") return loaded;
   }
   const stateDir = newStateDir(deps.storageDir);
@@ -124,7 +126,7 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     workspace,
     stateDir,
     threads,
-    kvCells,
+    ...runtime,
     policy: settings.commandPolicy,
     agentRules: settings.agentRules,
     web: webSettingsOf(settings),
@@ -150,7 +152,7 @@ async function loadModel(
   deps: LaunchDeps,
   modelPath: string,
   threads: number,
-  kvCells: number,
+  runtime: RuntimeRequest,
 ): Promise<{ outcome: "loaded"; fit: number } | LaunchResult> {
   const name = modelPath.split(/[\\/]/).pop() ?? modelPath;
   return vscode.window.withProgress(
@@ -160,9 +162,15 @@ async function loadModel(
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
         progress.report({ message: "the worker maps the model once for all agents…" });
-        const facts = await deps.worker.request(modelFactsMethod, { modelPath, threads, kvCells }, controller.signal);
+        const facts = await deps.worker.request(
+          modelFactsMethod,
+          { modelPath, threads, ...runtime },
+          controller.signal,
+        );
         deps.log.info(
-          `model ${name}: ${facts.mode}, ${facts.facts.kvBytesPerCell} bytes per cell, about ${facts.agentsThatFit} agents fit in ${kvCells} cells`,
+          `model ${name}: ${facts.mode}, ${facts.bytesPerCell} bytes per ${facts.kvType} cell on ` +
+            `${placementText(facts.placement)}; about ${facts.agentsThatFit} agents fit in ${facts.poolCells} cells ` +
+            `(${facts.poolOrigin})`,
         );
         return { outcome: "loaded" as const, fit: facts.agentsThatFit };
       } catch (err) {
@@ -197,7 +205,7 @@ async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Pr
   const modelPath = saved ?? (await askModelPath(deps, settings.modelPath));
   if (modelPath === undefined) return cancelled;
   const threads = defaultThreads(settings);
-  const loaded = await loadModel(deps, modelPath, threads, settings.kvCellsBudget);
+  const loaded = await loadModel(deps, modelPath, threads, runtimeSettings(settings));
   if (loaded.outcome !== "loaded") return loaded;
   if (saved === undefined) await deps.models.memory.remember(modelPath);
   const fit = loaded.fit;

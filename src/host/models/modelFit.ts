@@ -1,6 +1,6 @@
 // Whether a model and its KV pool fit in the memory the machine has free, and the facts line the user
 // sees after picking a model. Pure: the caller reads os.freemem() and the worker's facts.
-import type { ModelFacts } from "../../protocol/runtime";
+import type { KvPlacement, ModelFacts } from "../../protocol/runtime";
 
 export interface MemoryVerdict {
   readonly fits: boolean;
@@ -36,17 +36,34 @@ export interface FactsSummary {
   readonly fileBytes: number;
   readonly agentsThatFit: number;
   readonly poolBytes: number;
+  readonly poolCells: number;
+  readonly poolOrigin: string;
+  readonly kvType: string;
+  readonly bytesPerCell: number;
+  readonly placement: KvPlacement;
 }
 
 /** One line per fact, for the notification and the log. */
-export function factsLines(name: string, s: FactsSummary, kvCells: number): string[] {
+export function factsLines(name: string, s: FactsSummary): string[] {
   const f = s.facts;
   return [
     `${name}: ${f.architecture}, ${formatBytes(s.fileBytes)} on disk`,
     // GGUF metadata carries no parameter count; the shapes that decide the KV cost are shown instead.
     `parameters: not in the file's metadata (${f.layers} layers, ${f.heads} heads, ${f.kvHeads} KV heads, vocabulary ${f.vocabularySize})`,
     `context length: ${f.trainContextSize} tokens`,
-    `KV bytes per cell: ${formatBytes(f.kvBytesPerCell)} (${f.kvType})`,
-    `${s.agentsThatFit} agent(s) fit in ${kvCells} cells (${formatBytes(s.poolBytes)}, ${s.mode})`,
+    `KV bytes per cell: ${formatBytes(s.bytesPerCell)} (${s.kvType})`,
+    `runs on: ${placementText(s.placement)}`,
+    `${s.agentsThatFit} agent(s) fit in ${s.poolCells} cells (${formatBytes(s.poolBytes)}, ${s.mode}): ${s.poolOrigin}`,
   ];
+}
+
+/** Where the model and the KV cells live, in one phrase ("cpu", "cuda (NVIDIA H200): 25/25 layers, KV in VRAM"). */
+export function placementText(p: KvPlacement): string {
+  if (p.backend === "cpu") return "the CPU (model and KV cells in RAM)";
+  const devices = p.devices.length > 0 ? ` (${p.devices.join(", ")})` : "";
+  const vram =
+    p.vramUsedBytes === undefined
+      ? ""
+      : `, VRAM ${formatBytes(p.vramUsedBytes)} of ${formatBytes(p.vramTotalBytes ?? 0)}`;
+  return `${p.backend}${devices}: ${p.gpuLayers}/${p.modelLayers} layers offloaded, KV cells in ${p.kvOn.toUpperCase()}${vram}`;
 }

@@ -16,6 +16,7 @@ import type { QuickPicker } from "../quickPicker";
 import type { WorkerProcess } from "../workerProcess";
 import type { ModelMemory } from "./modelMemory";
 import { modelUriFormat, modelUriPrompt } from "./modelUris";
+import { runtimeSettings } from "../launch/runtimeSettings";
 import { catalogueItems } from "./catalogueItems";
 import { factsLines, formatBytes, memoryVerdict, type FactsSummary, type MemoryVerdict } from "./modelFit";
 
@@ -62,7 +63,9 @@ function basename(p: string): string {
 async function askForModel(deps: ModelDeps): Promise<string | undefined> {
   const current = readSettings();
   const currentPath = current.ok ? current.settings.modelPath : "";
-  const kvCells = current.ok ? current.settings.kvCellsBudget : 16_384;
+  // 0 (the default) sizes the pool from free memory: the catalogue then shows what free memory holds.
+  const budget = current.ok ? current.settings.kvCellsBudget : 0;
+  const kvCells = budget > 0 ? budget : Number.POSITIVE_INFINITY;
   const separator = (label: string) => ({ id: "", label, kind: vscode.QuickPickItemKind.Separator });
   const catalogue = catalogueItems(kvCells, deps.freeMemory.bytes());
   const items = [
@@ -159,11 +162,11 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
   )
     return undefined;
   const settings = readSettings();
-  const kvCells = settings.ok ? settings.settings.kvCellsBudget : 16_384;
   const threads = settings.ok && settings.settings.threads > 0 ? settings.settings.threads : 2;
+  const runtime = settings.ok ? runtimeSettings(settings.settings) : {};
   const facts = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: `Reading ${name}` },
-    () => deps.worker.request(modelFactsMethod, { modelPath, threads, kvCells }),
+    () => deps.worker.request(modelFactsMethod, { modelPath, threads, ...runtime }),
   );
   const memory = memoryVerdict(facts.fileBytes, facts.poolBytes, deps.freeMemory.bytes());
   if (
@@ -176,7 +179,7 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
   )
     return undefined;
   await deps.memory.remember(modelPath);
-  const lines = factsLines(name, facts, kvCells);
+  const lines = factsLines(name, facts);
   for (const line of lines) deps.log.info(`model: ${line}`);
   deps.log.info(`model: ${memory.text}`);
   void vscode.window.showInformationMessage(`Swarmboard will use ${lines.join(" · ")}.`);

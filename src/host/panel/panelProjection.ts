@@ -5,6 +5,7 @@ import { describeRule } from "../../core/agentRules";
 import { agentsThatStillFit } from "../../core/swarmView";
 import type { SwarmStats } from "../../protocol/runtime";
 import type { BudgetView, SwarmPanelView } from "../../protocol/webviewMessages";
+import { placementText } from "../models/modelFit";
 import { agentStatus, swarmStatus, type HostSwarmView } from "../swarm/swarmStatus";
 
 /** Lane items sent per agent (the store keeps more). */
@@ -32,6 +33,10 @@ export function budgetView(stats: SwarmStats): BudgetView {
     reservedCells: stats.reservedCells,
     usedBytes: stats.usedBytes,
     poolBytes: stats.poolBytes,
+    bytesPerCell: stats.bytesPerCell,
+    ...(stats.kvType === undefined ? {} : { kvType: stats.kvType }),
+    ...(stats.placement === undefined ? {} : { placement: placementText(stats.placement) }),
+    ...(stats.poolOrigin === undefined ? {} : { poolOrigin: stats.poolOrigin }),
     moreAgentsFit: Number.isFinite(fit) ? fit : null,
     meanStepMs: stats.meanStepMs,
     rowsPerDispatch: stats.rowsPerDispatch,

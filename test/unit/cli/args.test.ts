@@ -26,6 +26,26 @@ describe("cli: the command line", () => {
     assert.throws(() => parseCommandLine(["clean-up", "s-1", "--yes"]), /unknown option "--yes"/);
   });
 
+  it("takes --gpu and --kv-cache-type from their lists, for run and mcp, and names the list on a bad value", () => {
+    const run = parseCommandLine(["run", "--goal", "g", "--gpu", "cuda", "--kv-cache-type", "q8_0"]);
+    assert.ok(run.command === "run");
+    assert.deepEqual([run.gpu, run.kvCacheType], ["cuda", "q8_0"]);
+    const unset = parseCommandLine(["run", "--goal", "g"]);
+    assert.ok(unset.command === "run");
+    assert.deepEqual([unset.gpu, unset.kvCacheType], [undefined, undefined], "unset: a resume keeps the saved ones");
+    const mcp = parseCommandLine(["mcp", "--gpu", "false", "--kv-cache-type", "f16"]);
+    assert.ok(mcp.command === "mcp");
+    assert.deepEqual([mcp.gpu, mcp.kvCacheType], ["false", "f16"]);
+    assert.throws(
+      () => parseCommandLine(["run", "--goal", "g", "--gpu", "nvidia"]),
+      /--gpu expects one of auto, cuda, vulkan, metal, false; got "nvidia"/,
+    );
+    assert.throws(
+      () => parseCommandLine(["run", "--goal", "g", "--kv-cache-type", "q8"]),
+      /--kv-cache-type expects one of f16, q8_0/,
+    );
+  });
+
   it("parses model pull by URI or catalogue name, and model pull --list with its budget", () => {
     assert.deepEqual(parseCommandLine(["model", "pull", "qwen3-4b", "--dir", "/m"]), {
       command: "pull",

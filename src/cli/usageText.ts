@@ -1,0 +1,39 @@
+// What `swarmboard --help` prints, and what a usage error prints after its message.
+export const usageText = `Usage:
+  swarmboard run --goal <text> [options]     run a swarm headless on a git workspace
+      --recipe <name|file.json>   organization (default), research, fix-failing-tests, todo-sweep, or a file
+      --agents <n>                agents to fork from the shared trunk (default: the recipe's)
+      --model <file.gguf>         the model, loaded once (default: $SWARMBOARD_MODEL)
+      --workspace <dir>           the git repository to work on (default: the current folder)
+      --threads <n>               CPU threads for decoding (default 2)
+      --budget-ms <ms>            wall-clock budget; the synthesist fans in when it runs out
+      --kv-cells <n>              cap on the KV cells of the whole swarm (default: sized from free memory)
+      --gpu <backend>             auto (default: the GPU when a runtime built for it loads, else the CPU),
+                                  cuda, vulkan, metal (fail with what to install when it cannot load), false (CPU)
+      --kv-cache-type <type>      f16 (default), q8_0 (about half the bytes per cell), q5_1, q5_0, q4_1, q4_0,
+                                  iq4_nl, bf16, f32
+      --state-dir <dir>           board, worktrees, report and trace (default: <workspace>/../.swarmboard-state/<id>)
+      --events <file>             JSON-lines trace of every event (default: <state-dir>/events.jsonl)
+      --script <file.json>        scripted turns: deterministic runs with forced tokens
+      --approve-asks              allow commands the policy would ask about (default: deny them)
+      --plain                     plain lines even on a terminal
+      --no-agent-rules            leave AGENTS.md, CLAUDE.md, .clinerules, ... out of the trunk
+  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
+                [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]
+                                             an MCP server on stdio: tools swarmboard_launch, _status, _findings,
+                                             _stop and the swarms' boards as resources (see the README)
+  swarmboard run --resume --state-dir <dir>  continue an interrupted swarm: its workspace, model, goal and recipe
+                                             are read from the state dir (--model overrides a moved model file)
+  swarmboard list [--workspace <dir>]        the repository's swarms: outcome, branches (merged or not), findings
+  swarmboard clean-up <swarm-id> [--workspace <dir>] [--confirm <code>]
+                                             without --confirm: list what would be removed and what is unmerged;
+                                             with the code that list printed: remove its branches and worktrees
+  swarmboard model pull <hf-uri|name> [--dir <folder>]
+                                             download a GGUF (resumable) into the model cache; a name is one of:
+  swarmboard model pull --list [--kv-cells <n>]    instruct models with native tool calling: download size, KV bytes
+                                             per cell and how many agents fit the budget
+  swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
+  swarmboard --version | --help
+
+Exit codes: 0 completed, 1 failed, 2 bad input (the message says what to fix), 3 budget ran out, 4 stopped.
+`;
