@@ -49,6 +49,11 @@ export interface SwarmRunOptions {
   readonly resume?: boolean;
   /** Put the repository's agent-rules files (AGENTS.md and the like) into the trunk; default true. */
   readonly agentRules?: boolean;
+  /**
+   * Most private cells an agent holds before it is compacted by re-fork; default (and most): an equal share of
+   * what the trunk leaves of the pool.
+   */
+  readonly tailCells?: number;
 }
 
 export interface SwarmSetup {
@@ -62,7 +67,7 @@ export interface SwarmSetup {
   readonly model: SwarmModel;
   readonly context: SwarmContext;
   readonly format: AgentChatFormat;
-  /** Private cells each agent may use: an equal share of what the trunk leaves of the pool. */
+  /** Private cells each agent may use before it compacts: an equal share of what the trunk leaves of the pool. */
   readonly tailBudget: number;
   /** The repository's agent-rules files the trunk carries (empty when turned off or none). */
   readonly rules: readonly AgentRule[];
@@ -166,10 +171,8 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const tasks = await openTasks({ options, repo, board, policy }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
     const { context, format, rules } = await decodeTrunk(options, repo, model, plan, summary);
-    const tailBudget = Math.max(
-      64,
-      Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
-    );
+    const equalShare = Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64;
+    const tailBudget = Math.max(64, Math.min(equalShare, options.tailCells ?? equalShare));
     const close = async () => {
       await context.dispose();
       await store.close();
