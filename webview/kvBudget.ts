@@ -43,6 +43,7 @@ export function mountBudget(): BudgetDom {
     "dispatches",
     "rowsPerDispatch",
     "tokensPerSecond",
+    "compactions",
   ] as const;
   const labels: Record<(typeof names)[number], string> = {
     trunkCells: "Trunk cells",
@@ -59,6 +60,7 @@ export function mountBudget(): BudgetDom {
     dispatches: "Dispatches",
     rowsPerDispatch: "Rows per dispatch",
     tokensPerSecond: "Tokens/s",
+    compactions: "Compactions",
   };
   const figures = Object.fromEntries(names.map((n) => [n, figure(labels[n], n)])) as Record<
     (typeof names)[number],
@@ -150,6 +152,10 @@ export function mountBudget(): BudgetDom {
     show(figures.meanStepMs.value, b.meanStepMs, `${b.meanStepMs.toFixed(1)} ms`);
     show(figures.rowsPerDispatch.value, b.rowsPerDispatch, b.rowsPerDispatch.toFixed(2));
     show(figures.tokensPerSecond.value, b.tokensPerSecond, b.tokensPerSecond.toFixed(1));
+    // Agents whose tail reached its share were forked again from the trunk with a brief: how often, what it freed.
+    const compactions = b.compactions ?? 0;
+    show(figures.compactions.value, compactions, formatCount(compactions));
+    setAttr(figures.compactions.value, "title", `${formatCount(b.compactedCells ?? 0)} cells released by re-forks`);
   };
   return { root, update };
 }

@@ -25,13 +25,21 @@ export function budgetLine(stats: SwarmStats): string {
   );
 }
 
-/** One agent's line: id, state, claim, tokens, private cells and its latest tool result. */
+/** Compactions by re-fork, as the budget line ends: how many and the cells they released. */
+export function compactionsLine(view: Pick<SwarmViewState, "compactions" | "compactedCells">): string {
+  return view.compactions === 0
+    ? ""
+    : `; ${view.compactions} compaction${view.compactions === 1 ? "" : "s"} released ${view.compactedCells} cells`;
+}
+
+/** One agent's line: id, state, claim, tokens, private cells, compactions and its latest tool result. */
 function agentRow(a: AgentView, stats: SwarmStats | undefined): string {
   const cells = stats?.agents.find((x) => x.agentId === a.id)?.privateCells ?? 0;
   const last = [...a.lane].reverse().find((item) => item.kind === "result")?.text ?? "";
   const claim = (a.claim ?? "-").slice(0, 30).padEnd(30);
   const tokens = `${String(a.tokens).padStart(6)} tok ${String(cells).padStart(6)} cells`;
-  return `  ${a.id.padEnd(14)} ${a.state.padEnd(9)} ${claim} ${tokens}  ${last.slice(0, 50)}`;
+  const compacted = a.compactions > 0 ? ` x${a.compactions} compacted` : "";
+  return `  ${a.id.padEnd(14)} ${a.state.padEnd(9)} ${claim} ${tokens}${compacted}  ${last.slice(0, 50)}`;
 }
 
 export class TerminalView {
@@ -70,6 +78,12 @@ export class TerminalView {
       case "tool-result":
         if (!this.live) this.print(`  ${e.agentId}: ${e.ok ? "ok" : "error"} ${e.summary}`);
         break;
+      case "agent-compacted":
+        if (!this.live)
+          this.print(
+            `  ${e.agentId}: compacted (#${e.compaction}), released ${e.releasedCells} of its ${e.shareCells}-cell share; brief ${e.briefTokens} tokens`,
+          );
+        break;
       case "board-entry":
         if (e.entry.kind !== "MESSAGE" && e.entry.kind !== "CLAIM" && e.entry.kind !== "RELEASE")
           this.print(`  [${e.entry.kind}] ${e.entry.author}: ${e.entry.text.slice(0, 160)}`);
@@ -99,7 +113,7 @@ export class TerminalView {
     this.clear();
     const stats = this.view?.stats;
     const rows = (this.view?.agents ?? []).map((a) => agentRow(a, stats));
-    if (stats) rows.push(`  ${budgetLine(stats)}`);
+    if (stats && this.view) rows.push(`  ${budgetLine(stats)}${compactionsLine(this.view)}`);
     this.out.write(rows.join("\n") + "\n");
     this.drawnLines = rows.length;
   }

@@ -21,6 +21,8 @@ export interface AgentView {
   readonly claim?: string;
   readonly reason?: string;
   readonly tokens: number;
+  /** How many times the agent was compacted by re-fork (its tail reached its share). */
+  readonly compactions: number;
   /** The newest text the agent produced (its current call), for the lane. */
   readonly current: string;
   /** The lane's timeline, newest last, capped. */
@@ -54,6 +56,9 @@ export interface SwarmViewState {
   readonly agents: readonly AgentView[];
   readonly entries: readonly BoardEntry[];
   readonly stats?: SwarmStats;
+  /** Compactions by re-fork over all agents, and the cells they released. */
+  readonly compactions: number;
+  readonly compactedCells: number;
   readonly approvals: readonly ApprovalView[];
 }
 
@@ -69,6 +74,8 @@ export function emptySwarm(id: string, time: number): SwarmViewState {
     trunkTokens: 0,
     agents: [],
     entries: [],
+    compactions: 0,
+    compactedCells: 0,
     approvals: [],
   };
 }
@@ -76,7 +83,10 @@ export function emptySwarm(id: string, time: number): SwarmViewState {
 function withAgent(s: SwarmViewState, id: string, change: (a: AgentView) => AgentView): SwarmViewState {
   const agents = s.agents.some((a) => a.id === id)
     ? s.agents
-    : [...s.agents, { id, role: "agent", state: "starting" as AgentState, tokens: 0, current: "", lane: [] }];
+    : [
+        ...s.agents,
+        { id, role: "agent", state: "starting" as AgentState, tokens: 0, compactions: 0, current: "", lane: [] },
+      ];
   return { ...s, agents: agents.map((a) => (a.id === id ? change(a) : a)) };
 }
 
@@ -152,6 +162,19 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
       return s;
     case "kv-stats":
       return { ...s, stats: e.stats };
+    case "agent-compacted": {
+      const next = { ...s, compactions: s.compactions + 1, compactedCells: s.compactedCells + e.releasedCells };
+      return withAgent(next, e.agentId, (a) =>
+        pushLane(
+          { ...a, compactions: a.compactions + 1 },
+          {
+            time: e.time,
+            kind: "state",
+            text: `compacted (#${e.compaction}): released ${e.releasedCells} of ${e.shareCells} cells, re-forked from the trunk with a ${e.briefTokens}-token brief`,
+          },
+        ),
+      );
+    }
     case "approval-request":
       return {
         ...s,

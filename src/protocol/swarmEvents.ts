@@ -79,6 +79,33 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     point: z.enum(["iteration-start", "tool-call-returned"]),
   }),
   z.object({ ...base, type: z.literal("kv-stats"), stats: swarmStatsSchema }),
+  /**
+   * An agent's private tail reached its share: its state was written as a compact brief, its cells released and it
+   * was forked again from the trunk with that brief (same id, claim, worktree, branch, messages and lane).
+   */
+  z.object({
+    ...base,
+    type: z.literal("agent-compacted"),
+    agentId: z.string(),
+    /** 1 for the agent's first compaction, 2 for the next, ... */
+    compaction: z.number().int().positive(),
+    /** Cells only the agent held, freed by the compaction. */
+    releasedCells: z.number().int().nonnegative(),
+    /** The most private cells the agent may hold (its share of the pool). */
+    shareCells: z.number().int().positive(),
+    /** The brief it was forked again with: all it knows of its work from here on. */
+    brief: z.string(),
+    briefTokens: z.number().int().nonnegative(),
+    /** The agent's steps and generated tokens so far, over all its compactions. */
+    steps: z.number().int().nonnegative(),
+    tokens: z.number().int().nonnegative(),
+    /** The re-forked sequence, llama.cpp's own positions beside the ledger's cell count, read after the fork. */
+    positions: z.object({
+      ledgerCells: z.number().int().nonnegative(),
+      llamaMinPosition: z.number().int(),
+      llamaMaxPosition: z.number().int(),
+    }),
+  }),
   z.object({
     ...base,
     type: z.literal("approval-request"),

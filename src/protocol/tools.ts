@@ -14,7 +14,12 @@ export const listDirArgs = z.object({
 export const readFileArgs = z.object({
   path: relPath,
   startLine: z.number().int().min(1).optional().describe("first line, 1-based"),
-  endLine: z.number().int().min(1).optional().describe("last line, inclusive"),
+  endLine: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("last line, inclusive; without it a window of lines is read and the result says how many remain"),
 });
 export const searchArgs = z.object({
   pattern: z.string().min(1).max(1000),
@@ -91,6 +96,8 @@ export const readFileResult = z.object({
   startLine: z.number().int(),
   endLine: z.number().int(),
   totalLines: z.number().int(),
+  /** Lines after endLine: how much is left to read. */
+  remainingLines: z.number().int(),
   content: z.string(),
   truncated,
 });

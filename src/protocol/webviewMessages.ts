@@ -74,6 +74,9 @@ export const budgetViewSchema = z.object({
   rowsPerDispatch: z.number(),
   dispatches: z.number(),
   tokensPerSecond: z.number(),
+  /** Compactions by re-fork so far (an agent's tail reached its share) and the cells they released. */
+  compactions: z.number().optional(),
+  compactedCells: z.number().optional(),
 });
 export type BudgetView = z.infer<typeof budgetViewSchema>;
 

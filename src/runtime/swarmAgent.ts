@@ -7,14 +7,37 @@ import type { SwarmSequence } from "./swarmSequence";
 export type AgentRole = "agent" | "synthesist";
 
 export class SwarmAgent {
+  private current: SwarmSequence;
+  private parent: string;
+
   constructor(
-    /** @internal the sequence behind the agent; only the swarm context uses it. */
-    readonly slot: SwarmSequence,
+    slot: SwarmSequence,
     readonly role: AgentRole,
-    /** The agent (or "trunk") this one was forked from. */
-    readonly parentId: string,
+    parentId: string,
     private readonly onRelease: (agent: SwarmAgent) => Promise<void>,
-  ) {}
+  ) {
+    this.current = slot;
+    this.parent = parentId;
+  }
+
+  /** @internal the sequence behind the agent; only the swarm context uses it. */
+  get slot(): SwarmSequence {
+    return this.current;
+  }
+
+  /** The agent (or "trunk") this one was forked from, the trunk after a compaction. */
+  get parentId(): string {
+    return this.parent;
+  }
+
+  /**
+   * @internal A compaction gave the agent a fresh sequence forked from the trunk: the same agent (id, caller's
+   * handle) goes on in it. Only the swarm context calls this.
+   */
+  rebind(slot: SwarmSequence, parentId: string): void {
+    this.current = slot;
+    this.parent = parentId;
+  }
 
   get id(): string {
     return this.slot.id;

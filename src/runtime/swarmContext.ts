@@ -13,6 +13,7 @@ import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
 import { copySequenceState, positionChecks } from "./sequenceInternals";
 import { StepBarrier } from "./stepBarrier";
 import { SwarmAgent } from "./swarmAgent";
+import { positionCheck, reforkFromTrunk, type ReforkResult } from "./reforkSequence";
 import {
   checkSeat,
   llamaContextOptions,
@@ -132,10 +133,14 @@ export class SwarmContext {
    * mode. The caller names it (the swarm numbers its seats); an id already live is refused.
    */
   fork(id: string, options: ForkOptions = {}): Promise<SwarmAgent> {
-    // Forks run one at a time, so forking many agents at once from one parent does not find it busy.
-    const forked = this.forkQueue.then(() => this.forkNow(id, options));
-    this.forkQueue = forked.catch(() => undefined);
-    return forked;
+    return this.queued(() => this.forkNow(id, options));
+  }
+
+  /** Forks (and re-forks) run one at a time, so forking many agents at once from one parent does not find it busy. */
+  private queued<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.forkQueue.then(work);
+    this.forkQueue = run.catch(() => undefined);
+    return run;
   }
 
   private async forkNow(id: string, options: ForkOptions): Promise<SwarmAgent> {
@@ -168,6 +173,28 @@ export class SwarmContext {
       this.agents.set(slot.id, agent);
       return agent;
     });
+  }
+
+  /**
+   * Compaction by re-fork: releases `agent`'s cells and forks it again from the trunk under the same id, as the
+   * same object (a free fork: no decode, no new cell). The caller then reads the agent's compact brief into it.
+   */
+  refork(agent: SwarmAgent, options: Pick<ForkOptions, "expectedTail"> = {}): Promise<ReforkResult> {
+    return this.queued(() => this.reforkNow(agent, options));
+  }
+
+  private async reforkNow(agent: SwarmAgent, options: Pick<ForkOptions, "expectedTail">): Promise<ReforkResult> {
+    this.ensureOpen();
+    const old = this.slotOf(agent);
+    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
+    return old.exclusive("compact", () =>
+      this.trunk.exclusive("fork", async () => {
+        const open = (id: string) => this.openSequence(id);
+        const { slot, releasedCells } = await reforkFromTrunk(old, this.trunk, open, expectedTail);
+        agent.rebind(slot, trunkId);
+        return { releasedCells, positions: positionCheck(slot) };
+      }),
+    );
   }
 
   /** Listens for agents paused because the pool is full. */

@@ -62,6 +62,16 @@ export class AgentCalls {
     return this.agent.append(this.format.resultTokens(resultJson, this.lastCall));
   }
 
+  /** Tokens reading a result with `answer` would take. */
+  readCost(resultJson: string): number {
+    return this.format.resultTokens(resultJson, this.lastCall).length;
+  }
+
+  /** Tokens reading a brief with `open` would take. */
+  briefCost(brief: string): number {
+    return this.format.openingTokens(brief).length;
+  }
+
   next(): Promise<ModelCall> {
     return this.options.script !== undefined ? this.nextScripted(this.options.script) : this.nextSampled();
   }

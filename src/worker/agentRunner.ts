@@ -14,6 +14,7 @@ import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentWorkspace } from "../workspace/agentWorkspace";
 import type { WebAccess } from "./web/webAccess";
 import type { AgentCalls, ModelCall } from "./agentCalls";
+import type { AgentCompaction } from "./agentCompaction";
 import { dispatchCall } from "./callDispatch";
 import { readback } from "./agentReadback";
 import type { CatalogTool } from "./toolCatalog";
@@ -49,6 +50,11 @@ export interface AgentRunnerDeps {
   readonly privateCells: () => number;
   /** Most private cells the agent may use: its share of the pool. */
   readonly tailBudget: number;
+  /**
+   * Present when the agent compacts by re-fork when its tail reaches its share; without it the agent stops
+   * there (its private cells count against its token budget).
+   */
+  readonly compaction?: AgentCompaction;
   /** Present for agents that may still fork sub-agents from their own state. */
   readonly delegation?: Delegation;
   /**
@@ -88,6 +94,7 @@ export class AgentRunner {
   async run(brief: string): Promise<AgentEnd> {
     const { deps } = this;
     deps.emit({ type: "agent-state", agentId: deps.id, state: "starting" });
+    deps.compaction?.begin(brief);
     const open = deps.opening === "call-result" ? () => deps.calls.answer(brief) : () => deps.calls.open(brief);
     if (!(await this.feed(open))) return this.end(undefined);
     deps.emit({ type: "agent-state", agentId: deps.id, state: "gather" });
@@ -110,7 +117,10 @@ export class AgentRunner {
       await this.watch(outcome, call.kind === "call" ? call.name : "(malformed)");
       if (isTerminal(this.loop.state)) break;
       const text = readback(deps, outcome, this.loop.state === "gather", this.takeNotes(), outcome.left);
-      if (!(await this.feed(() => deps.calls.answer(text)))) break;
+      deps.compaction?.record(call, outcome.ok, text);
+      const usage = { steps: this.steps, tokens: this.tokens };
+      const read = () => deps.compaction?.readOrCompact(text, usage) ?? deps.calls.answer(text);
+      if (!(await this.feed(read))) break;
     }
     return this.end(report);
   }
@@ -170,6 +180,10 @@ export class AgentRunner {
     const clock = deps.budgetAction();
     if (clock === "stop") return "the wall-clock budget is spent";
     if (clock === "fanIn" && !deps.isSynthesist) return "the wall clock is nearly spent: fan-in";
+    // An agent that compacts lives past its share: its budget is the tokens it generated. One that cannot stops
+    // when its private cells reach its share.
+    if (deps.compaction !== undefined)
+      return agentBudgetExceeded(deps.budgets, { steps: this.steps, tokens: this.tokens });
     const budgets = { ...deps.budgets, tokensPerAgent: Math.min(deps.budgets.tokensPerAgent, deps.tailBudget) };
     return agentBudgetExceeded(budgets, { steps: this.steps, tokens: deps.privateCells() });
   }

@@ -7,6 +7,7 @@ import type { Role } from "../protocol/recipe";
 import type { SwarmAgent } from "../runtime/swarmAgent";
 import { AgentWorkspace } from "../workspace/agentWorkspace";
 import { AgentCalls } from "./agentCalls";
+import { AgentCompaction } from "./agentCompaction";
 import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
 import type { AgentStops } from "./agentStops";
 import { BackgroundByParent, type Delegation } from "./backgroundSubagents";
@@ -169,6 +170,31 @@ export class SwarmSeats {
     };
   }
 
+  /** The agent's compaction by re-fork: at its share it is forked again from the trunk with a compact brief. */
+  private compaction(slot: Slot, calls: AgentCalls, privateCells: () => number): AgentCompaction {
+    const { context, board, tailBudget } = this.setup;
+    const { id, agent } = slot;
+    return new AgentCompaction({
+      id,
+      board,
+      calls,
+      shareCells: tailBudget,
+      privateCells,
+      refork: () => context.refork(agent, { expectedTail: 64 }),
+      positions: () => {
+        const check = context.checkPositions().find((c) => c.id === id);
+        if (check === undefined) throw new Error(`${id} has no sequence after its compaction`);
+        return check;
+      },
+      emit: (event) => {
+        this.hooks.emit(event);
+        // The KV budget shows the released cells at once.
+        this.hooks.emit({ type: "kv-stats", stats: context.stats() });
+      },
+      now: () => Date.now(),
+    });
+  }
+
   private runner(slot: Slot): AgentRunner {
     const { options, context, board, format, tailBudget } = this.setup;
     const { id, agent, tools, isSynthesist } = slot;
@@ -191,6 +217,7 @@ export class SwarmSeats {
       signal,
     });
     const canDelegate = tools.some((t) => t.name === "spawn_subagent");
+    const privateCells = () => agent.tokens.length - context.trunkTokens.length;
     return new AgentRunner({
       id,
       isSynthesist,
@@ -207,8 +234,9 @@ export class SwarmSeats {
       budgetAction: this.hooks.budgetAction,
       ...(this.hooks.timeLeftMs ? { timeLeftMs: () => this.hooks.timeLeftMs!(isSynthesist) } : {}),
       waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
-      privateCells: () => agent.tokens.length - context.trunkTokens.length,
+      privateCells,
       tailBudget,
+      compaction: this.compaction(slot, calls, privateCells),
       opening: slot.opening,
       ...(canDelegate ? { delegation: this.delegation(slot) } : {}),
     });

@@ -73,6 +73,11 @@ export interface SwarmRunOptions {
   readonly agentRules?: boolean;
   /** How agents reach the web (fetch_url, web_search); default: the settings' defaults (no host, no search). */
   readonly web?: WebSettings;
+  /**
+   * Most private cells an agent holds before it is compacted by re-fork; default (and most): an equal share of
+   * what the trunk leaves of the pool.
+   */
+  readonly tailCells?: number;
 }
 
 export interface SwarmSetup {
@@ -90,7 +95,7 @@ export interface SwarmSetup {
   readonly model: SwarmModel;
   readonly context: SwarmContext;
   readonly format: AgentChatFormat;
-  /** Private cells each agent may use: an equal share of what the trunk leaves of the pool. */
+  /** Private cells each agent may use before it compacts: an equal share of what the trunk leaves of the pool. */
   readonly tailBudget: number;
   /** The repository's agent-rules files the trunk carries (empty when turned off or none). */
   readonly rules: readonly AgentRule[];
@@ -256,10 +261,8 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const tasks = await openTasks({ options, repo, board, policy, dependencies, verifier }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
     const { context, format, rules, shape, trunkReuse } = await decodeTrunk(options, repo, model, plan, tasks, summary);
-    const tailBudget = Math.max(
-      64,
-      Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64,
-    );
+    const equalShare = Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64;
+    const tailBudget = Math.max(64, Math.min(equalShare, options.tailCells ?? equalShare));
     const close = async () => {
       // The trunk's cells stay for the next swarm (the agents are released by now), and on disk when asked for.
       const file = trunkStateFile(shape);

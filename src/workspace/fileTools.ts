@@ -21,6 +21,11 @@ export class ToolFailure extends Error {
 export interface FileToolLimits {
   readonly maxReadBytes: number;
   readonly maxReadChars: number;
+  /**
+   * Lines `read_file` returns when the call names no endLine: a window, so one read of a long file does not fill
+   * an agent's share; the result says how many lines remain and where to go on.
+   */
+  readonly defaultReadLines: number;
   readonly maxListEntries: number;
   readonly maxSearchLineChars: number;
 }
@@ -28,6 +33,7 @@ export interface FileToolLimits {
 export const defaultFileLimits: FileToolLimits = {
   maxReadBytes: 2_000_000,
   maxReadChars: 60_000,
+  defaultReadLines: 200,
   maxListEntries: 500,
   maxSearchLineChars: 300,
 };
@@ -84,7 +90,7 @@ export async function readFileTool(
   const lines = (await readText(file.real, args.path, limits.maxReadBytes)).split("\n");
   const totalLines = lines.length;
   const start = Math.min(args.startLine ?? 1, Math.max(totalLines, 1));
-  const end = Math.min(args.endLine ?? totalLines, totalLines);
+  const end = Math.min(args.endLine ?? start + limits.defaultReadLines - 1, totalLines);
   if (end < start) throw new ToolFailure("invalid-args", `endLine ${args.endLine} is before startLine ${start}.`);
   let content = "";
   let last = start - 1;
@@ -95,8 +101,12 @@ export async function readFileTool(
     last = i;
   }
   const truncated = last < end;
-  if (truncated) content += `[... cut at line ${last}: read from startLine ${last + 1} for more]\n`;
-  return { path: file.rel, startLine: start, endLine: last, totalLines, content, truncated };
+  const remainingLines = totalLines - last;
+  if (truncated)
+    content += `[... cut at line ${last}: read from startLine ${last + 1} for more; ${remainingLines} more lines]\n`;
+  else if (args.endLine === undefined && remainingLines > 0)
+    content += `[${remainingLines} more lines: read from startLine ${last + 1}]\n`;
+  return { path: file.rel, startLine: start, endLine: last, totalLines, remainingLines, content, truncated };
 }
 
 export async function searchTool(

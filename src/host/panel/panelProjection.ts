@@ -91,7 +91,9 @@ export function projectSwarm(view: HostSwarmView): SwarmPanelView {
     ...(view.rules ? { rules: view.rules.map((r) => describeRule(r)) } : {}),
     agents,
     findings,
-    ...(view.stats ? { budget: budgetView(view.stats) } : {}),
+    ...(view.stats
+      ? { budget: { ...budgetView(view.stats), compactions: view.compactions, compactedCells: view.compactedCells } }
+      : {}),
     ...(view.usage && view.usage.length > 0 ? { usage: [...view.usage] } : {}),
   };
 }

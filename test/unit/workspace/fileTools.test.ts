@@ -74,10 +74,24 @@ describe("workspace: file and git tools", function () {
     );
     assert.equal(part.truncated, false);
     assert.equal(part.totalLines, 5000);
-    const all = await ok("read_file", { path: "data/big.txt" });
+    assert.equal(part.remainingLines, 4988);
+    const all = await ok("read_file", { path: "data/big.txt", endLine: 5000 });
     assert.equal(all.truncated, true);
     assert.ok(all.endLine < 5000 && all.content.length < 61_000);
-    assert.match(all.content, /cut at line \d+: read from startLine \d+ for more/);
+    assert.equal(all.remainingLines, 5000 - all.endLine);
+    assert.match(all.content, /cut at line \d+: read from startLine \d+ for more; \d+ more lines\]\n$/);
+  });
+
+  it("reads a window of lines when no endLine is given, and says how many lines remain", async () => {
+    const lines = Array.from({ length: 450 }, (_, i) => `row ${i + 1}`).join("\n");
+    await ok("write_file", { path: "data/window.txt", content: lines });
+    const first = await ok("read_file", { path: "data/window.txt" });
+    assert.deepEqual([first.startLine, first.endLine, first.remainingLines, first.truncated], [1, 200, 250, false]);
+    assert.match(first.content, /^1\trow 1\n/);
+    assert.match(first.content, /200\trow 200\n\[250 more lines: read from startLine 201\]\n$/);
+    const last = await ok("read_file", { path: "data/window.txt", startLine: 401 });
+    assert.deepEqual([last.startLine, last.endLine, last.remainingLines], [401, 450, 0]);
+    assert.match(last.content, /450\trow 450\n$/, "nothing remains: no note");
     assert.equal((await fails("read_file", { path: "data/missing.txt" })).code, "not-found");
   });
 
