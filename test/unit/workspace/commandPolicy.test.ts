@@ -234,7 +234,7 @@ describe("workspace: command policy", () => {
         const v = policy.evaluate(cmd);
         if (v.decision !== "allow") return true;
         const parsed = parseShell(cmd);
-        if (!parsed.ok || /\$\(|`|\$\{|<\(/.test(cmd)) return false;
+        if (!parsed.ok || holdsSubstitution(cmd)) return false;
         const names = parsed.pipelines.flatMap((p) => p.commands.map((c) => c.argv[0]?.text));
         return !names.some((n) => n === "eval" || n === "sh");
       }),
@@ -242,3 +242,27 @@ describe("workspace: command policy", () => {
     );
   });
 });
+
+/**
+ * The property's own judge of a substitution: `$(`, `${`, a backquote or `<(` anywhere the shell would expand it,
+ * that is outside single quotes and not escaped by a backslash (inside single quotes they are plain text).
+ */
+function holdsSubstitution(cmd: string): boolean {
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < cmd.length; i++) {
+    const c = cmd[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      continue;
+    }
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "'" && quote === undefined) quote = "'";
+    else if (c === '"') quote = quote === '"' ? undefined : '"';
+    else if (c === "`" || (c === "$" && (cmd[i + 1] === "(" || cmd[i + 1] === "{"))) return true;
+    else if (c === "<" && cmd[i + 1] === "(" && quote === undefined) return true;
+  }
+  return false;
+}
