@@ -9,19 +9,15 @@ import { renderTrunk } from "../core/trunkPrompt";
 import { readAgentRules } from "../workspace/agentRulesFiles";
 import type { AgentRule } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
-import type { Recipe } from "../protocol/recipe";
-import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import type { Task } from "../protocol/tasks";
-import type { TurnScript } from "../protocol/turnScript";
-import { webSettingsSchema, type WebSettings } from "../protocol/webTools";
+import { webSettingsSchema } from "../protocol/webTools";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
 import { gpuChoiceOf } from "../runtime/gpuBackend";
 import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
 import type { TrunkReuse } from "../runtime/trunkReuse";
-import type { CommandApprover } from "../workspace/approvals";
 import { BoardLogFile } from "../workspace/boardLog";
-import type { CommandPolicy, PolicyRules } from "../workspace/commandPolicy";
+import type { CommandPolicy } from "../workspace/commandPolicy";
 import { swarmCommandPolicy } from "../workspace/repositoryProtection";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { detectDependencyFolders, type DependencyFolders } from "../workspace/dependencyFolders";
@@ -38,47 +34,11 @@ import {
 } from "./keptTrunk";
 import { resolveKvPool } from "./kvPool";
 import { planSeats, type SeatPlan } from "./seatPlan";
+import type { SwarmRunOptions } from "./swarmRunOptions";
 import { WebAccess } from "./web/webAccess";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
 
-export interface SwarmRunOptions {
-  readonly swarmId: string;
-  readonly goal: string;
-  readonly recipe: Recipe;
-  /** Agents for the working roles (split over them); default: the recipe's counts. */
-  readonly agents?: number;
-  readonly modelPath: string;
-  readonly workspace: string;
-  readonly stateDir: string;
-  readonly threads: number;
-  /** A cap on the KV pool (--kv-cells, swarmboard.kvCellsBudget); without it the pool is sized from free memory. */
-  readonly kvCells?: number;
-  /** Where the model runs (default "auto": the machine's GPU when a build for it loads, else the CPU). */
-  readonly gpu?: GpuSetting;
-  /** The KV cache's element type (default f16). */
-  readonly kvCacheType?: KvCacheType;
-  readonly budgetMs?: number;
-  readonly script?: TurnScript;
-  readonly approver: CommandApprover;
-  readonly policy: PolicyRules;
-  readonly temperature?: number;
-  /** The swarm's sampling seed; each seat samples with this plus its seat number. */
-  readonly seed?: number;
-  /**
-   * Continue an interrupted swarm from its state dir: its board (every acknowledged entry) and branches are
-   * kept, new agents fork from a fresh trunk that includes the board's state.
-   */
-  readonly resume?: boolean;
-  /** Put the repository's agent-rules files (AGENTS.md and the like) into the trunk; default true. */
-  readonly agentRules?: boolean;
-  /** How agents reach the web (fetch_url, web_search); default: the settings' defaults (no host, no search). */
-  readonly web?: WebSettings;
-  /**
-   * Most private cells an agent holds before it is compacted by re-fork; default (and most): an equal share of
-   * what the trunk leaves of the pool.
-   */
-  readonly tailCells?: number;
-}
+export type { SwarmRunOptions } from "./swarmRunOptions";
 
 export interface SwarmSetup {
   readonly options: SwarmRunOptions;
