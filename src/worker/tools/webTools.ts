@@ -82,12 +82,12 @@ const webSearch = defineTool({
   name: "web_search",
   kind: "web",
   description:
-    "Search the web through the search endpoint the user configured (off unless configured): titles, URLs and " +
-    "snippets; read a result with fetch_url.",
+    "Search the web through the search endpoint the user configured (off unless configured; an endpoint host " +
+    "off the allowlist is asked about): titles, URLs and snippets; read a result with fetch_url.",
   args: webSearchArgs,
   run: async (ctx: WebToolContext, { query, limit }) => ({
     query,
-    results: await webOf(ctx).search(query, limit, ctx.signal),
+    results: await webOf(ctx).search(ctx.agent, query, limit, ctx.signal),
   }),
   meaning: (r) => ({ summary: `web_search "${r.query}": ${r.results.length} results` }),
 });

@@ -84,7 +84,7 @@ export class WebAccess {
   }
 
   /** Results of the configured search endpoint (SearXNG's `format=json`); refused when none is configured. */
-  async search(query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
+  async search(agent: string, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult[]> {
     const endpoint = this.options.settings.searchEndpoint.trim();
     if (endpoint === "")
       throw new Error(
@@ -94,7 +94,8 @@ export class WebAccess {
     const url = withSource(endpoint, "the swarmboard.webSearchEndpoint setting", parseWebUrl);
     url.searchParams.set("q", query);
     url.searchParams.set("format", "json");
-    // The endpoint is the user's own choice in the settings: it is asked without a further approval.
+    // Like a page: an endpoint host off the allowlist is asked about once, with the query's URL shown.
+    await this.checkHost(agent, url, undefined, new Set(), signal, "web_search");
     const response = await this.get(url, this.options.now() + this.options.settings.timeoutMs, signal);
     if (response.status !== 200)
       throw new Error(`the search endpoint ${url.host} answered ${response.status} ${response.statusText}`.trim());
@@ -140,6 +141,7 @@ export class WebAccess {
     redirectedFrom: URL | undefined,
     approved: Set<string>,
     signal?: AbortSignal,
+    tool: "fetch_url" | "web_search" = "fetch_url",
   ): Promise<void> {
     const host = `${url.hostname}:${effectivePort(url)}`;
     if (hostAllowed(this.patterns, url.hostname, effectivePort(url)) || approved.has(host)) return;
@@ -149,11 +151,11 @@ export class WebAccess {
     const request = {
       id: randomUUID(),
       agent,
-      command: `fetch_url ${url.href}`,
+      command: `${tool} ${url.href}`,
       cwd: "the worker's network access (outside the sandbox)",
       reasons: [reason],
       sandboxed: false,
-      rememberAs: `fetch_url host ${host}`,
+      rememberAs: `${tool} host ${host}`,
     };
     if (!(await this.options.approver.requestApproval(request, signal)))
       throw new WebAccessDenied(

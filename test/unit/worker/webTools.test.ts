@@ -290,8 +290,20 @@ describe("fetch_url and web_search through the real tool path (loopback servers)
     assert.match(out.error!, /web search is off: no search endpoint is configured.*swarmboard\.webSearchEndpoint/);
   });
 
-  it("web_search returns the results of a SearXNG-style JSON endpoint", async () => {
+  it("web_search asks about an endpoint host off the allowlist, the query's URL shown, and a deny is a tool error", async () => {
     const s = swarm({ searchEndpoint: `${site.base}/search` }, "deny");
+    const out = await call(s, "web_search", { query: "shared kv cells" });
+    assert.equal(out.ok, false);
+    assert.match(out.error!, /not approved: GET http:\/\/127\.0\.0\.1:\d+\/search\?q=shared\+kv\+cells&format=json/);
+    assert.equal(s.asked.length, 1);
+    assert.match(s.asked[0]!.command, /^web_search http:\/\/127\.0\.0\.1:\d+\/search\?q=shared/);
+    const approved = swarm({ searchEndpoint: `${site.base}/search` }, "once");
+    assert.ok((await call(approved, "web_search", { query: "kv" })).ok, "an approved endpoint answers");
+    assert.equal(approved.asked.length, 1);
+  });
+
+  it("web_search returns the results of a SearXNG-style JSON endpoint on the allowlist, asking nothing", async () => {
+    const s = swarm({ searchEndpoint: `${site.base}/search`, allowedHosts: [hostOf(site.base)] }, "deny");
     const out = await call(s, "web_search", { query: "shared kv cells", limit: 2 });
     assert.ok(out.ok, out.error);
     assert.deepEqual((out.result as { results: unknown[] }).results, [
@@ -299,6 +311,6 @@ describe("fetch_url and web_search through the real tool path (loopback servers)
       { title: "Result 2 for shared kv cells (json)", url: `${site.base}/r2`, snippet: "snippet 2" },
     ]);
     assert.equal(out.summary, 'web_search "shared kv cells": 2 results');
-    assert.deepEqual(s.asked, [], "the endpoint the user configured is not asked about");
+    assert.deepEqual(s.asked, [], "an endpoint on the allowlist is not asked about");
   });
 });
