@@ -48,6 +48,8 @@ interface Keep {
   readonly callChars: number;
   /** Characters of the newest call's readback: the result the agent has not acted on yet. */
   readonly lastChars: number;
+  /** Characters of the agent's first brief (a stage's input can make it long; its head says the task). */
+  readonly briefChars: number;
 }
 
 const tools = { written: new Set(["write_file", "edit_file"]), read: new Set(["read_file", "list_dir"]) };
@@ -95,7 +97,7 @@ function render(record: AgentRecord, board: BoardState, keep: Keep): string {
       "steps): this brief is what you know of your work so far. Carry on from where it ends; do not redo what it says is done.",
     ...(claims.length > 0 ? ["Your claims (still yours):", ...claims] : ["You hold no claim."]),
     "Your first brief:",
-    record.firstBrief,
+    cut(record.firstBrief, keep.briefChars),
     ...section(
       "Files you touched",
       files.slice(-keep.files).map((f) => `- ${f.path} (${f.written ? "written" : "read"})`),
@@ -129,18 +131,23 @@ function render(record: AgentRecord, board: BoardState, keep: Keep): string {
 
 /**
  * The next, smaller keep: the bulk (call texts, then the number of calls) shrinks before the files, the findings and
- * the messages, which are short and what the agent most needs; undefined when nothing is left to shrink.
+ * the messages, which are short and what the agent most needs; the first brief is cut to its head (at least 400
+ * characters) before any of those; undefined when nothing is left to shrink.
  */
 function smaller(keep: Keep): Keep | undefined {
   const half = (n: number) => Math.floor(n / 2);
   if (keep.lastChars > 80 || keep.callChars > 40)
     return { ...keep, callChars: Math.max(40, half(keep.callChars)), lastChars: Math.max(80, half(keep.lastChars)) };
+  if (keep.briefChars > 400) return { ...keep, briefChars: Math.max(400, half(keep.briefChars)) };
   if (keep.calls > 1) return { ...keep, calls: half(keep.calls) };
   if (keep.files > 2) return { ...keep, files: half(keep.files) };
   if (keep.notes > 1) return { ...keep, notes: half(keep.notes) };
   if (keep.messages > 1) return { ...keep, messages: half(keep.messages) };
-  if (keep.calls + keep.files + keep.notes + keep.messages === 0) return undefined;
-  return { ...keep, calls: 0, files: 0, notes: 0, messages: 0 };
+  // Last of all the newest message goes: what another agent told this one is what it cannot find again by itself.
+  if (keep.calls + keep.files + keep.notes > 0) return { ...keep, calls: 0, files: 0, notes: 0 };
+  if (keep.briefChars > 120) return { ...keep, briefChars: 120 };
+  if (keep.messages > 0) return { ...keep, messages: 0 };
+  return undefined;
 }
 
 /**
@@ -151,7 +158,16 @@ function smaller(keep: Keep): Keep | undefined {
  */
 export function compactBrief(record: AgentRecord, board: BoardState, maxChars: number): string {
   const callChars = Math.floor(maxChars / 8);
-  let keep: Keep | undefined = { calls: 8, notes: 8, messages: 8, files: 32, callChars, lastChars: 4 * callChars };
+  const briefChars = record.firstBrief.length;
+  let keep: Keep | undefined = {
+    calls: 8,
+    notes: 8,
+    messages: 8,
+    files: 32,
+    callChars,
+    lastChars: 4 * callChars,
+    briefChars,
+  };
   let text = render(record, board, keep);
   while (text.length > maxChars && keep !== undefined) {
     keep = smaller(keep);
