@@ -33,7 +33,8 @@ describe("model selection", function () {
     assert.match(qwen?.description ?? "", /^1\.0 GiB · /);
     assert.match(
       qwen?.detail ?? "",
-      /^hf:Qwen\/Qwen2\.5-1\.5B-Instruct-GGUF:Q4_K_M · 28\.0 KiB KV per cell · 14 agents fit in 16,384 cells \(448 MiB\)/,
+      // The pool is sized from free memory unless swarmboard.kvCellsBudget caps it (then: "14 agents fit in 16,384 cells").
+      /^hf:Qwen\/Qwen2\.5-1\.5B-Instruct-GGUF:Q4_K_M · 28\.0 KiB KV per cell · (14 agents fit in 16,384 cells \(448 MiB\)|[\d,]+ agents fit in free memory \([\d.]+ [KMG]iB of KV beside the weights\))/,
     );
     picker.hide();
     assert.equal(await selecting, undefined, "nothing is downloaded or selected when the pick is dismissed");
