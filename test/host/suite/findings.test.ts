@@ -73,11 +73,18 @@ describe("findings in the editor", function () {
   it("lists the swarm's findings and opens the picked one at its line", async () => {
     const { hooks } = await swarmboard();
     const run = await sharedRun(hooks);
+    // A swarm still running (the editor-context launch just before) refreshes the open list, and a refresh moves the
+    // active item back to the first: the pick waits until nothing runs.
+    await waitFor(
+      "no swarm running",
+      () => !hooks.swarms.store.swarms().some((s) => s.status === "running" || s.status === "starting"),
+      180_000,
+    );
     const listed = vscode.commands.executeCommand<{ kind: string; author: string } | undefined>(
       "swarmboard.listFindings",
       { swarmId: run.swarmId },
     );
-    const picked = await pickInOurPicker(hooks, (label) => label.includes("FACT · agent-1"), listed);
+    const picked = await pickInOurPicker(hooks, (label) => label.includes("FACT · agent-1"), listed, "FACT · agent-1");
     const entry = picked;
     assert.ok(entry, "a finding was picked");
     assert.equal(`${entry.kind} ${entry.author}`, "FACT agent-1");

@@ -175,9 +175,15 @@ export async function pickInOurPicker<T>(
   hooks: SwarmboardTestHooks,
   match: (label: string) => boolean,
   settled: Thenable<T>,
+  filter?: string,
 ): Promise<T> {
   const picker = await waitFor("our quick pick", () => hooks.reviewSurfaces.picker());
   const item = await waitFor("the item to pick", () => picker.items.find((i) => match(i.label)));
+  // Typing into the pick, as a user narrows a long list: the workbench's focused row is then the one asked for.
+  if (filter !== undefined) {
+    picker.value = filter;
+    await new Promise((r) => setTimeout(r, 300));
+  }
   let done = false;
   const result = Promise.resolve(settled).finally(() => (done = true));
   const deadline = Date.now() + 20_000;
