@@ -4,6 +4,7 @@
 // machine); never more than every sequence of the context could use (each at most the recipe's tokens per agent);
 // and never more than a cap the user set (--kv-cells, swarmboard.kvCellsBudget, the recipe's kvCells). The result
 // names the limit that decided it, so the launch and the budget can say where the number came from.
+import { binaryUnitNames, scaleBytes } from "./byteUnits";
 
 /** llama.cpp allocates a context in multiples of 256 cells. */
 export const poolGranularity = 256;
@@ -43,13 +44,8 @@ export interface KvPoolSize {
 const count = (n: number) => Math.floor(n).toLocaleString("en-US");
 
 function bytesText(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
+  const { value, unit } = scaleBytes(bytes);
+  const units = binaryUnitNames;
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 

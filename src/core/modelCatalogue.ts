@@ -2,6 +2,7 @@
 // offered by Select Model and `swarmboard model pull`. Pure data and arithmetic: the KV cost of one cell follows
 // from the architecture (every layer keeps a key and a value of kvHeads x headDim numbers per token), so the list
 // can say how many agents fit before anything is downloaded.
+import { binaryUnitNames, scaleBytes } from "./byteUnits";
 
 export interface CatalogueModel {
   /** Short name accepted by `swarmboard model pull <id>`. */
@@ -143,13 +144,8 @@ export function findCatalogueModel(name: string): CatalogueModel | undefined {
 }
 
 export function formatSize(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
+  const { value, unit } = scaleBytes(bytes);
+  const units = binaryUnitNames;
   return `${value >= 100 || unit === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
 }
 

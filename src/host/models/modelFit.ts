@@ -1,5 +1,6 @@
 // Whether a model and its KV pool fit in the memory the machine has free, and the facts line the user
 // sees after picking a model. Pure: the caller reads os.freemem() and the worker's facts.
+import { scaleBytes } from "../../core/byteUnits";
 import type { KvPlacement, ModelFacts } from "../../protocol/runtime";
 
 export interface MemoryVerdict {
@@ -11,12 +12,7 @@ export interface MemoryVerdict {
 
 export function formatBytes(bytes: number): string {
   const units = ["B", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
+  const { value, unit } = scaleBytes(bytes);
   return `${value >= 100 || unit === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
 }
 
