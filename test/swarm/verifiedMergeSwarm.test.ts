@@ -79,7 +79,12 @@ describe("the fix-failing-tests swarm on a mocha project, verified merges (real 
   it("opens one task per really failing test", () => {
     assert.equal(summary.outcome, "completed", summary.reason);
     const trunk = readFileSync(path.join(stateDir, "trunk.txt"), "utf8");
-    const listed = [...trunk.matchAll(/\[(test-[0-9a-f]{8})\] failing test: ([^;\n]+)/g)].map((m) => [m[1], m[2]]);
+    // The task list, not the roster, whose seats name their first suggested task in the same form.
+    const taskLines = trunk
+      .split("\n")
+      .filter((line) => !line.includes("first suggested task"))
+      .join("\n");
+    const listed = [...taskLines.matchAll(/\[(test-[0-9a-f]{8})\] failing test: ([^;\n]+)/g)].map((m) => [m[1], m[2]]);
     assert.deepEqual(
       listed,
       failingTests.map((t) => [taskId(t), t]),
