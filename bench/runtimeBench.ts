@@ -13,6 +13,7 @@ import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runForkedAgents } from "./forkedAgents";
 import { formatTailTable, runTailSweep, type TailRow } from "./privateTails";
 import { runUsualBill } from "./usualBill";
+import { flashAttentionFor } from "../src/runtime/swarmContextOptions";
 
 const batchSize = 512;
 
@@ -50,7 +51,13 @@ async function runOne(model: SwarmModel, config: BenchConfig, options: BenchOpti
   }
   return {
     config,
-    figures: await runUsualBill({ model: model.model, bytesPerCell: model.facts.kvBytesPerCell, ...common }),
+    figures: await runUsualBill({
+      model: model.model,
+      bytesPerCell: model.facts.kvBytesPerCell,
+      // The same attention kernel as the swarm's context, so the two arms differ only in their prefill.
+      flashAttention: flashAttentionFor(false, Math.min(model.facts.keyHeadDim, model.facts.valueHeadDim)),
+      ...common,
+    }),
   };
 }
 

@@ -16,6 +16,8 @@ export interface UsualBillInput {
   /** bytes one KV cell costs, as the runtime computes it for this model */
   readonly bytesPerCell: number;
   readonly batchSize: number;
+  /** As the swarm's context chooses it (flashAttentionFor); undefined leaves it to llama.cpp. */
+  readonly flashAttention: boolean | undefined;
 }
 
 type Token = Parameters<LlamaModel["detokenize"]>[0][number];
@@ -27,6 +29,7 @@ export async function runUsualBill(input: UsualBillInput): Promise<BenchFigures>
     contextSize: trunk.length + config.generatedTokens + 16,
     batchSize: input.batchSize,
     threads,
+    ...(input.flashAttention === undefined ? {} : { flashAttention: input.flashAttention }),
   });
   try {
     const dispatches = (): number => context.decodeDispatchStats.dispatches;

@@ -39,7 +39,8 @@ export async function createSwarmContext(model: SwarmModel, options: SwarmContex
   }
   const cost = model.kvCellCost(options.kvCacheType);
   const shared = options.unified !== false && (await model.supportsSharedCells());
-  const context = await model.model.createContext(llamaContextOptions(options, shared, cost, model.threads));
+  const headSize = Math.min(model.facts.keyHeadDim, model.facts.valueHeadDim);
+  const context = await model.model.createContext(llamaContextOptions(options, shared, cost, model.threads, headSize));
   const pool: PoolFacts = { cost, placement: await model.placement(), poolOrigin: options.poolOrigin };
   return new SwarmContext(model, context, options, pool);
 }
