@@ -36,6 +36,7 @@ const targets = [
 if (existsSync(path.join(root, "bench/runtimeBench.ts"))) {
   targets.push({ ...node, entryPoints: ["bench/runtimeBench.ts"], outfile: "dist/bench/runtimeBench.js" });
   targets.push({ ...node, entryPoints: ["bench/kvTypeFit.ts"], outfile: "dist/bench/kvTypeFit.js" });
+  targets.push({ ...node, entryPoints: ["bench/relaunchTrunk.ts"], outfile: "dist/bench/relaunchTrunk.js" });
 }
 
 for (const t of targets) {

@@ -106,14 +106,18 @@ export class SwarmContext {
     return this.trunk.exclusive("save", () => saveTrunkState(this.trunk, this.pool.cost.typeName, file));
   }
 
-  /** Restores a saved trunk into this empty one when it matches `input`, then decodes the rest; else a note. */
+  /**
+   * Restores a saved trunk into this empty one when its start matches `input`'s, keeps the shared start, and
+   * decodes the rest; else a note and an empty trunk.
+   */
   restoreTrunk(file: string, input: string | readonly Token[]): Promise<TrunkRestore> {
     this.ensureOpen();
     return this.trunk.exclusive("restore", async () => {
       const tokens = withTrunkBos(this.model, this.trunk.tokenize(input));
       const restore = await restoreTrunkState(this.trunk, this.pool.cost.typeName, file, tokens);
-      if (restore.restored) await this.trunk.appendTokens(tokens.slice(restore.restoredTokens));
-      return restore;
+      if (!restore.restored) return restore;
+      const kept = await rewriteTrunk(this.trunk, tokens);
+      return { restored: true, restoredTokens: kept.reusedTokens };
     });
   }
 

@@ -9,6 +9,7 @@ import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" }
 import { trunkStateHeaderSchema, type TrunkStateHeader } from "../protocol/trunkState";
 import type { SwarmModel } from "./loadModel";
 import type { SwarmSequence } from "./swarmSequence";
+import { commonPrefixLength } from "./trunkReuse";
 
 export type TrunkRestore =
   { readonly restored: true; readonly restoredTokens: number } | { readonly restored: false; readonly note: string };
@@ -57,14 +58,15 @@ async function mismatch(header: TrunkStateHeader, trunk: SwarmSequence, kvType: 
     return "the model file changed since it was saved";
   if (header.build !== here.build) return `it was made by another runtime build (${header.build}, here ${here.build})`;
   if (header.kvType !== kvType) return `it holds ${header.kvType} cells and this pool is ${kvType}`;
-  if (header.tokens.length >= tokens.length || header.tokens.some((token, i) => token !== tokens[i]))
-    return "its tokens are not the start of this trunk";
+  // A relaunch changes the trunk's tail (goal, roster): the shared start is restored and the rest decoded.
+  if (commonPrefixLength(header.tokens as Token[], tokens) <= 1)
+    return "it shares no tokens with this trunk past the first";
   return undefined;
 }
 
 /**
- * Loads the saved trunk into the empty `trunk` when the header matches the model, build, KV type and `tokens` (the
- * trunk about to be decoded) and the state file is whole; else says why not and leaves the trunk empty.
+ * Loads the saved trunk into the empty `trunk` when the header matches the model, build and KV type and its tokens
+ * start as `tokens` do (the trunk about to be decoded: the caller keeps the shared start and erases the rest) and the state file is whole; else says why not and leaves the trunk empty.
  */
 export async function restoreTrunkState(
   trunk: SwarmSequence,

@@ -1,6 +1,6 @@
 // A trunk saved to disk and restored in a new context (stories260K, shared cells): the restore decodes only the
-// tokens after the saved ones and its agents generate exactly what agents of a freshly decoded trunk generate; a
-// truncated state file, a changed header, or a trunk the saved tokens do not start are refused with a note, and
+// tokens after the saved ones (or after the start it shares with a changed trunk) and its agents generate exactly what agents of a freshly decoded trunk generate; a
+// truncated state file, a changed header, or a trunk that shares nothing with the saved one are refused with a note, and
 // the trunk is left empty for the caller to decode.
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises";
@@ -79,8 +79,36 @@ describe("a trunk saved to disk and restored (stories260K)", () => {
     }
   }
 
-  it("refuses a trunk the saved tokens do not start", async () => {
-    await refused(/its tokens are not the start of this trunk/, [trunk[0], ...model.tokenize(" Tom had a car.")]);
+  it("refuses a trunk that shares nothing with the saved one past BOS", async () => {
+    await refused(/it shares no tokens with this trunk past the first/, [
+      trunk[0],
+      ...model.tokenize(" Tom had a car."),
+    ]);
+  });
+
+  it("restores the shared start of a trunk whose tail changed, erases the rest, and decodes only the new tail", async () => {
+    const header = JSON.parse(await readFile(file, "utf8")) as { tokens: number[] };
+    const shared = header.tokens.length - 6;
+    const changed = [...header.tokens.slice(0, shared), ...model.tokenize(" Tom had a red car.")] as Tokens;
+    const fresh = await open();
+    let freshOutput: number[];
+    try {
+      await fresh.appendToTrunk(changed.slice(1));
+      freshOutput = await greedy(fresh);
+    } finally {
+      await fresh.dispose();
+    }
+    const swarm = await open();
+    try {
+      const restore = await swarm.restoreTrunk(file, changed);
+      assert.deepEqual(restore, { restored: true, restoredTokens: shared });
+      assert.equal(swarm.stats().dispatchedTokens, changed.length - 1 - shared, "only the changed tail is decoded");
+      assert.deepEqual(swarm.trunkTokens, changed);
+      for (const check of swarm.checkPositions()) assert.equal(check.llamaMaxPosition + 1, check.ledgerCells);
+      assert.deepEqual(await greedy(swarm), freshOutput);
+    } finally {
+      await swarm.dispose();
+    }
   });
 
   it("refuses a header that names another model or KV type", async () => {
