@@ -37,6 +37,7 @@ if (existsSync(path.join(root, "bench/runtimeBench.ts"))) {
   targets.push({ ...node, entryPoints: ["bench/runtimeBench.ts"], outfile: "dist/bench/runtimeBench.js" });
   targets.push({ ...node, entryPoints: ["bench/kvTypeFit.ts"], outfile: "dist/bench/kvTypeFit.js" });
   targets.push({ ...node, entryPoints: ["bench/relaunchTrunk.ts"], outfile: "dist/bench/relaunchTrunk.js" });
+  targets.push({ ...node, entryPoints: ["bench/memorySplit.ts"], outfile: "dist/bench/memorySplit.js" });
 }
 
 for (const t of targets) {
