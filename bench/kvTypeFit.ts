@@ -12,6 +12,7 @@ import { KvAdmissionError } from "../src/runtime/runtimeErrors";
 import { createSwarmContext } from "../src/runtime/swarmContext";
 import { cachedWrittenModel } from "./benchModels";
 import { trunkTokens } from "./benchTokens";
+import { runBenchMain } from "./benchMain";
 
 const memoryMiB = Number(process.env.KV_FIT_MEMORY_MIB ?? 256);
 const trunkLength = 2048;
@@ -100,10 +101,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchMain(main);

@@ -11,6 +11,7 @@ import { loadSwarmModel } from "../src/runtime/loadModel";
 import { createSwarmContext } from "../src/runtime/swarmContext";
 import { cachedWrittenModel, realisticBenchSpec } from "./benchModels";
 import { forcedTokens, trunkTokens } from "./benchTokens";
+import { runBenchMain } from "./benchMain";
 
 const MiB = 2 ** 20;
 
@@ -127,10 +128,4 @@ async function main(): Promise<void> {
   console.log(table(samples));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchMain(main);

@@ -14,6 +14,7 @@ import { loadSwarmModel } from "../src/runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../src/runtime/swarmContext";
 import { cachedWrittenModel, realisticBenchSpec } from "./benchModels";
 import { forcedTokens, trunkTokens } from "./benchTokens";
+import { runBenchMain } from "./benchMain";
 
 interface RelaunchOptions {
   model: string | undefined;
@@ -104,10 +105,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchMain(main);

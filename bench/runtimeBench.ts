@@ -7,13 +7,14 @@ import { gpuChoiceOf } from "../src/runtime/gpuBackend";
 import { loadSwarmModel, type SwarmModel } from "../src/runtime/loadModel";
 import { type BenchConfig, type BenchMode, type BenchRow } from "./benchFigures";
 import { benchModels, type BenchModel } from "./benchModels";
-import { BenchUsageError, parseBenchOptions, type BenchOptions } from "./benchOptions";
+import { parseBenchOptions, type BenchOptions } from "./benchOptions";
 import { formatBenchTables, formatHighlights, formatScaling } from "./benchReport";
 import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runForkedAgents } from "./forkedAgents";
 import { formatTailTable, runTailSweep, type TailRow } from "./privateTails";
 import { runUsualBill } from "./usualBill";
 import { flashAttentionFor } from "../src/runtime/swarmContextOptions";
+import { runBenchMain } from "./benchMain";
 
 const batchSize = 512;
 
@@ -167,10 +168,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof BenchUsageError ? error.message : error);
-    process.exit(error instanceof BenchUsageError ? 2 : 1);
-  },
-);
+runBenchMain(main);
