@@ -12,6 +12,7 @@ import { createSwarmContext } from "../src/runtime/swarmContext";
 import { cachedWrittenModel, realisticBenchSpec } from "./benchModels";
 import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runBenchMain } from "./benchMain";
+import { BenchUsageError } from "./benchOptions";
 
 const MiB = 2 ** 20;
 
@@ -44,9 +45,10 @@ function parse(argv: readonly string[]): Options {
     else if (flag === "--one" && Number.isInteger(n)) o.one = n;
     else if (["--trunk", "--generate", "--threads"].includes(flag) && Number.isInteger(n) && n > 0)
       o[flag.slice(2) as "trunk" | "generate" | "threads"] = n;
-    else throw new Error(`memory bench: unknown flag or bad value: ${flag} ${value}`);
+    else throw new BenchUsageError(`memory bench: unknown flag or bad value: ${flag} ${value}`);
   }
-  if (o.agents.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("memory bench: --agents takes 1,8,32");
+  if (o.agents.some((n) => !Number.isInteger(n) || n < 1))
+    throw new BenchUsageError("memory bench: --agents takes 1,8,32");
   return o;
 }
 

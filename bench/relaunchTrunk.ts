@@ -15,6 +15,7 @@ import { createSwarmContext, type SwarmContext } from "../src/runtime/swarmConte
 import { cachedWrittenModel, realisticBenchSpec } from "./benchModels";
 import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runBenchMain } from "./benchMain";
+import { BenchUsageError } from "./benchOptions";
 
 interface RelaunchOptions {
   model: string | undefined;
@@ -32,10 +33,11 @@ function parse(argv: readonly string[]): RelaunchOptions {
     else if (["--trunk", "--changed", "--agents", "--threads"].includes(flag) && Number.isInteger(Number(value))) {
       options[flag.slice(2) as "trunk" | "changed" | "agents" | "threads"] = Number(value);
     } else {
-      throw new Error(`relaunch bench: unknown flag or bad value: ${flag} ${value ?? ""}`);
+      throw new BenchUsageError(`relaunch bench: unknown flag or bad value: ${flag} ${value ?? ""}`);
     }
   }
-  if (options.changed >= options.trunk) throw new Error("relaunch bench: --changed must be less than --trunk");
+  if (options.changed >= options.trunk)
+    throw new BenchUsageError("relaunch bench: --changed must be less than --trunk");
   return options;
 }
 
