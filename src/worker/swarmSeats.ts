@@ -126,7 +126,7 @@ export class SwarmSeats {
       agent: { id: slot.id, role: slot.role.name, branch, ...(parent ? { parent } : {}) },
     });
     try {
-      return await this.runner(slot).run(brief);
+      return await this.runner(slot, parent).run(brief);
     } finally {
       // Its sub-agents in the background end before it does (they work in its worktree, for its task).
       await this.background.settle(slot.id);
@@ -195,10 +195,10 @@ export class SwarmSeats {
     });
   }
 
-  private runner(slot: Slot): AgentRunner {
+  private runner(slot: Slot, parent: string | undefined): AgentRunner {
     const { options, context, board, format, tailBudget } = this.setup;
     const { id, agent, tools, isSynthesist } = slot;
-    const signal = this.hooks.stops.signalFor(id, this.hooks.signal);
+    const signal = this.hooks.stops.signalFor(id, this.hooks.signal, parent);
     const script =
       options.script?.agents[id] ??
       (isSynthesist ? options.script?.agents["synthesist"] : undefined) ??
