@@ -65,6 +65,12 @@ export const budgetsSchema = z.strictObject({
     .optional(),
   /** Loop steps per agent. */
   steps: z.number({ error: "expected a number of steps" }).int().positive("expected a positive number of steps"),
+  /** Sub-agents alive at once beyond the widest stage's agents (each is a sequence of the context); default 2. */
+  subagents: z
+    .number({ error: "expected a number of sub-agents" })
+    .int()
+    .nonnegative("expected zero or more sub-agents")
+    .optional(),
 });
 export type Budgets = z.infer<typeof budgetsSchema>;
 

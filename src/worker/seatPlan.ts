@@ -25,7 +25,12 @@ export interface SeatPlan {
   readonly tools: readonly CatalogTool[];
   /** Most seats running at once (independent stages overlap). */
   readonly widestStage: number;
+  /** Sequences kept for sub-agents alive at once, beyond the widest stage (the recipe's budgets.subagents). */
+  readonly subagentSeats: number;
 }
+
+/** Sub-agent seats when the recipe's budgets do not say. */
+export const defaultSubagentSeats = 2;
 
 /** Agents per working role: the recipe's counts, or `agents` split over the working roles. */
 function roleCounts(working: readonly Role[], agents: number | undefined): Map<string, number> {
@@ -65,8 +70,19 @@ export function planSeats(recipe: Recipe, agents: number | undefined): SeatPlan 
       1,
       widestOverlap(graph, (i) => stages[i]!.length),
     ),
+    subagentSeats: recipe.budgets.subagents ?? defaultSubagentSeats,
     ...(synthesist ? { synthesist } : {}),
   };
+}
+
+/** A spawn refused because every sequence is in use, said in the recipe's terms (what to wait for, what to raise). */
+export function noSubagentSeat(plan: SeatPlan, error: unknown): unknown {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== "no-sequence-left") return error;
+  return new Error(
+    `No seat for another sub-agent: this swarm keeps ${plan.subagentSeats} sequence(s) for sub-agents beyond its ` +
+      `${plan.widestStage} working seat(s), and all are in use. Collect a sub-agent first (collect_subagents), or ` +
+      "raise the recipe's budgets.subagents.",
+  );
 }
 
 /** Numbers for the agents forked after the planned seats, in fork order. */

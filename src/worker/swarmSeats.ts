@@ -12,7 +12,7 @@ import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner"
 import type { AgentStops } from "./agentStops";
 import { BackgroundByParent, type Delegation } from "./backgroundSubagents";
 import { CellWaiters } from "./cellWaiters";
-import { SeatNumbers, type Seat } from "./seatPlan";
+import { noSubagentSeat, SeatNumbers, type Seat } from "./seatPlan";
 import type { SwarmSetup } from "./swarmSetup";
 import { toolsForRole, type CatalogTool } from "./toolCatalog";
 import type { SubagentOutcome } from "./tools/toolDefinition";
@@ -144,7 +144,9 @@ export class SwarmSeats {
   private async spawnChild(parent: Slot, task: string, wait: boolean): Promise<SubagentOutcome> {
     const number = this.numbers.next();
     const id = `agent-${number}`;
-    const agent = await this.fork(id, { from: parent.agent, expectedTail: 64 });
+    const agent = await this.fork(id, { from: parent.agent, expectedTail: 64 }).catch((error: unknown) => {
+      throw noSubagentSeat(this.setup.plan, error);
+    });
     const depth = parent.depth + 1;
     const tools = toolsForRole(parent.role, false, depth < maxSubagentDepth);
     const slot: Slot = { ...parent, id, number, agent, tools, depth, opening: "call-result" };

@@ -67,9 +67,6 @@ export interface SwarmSetup {
   close(): Promise<void>;
 }
 
-/** Sequences kept for sub-agents beyond the widest stage. */
-const subagentSeats = 2;
-
 /** The board's log in the state dir; a new swarm refuses a state dir that already holds one. */
 async function openBoardLog(options: SwarmRunOptions): Promise<BoardLogFile> {
   await mkdir(options.stateDir, { recursive: true });
@@ -156,7 +153,7 @@ async function decodeTrunk(
   // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
   await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
-  const shape = trunkShape(options, model, plan.widestStage + subagentSeats);
+  const shape = trunkShape(options, model, plan.widestStage + plan.subagentSeats);
   const kept = await takeKeptContext(shape);
   if (kept !== undefined) {
     try {
