@@ -10,11 +10,13 @@ import { GenerationMeter } from "./generationMeter";
 import { KvAdmission } from "./kvAdmission";
 import type { SwarmModel } from "./loadModel";
 import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
-import { copySequenceState, positionChecks } from "./sequenceInternals";
+import { positionChecks } from "./sequenceInternals";
+import { forkFrom } from "./forkSequence";
 import { StepBarrier } from "./stepBarrier";
 import { SwarmAgent } from "./swarmAgent";
 import { positionCheck, reforkFromTrunk, type ReforkResult } from "./reforkSequence";
 import {
+  checkContextOptions,
   checkSeat,
   llamaContextOptions,
   type ForkOptions,
@@ -31,12 +33,7 @@ import type { TrunkStateHeader } from "../protocol/trunkState";
 export const trunkId = "trunk";
 
 export async function createSwarmContext(model: SwarmModel, options: SwarmContextOptions): Promise<SwarmContext> {
-  if (!Number.isInteger(options.maxAgents) || options.maxAgents < 1) {
-    throw new SwarmRuntimeError("invalid-request", `maxAgents must be a positive integer (got ${options.maxAgents}).`);
-  }
-  if (!Number.isInteger(options.kvCells) || options.kvCells < 1) {
-    throw new SwarmRuntimeError("invalid-request", `kvCells must be a positive integer (got ${options.kvCells}).`);
-  }
+  checkContextOptions(options);
   const cost = model.kvCellCost(options.kvCacheType);
   const shared = options.unified !== false && (await model.supportsSharedCells());
   const headSize = Math.min(model.facts.keyHeadDim, model.facts.valueHeadDim);
@@ -155,25 +152,7 @@ export class SwarmContext {
     checkSeat({ id, role, trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents });
     const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
     return parent.exclusive("fork", async () => {
-      const available = this.shared.admission.availableForFork(parent.id);
-      if (available < expectedTail) {
-        throw new KvAdmissionError(
-          `No room for a new agent: it is expected to need ${expectedTail} KV cells and ${available} are free. ` +
-            "Release finished agents, fork with a smaller expectedTail, or raise swarmboard.kvCellsBudget.",
-          expectedTail,
-          available,
-        );
-      }
-      const slot = this.openSequence(id);
-      try {
-        if (parent.sequence.nextTokenIndex > 0) await copySequenceState(slot.sequence, parent.sequence);
-      } catch (error) {
-        await slot.sequence.dispose();
-        throw error;
-      }
-      this.shared.ledger.fork(slot.id, parent.id);
-      this.shared.admission.reserve(slot.id, expectedTail);
-      slot.pending = [...parent.pending];
+      const slot = await forkFrom(parent, id, (next) => this.openSequence(next), expectedTail);
       const agent = new SwarmAgent(slot, role, parent.id, (released) => this.release(released));
       this.agents.set(slot.id, agent);
       return agent;

@@ -44,6 +44,16 @@ export function flashAttentionFor(quantised: boolean, headSize: number): boolean
   return headSize < 16 ? false : undefined;
 }
 
+/** Refuses a context shape that cannot hold a swarm. */
+export function checkContextOptions(options: SwarmContextOptions): void {
+  if (!Number.isInteger(options.maxAgents) || options.maxAgents < 1) {
+    throw new SwarmRuntimeError("invalid-request", `maxAgents must be a positive integer (got ${options.maxAgents}).`);
+  }
+  if (!Number.isInteger(options.kvCells) || options.kvCells < 1) {
+    throw new SwarmRuntimeError("invalid-request", `kvCells must be a positive integer (got ${options.kvCells}).`);
+  }
+}
+
 /** node-llama-cpp's options for the swarm's one context; `headSize` is the model's narrowest attention head. */
 export function llamaContextOptions(
   options: SwarmContextOptions,

@@ -1,0 +1,36 @@
+// A fork, the runtime's half: a new sequence that shares its parent's cells (shared-cells mode: only an owner is
+// added; copy mode: the cells are copied), admitted only when the pool has room for the tail it is expected to
+// grow. No token is decoded; the parent's pending token is carried over, so the fork's first step decodes it.
+import { KvAdmissionError } from "./runtimeErrors";
+import { copySequenceState } from "./sequenceInternals";
+import type { SwarmSequence } from "./swarmSequence";
+
+/** Opens `id` as a fork of `parent` (busy-locked by the caller); `open` gets a new llama.cpp sequence. */
+export async function forkFrom(
+  parent: SwarmSequence,
+  id: string,
+  open: (id: string) => SwarmSequence,
+  expectedTail: number,
+): Promise<SwarmSequence> {
+  const { admission, ledger } = parent.shared;
+  const available = admission.availableForFork(parent.id);
+  if (available < expectedTail) {
+    throw new KvAdmissionError(
+      `No room for a new agent: it is expected to need ${expectedTail} KV cells and ${available} are free. ` +
+        "Release finished agents, fork with a smaller expectedTail, or raise swarmboard.kvCellsBudget.",
+      expectedTail,
+      available,
+    );
+  }
+  const slot = open(id);
+  try {
+    if (parent.sequence.nextTokenIndex > 0) await copySequenceState(slot.sequence, parent.sequence);
+  } catch (error) {
+    await slot.sequence.dispose();
+    throw error;
+  }
+  ledger.fork(slot.id, parent.id);
+  admission.reserve(slot.id, expectedTail);
+  slot.pending = [...parent.pending];
+  return slot;
+}
