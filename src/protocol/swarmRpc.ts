@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineMethod, defineNotification } from "./envelope";
 import { gpuChoiceSchema, kvCacheTypeSchema, kvPlacementSchema, modelFactsSchema } from "./runtime";
 import { swarmEventSchema } from "./swarmEvents";
-import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } from "./tools";
+import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } from "./userReview";
 import { turnScriptSchema } from "./turnScript";
 import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";

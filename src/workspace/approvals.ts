@@ -1,7 +1,7 @@
 // Approval of commands the policy asks about. Requests go out as events through an interface: the host shows
 // them to the user; the CLI denies unless told otherwise. A request nobody answers in time is denied.
 import { toDisposable, type Disposable } from "../core/disposable";
-import type { ApprovalRequest } from "../protocol/tools";
+import type { ApprovalRequest } from "../protocol/userReview";
 
 export type { ApprovalRequest };
 

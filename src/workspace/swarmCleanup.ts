@@ -7,7 +7,7 @@
 //   uses (its worktrees' admin dirs and its own refs), never the user's index or refs.
 import { readdir, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import type { CleanupReport } from "../protocol/tools";
+import type { CleanupReport } from "../protocol/userReview";
 import { runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
 import { changedPaths, currentBranch, isAncestor, isMerging, listWorktrees, refSha } from "./repoFacts";

@@ -6,7 +6,7 @@ import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import type { UserTreeState } from "../protocol/tools";
+import type { UserTreeState } from "../protocol/userReview";
 import { agentBranch, checkId, integrationBranch, swarmRefPrefix } from "./branchNames";
 import { gitText, runGit, type GitIdentity } from "./gitExec";
 import { gitQueueFor, withLockRetry, type GitQueue } from "./gitQueue";

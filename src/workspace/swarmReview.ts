@@ -1,7 +1,7 @@
 // The user's review of a swarm: its branches with diff stats and merged-ness, a branch's diff against its base,
 // and a merge into the user's current branch that refuses, before touching anything, when the user's
 // uncommitted changes touch the same files or the merge would conflict (checked with `git merge-tree`).
-import type { BranchDiff, BranchReview, MergeIntoCurrentResult } from "../protocol/tools";
+import type { BranchDiff, BranchReview, MergeIntoCurrentResult } from "../protocol/userReview";
 import { agentOfBranch } from "./branchNames";
 import { gitText, runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";

@@ -3,7 +3,7 @@
 // first; every outcome is shown and logged, refusals with the worker's reason.
 import * as vscode from "vscode";
 import { discardBranchMethod, mergeBranchMethod } from "../../protocol/swarmRpc";
-import type { MergeIntoCurrentResult } from "../../protocol/tools";
+import type { MergeIntoCurrentResult } from "../../protocol/userReview";
 import type { HostLog } from "../hostLog";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";

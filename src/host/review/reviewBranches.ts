@@ -2,7 +2,7 @@
 // and whether its base already has it; picking one offers its changes, merge, discard and its worktree.
 import * as vscode from "vscode";
 import { listBranchesMethod } from "../../protocol/swarmRpc";
-import type { BranchReview } from "../../protocol/tools";
+import type { BranchReview } from "../../protocol/userReview";
 import { chooseSwarm } from "../findings/findingsList";
 import { discardBranch, mergeBranch, openWorktree, type ReviewDeps } from "./branchActions";
 import { openBranchDiff, reviewTarget, type BranchTarget } from "./branchDiff";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
-import type { BranchReview, MergeIntoCurrentResult } from "../../../src/protocol/tools";
+import type { BranchReview, MergeIntoCurrentResult } from "../../../src/protocol/userReview";
 import { requestScreenshot } from "./automationMarkers";
 import { swarmboard, waitFor } from "./hostApi";
 import { git, sharedRun, varianceSource, type SharedRun } from "./reviewSwarmRun";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { callTool } from "./callTool";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { approvalRequestSchema } from "../../../src/protocol/tools";
+import { approvalRequestSchema } from "../../../src/protocol/userReview";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { approveAllApprover, EventApprover, type ApprovalRequest } from "../../../src/workspace/approvals";
 import type { BubblewrapProbe } from "../../../src/workspace/bubblewrap";

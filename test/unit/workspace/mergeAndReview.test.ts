@@ -10,7 +10,7 @@ import {
   branchReviewSchema,
   cleanupReportSchema,
   mergeIntoCurrentResultSchema,
-} from "../../../src/protocol/tools";
+} from "../../../src/protocol/userReview";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { cleanupSwarm, discardAgent, discardSwarm } from "../../../src/workspace/swarmCleanup";
