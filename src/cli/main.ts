@@ -20,6 +20,7 @@ import { InputError } from "./inputChecks";
 import { prepareRun } from "./runInputs";
 import { cleanUpCommand, listCommand } from "./historyCommands";
 import { runMcpServer } from "./mcpServer";
+import { listenForMessages } from "./stdinMessages";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
@@ -79,12 +80,19 @@ async function run(opts: RunOptions): Promise<number> {
   });
   process.once("SIGINT", () => session.stop());
   process.once("SIGTERM", () => session.stop());
+  const stopListening = listenForMessages(
+    process.stdin,
+    (to, text) => session.message(to, text),
+    (line) => process.stderr.write(`${line}\n`),
+  );
   process.stdout.write(`swarm ${recorded.swarmId}: state dir ${recorded.stateDir}\n`);
   if (prepared.poolLine !== undefined) process.stdout.write(`${prepared.poolLine}\n`);
   const summary = await finished.catch(async (error: Error) => {
+    stopListening();
     await recordSwarmEnd(recorded, error);
     throw error;
   });
+  stopListening();
   await recordSwarmEnd(recorded, summary);
   process.stdout.write(summaryText(summary, all, eventsFile) + "\n");
   return exitCodes[summary.outcome];

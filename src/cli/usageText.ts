@@ -18,6 +18,7 @@ export const usageText = `Usage:
       --approve-asks              allow commands the policy would ask about (default: deny them)
       --plain                     plain lines even on a terminal
       --no-agent-rules            leave AGENTS.md, CLAUDE.md, .clinerules, ... out of the trunk
+      While it runs, a line typed on stdin is a message: "@agent-2 <text>" to one agent, any other to all.
   swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
                 [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]
                                              an MCP server on stdio: tools swarmboard_launch, _status, _findings,

@@ -18,3 +18,6 @@ export type DeliveredMessage = z.infer<typeof deliveredMessageSchema>;
 /** The two moments when an agent receives messages. */
 export const deliveryPointSchema = z.enum(["iteration-start", "tool-call-returned"]);
 export type DeliveryPoint = z.infer<typeof deliveryPointSchema>;
+
+/** The author of a message a person sends from VS Code or the CLI (agents read it as `from: "user"`). */
+export const userAuthor = "user";

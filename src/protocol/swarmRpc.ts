@@ -52,6 +52,18 @@ export const stopAgentMethod = defineMethod(
   z.object({ stopping: z.boolean() }),
 );
 
+/** A person's message: to one agent (read when its current tool call returns) or to the whole swarm. */
+export const messageSwarmMethod = defineMethod(
+  "swarm/message",
+  z.object({
+    swarmId: z.string(),
+    /** An agent's id, or "swarm" for every agent. */
+    to: z.string().min(1),
+    text: z.string().trim().min(1, "expected a message").max(8_000, "a message is at most 8,000 characters"),
+  }),
+  z.object({ messageId: z.string(), to: z.string() }),
+);
+
 export const answerApprovalMethod = defineMethod(
   "swarm/answerApproval",
   z.object({

@@ -8,6 +8,7 @@ import path from "node:path";
 import { agentBrief, boardReport, synthesistBrief } from "../core/agentBriefs";
 import { handoverText, takeoverBrief, tasksToTakeOver } from "../core/takeover";
 import { fanInReserveMs, swarmBudgetAction } from "../core/budgets";
+import { userAuthor, type DeliveredMessage } from "../protocol/messages";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentEventDraft } from "./agentRunner";
 import { AgentStops } from "./agentStops";
@@ -38,6 +39,8 @@ export class SwarmSession {
   private readonly startedAt = Date.now();
   private readonly controller = new AbortController();
   private readonly stops = new AgentStops();
+  /** The set-up swarm while its agents run (messages go to its board). */
+  private running: SwarmSetup | undefined;
 
   constructor(
     private readonly options: SwarmRunOptions,
@@ -54,11 +57,28 @@ export class SwarmSession {
     return this.stops.stop(agentId);
   }
 
+  /**
+   * A person's message to one agent (read with its next tool result) or to `swarm` (every agent, at its next
+   * step), posted on the board as from "user". Refused while the swarm is starting or after it ended, and for an
+   * agent that is not running.
+   */
+  async message(to: string, text: string): Promise<DeliveredMessage> {
+    const board = this.running?.board;
+    if (board === undefined) throw new Error("The swarm is not running (starting or ended); nothing was sent.");
+    const sent = await board.send(userAuthor, to, text, Date.now());
+    // Posted outside an agent's turn, so no runner emits it: the views learn of it here.
+    const entry = board.board.entries().find((e) => e.id === sent.id);
+    if (entry !== undefined) this.emit({ type: "board-entry", entry });
+    return sent;
+  }
+
   async run(): Promise<SwarmSummary> {
     const setup = await setUpSwarm(this.options, (entry) => this.emit({ type: "board-entry", entry }));
+    this.running = setup;
     try {
       return await this.runStages(setup, new SwarmSeats(setup, this.seatHooks()));
     } finally {
+      this.running = undefined;
       await setup.close();
     }
   }

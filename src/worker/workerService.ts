@@ -19,6 +19,7 @@ import {
   pullProgressNotification,
   startSwarmMethod,
   stopAgentMethod,
+  messageSwarmMethod,
   stopSwarmMethod,
   swarmEventsNotification,
   type StartSwarmParams,
@@ -97,6 +98,16 @@ export class WorkerService implements Disposable {
       peer.handle(stopAgentMethod, ({ swarmId, agentId }) => ({
         stopping: this.swarms.get(swarmId)?.session.stopAgent(agentId) ?? false,
       })),
+    );
+    s.add(
+      peer.handle(messageSwarmMethod, async ({ swarmId, to, text }) => {
+        const swarm = this.swarms.get(swarmId);
+        if (swarm === undefined) throw new HandlerError("unknown-swarm", `No swarm ${swarmId} runs in this worker.`);
+        const sent = await swarm.session.message(to, text).catch((error: unknown) => {
+          throw new HandlerError("message-refused", (error as Error).message);
+        });
+        return { messageId: sent.id, to };
+      }),
     );
     s.add(
       peer.handle(answerApprovalMethod, ({ swarmId, requestId, decision }) => ({
