@@ -20,6 +20,7 @@ import { InputError } from "./inputChecks";
 import { prepareRun } from "./runInputs";
 import { cleanUpCommand, listCommand } from "./historyCommands";
 import { runMcpServer } from "./mcpServer";
+import { evalCommand } from "./evalCommand";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
@@ -125,6 +126,8 @@ async function main(argv: string[]): Promise<number> {
         return replayScript(command.events);
       case "run":
         return await run(command);
+      case "eval":
+        return await evalCommand(command);
       case "list":
         return await listCommand(command, process.cwd());
       case "clean-up":
