@@ -233,7 +233,11 @@ function parseEval(argv: string[]): EvalOptions {
   const flags = ["--suite", "--agents", "--tasks", "--model", "--threads", "--kv-cells", "--budget-ms", "--json"];
   const f = readFlags(argv, new Set([...flags, "--gpu", "--kv-cache-type"]), new Set(["--free"]));
   const int = (flag: string) => (f.has(flag) ? positiveInt(flag, f.get(flag)!) : undefined);
-  const list = (flag: string) => f.get(flag)?.split(",").map((s) => s.trim());
+  const list = (flag: string) =>
+    f
+      .get(flag)
+      ?.split(",")
+      .map((s) => s.trim());
   const agents = (list("--agents") ?? ["1", "4"]).map((n) => positiveInt("--agents", n));
   if (new Set(agents).size !== agents.length) throw new UsageError(`--agents lists a count twice: ${agents.join(",")}`);
   return {

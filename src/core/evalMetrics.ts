@@ -34,5 +34,9 @@ export function swarmRunMetrics(events: readonly SwarmEvent[], agentTokens: read
 
 /** A refused merge that broke tests posts its PATCH_SUMMARY ("... (tests broke-tests) ...") right after its result. */
 function brokeTests(next: SwarmEvent | undefined): boolean {
-  return next?.type === "board-entry" && next.entry.kind === "PATCH_SUMMARY" && next.entry.text.includes("(tests broke-tests)");
+  return (
+    next?.type === "board-entry" &&
+    next.entry.kind === "PATCH_SUMMARY" &&
+    next.entry.text.includes("(tests broke-tests)")
+  );
 }

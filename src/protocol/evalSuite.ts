@@ -51,7 +51,11 @@ export const evalTaskManifestSchema = z.strictObject({
     .strictObject({
       tokens: z.number().int().positive("expected a positive number of tokens").default(16_384),
       steps: z.number().int().positive("expected a positive number of steps").default(96),
-      wallClockMs: z.number().int().positive("expected a positive number of milliseconds").default(10 * 60_000),
+      wallClockMs: z
+        .number()
+        .int()
+        .positive("expected a positive number of milliseconds")
+        .default(10 * 60_000),
     })
     .default({ tokens: 16_384, steps: 96, wallClockMs: 10 * 60_000 }),
   /** Forced trajectories by agent count ("1", "4", ...): each solves the task with that many agents. */

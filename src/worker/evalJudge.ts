@@ -39,13 +39,17 @@ export function failureLines(output: string, most = 3): string {
 
 export async function judgeIntegration(request: JudgeRequest): Promise<Verdict> {
   const sandbox = request.sandbox ?? (await probeBubblewrap());
-  if (!sandbox.usable) return { solved: false, note: `not judged: no sandbox to run the hidden tests in (${sandbox.reason})` };
+  if (!sandbox.usable)
+    return { solved: false, note: `not judged: no sandbox to run the hidden tests in (${sandbox.reason})` };
   const dir = await mkdtemp(path.join(request.scratchParent, "judge-"));
   try {
     try {
       await runGit(request.repoPath, ["worktree", "add", "--detach", dir, request.ref]);
     } catch (error) {
-      return { solved: false, note: `not judged: ${request.ref} could not be checked out (${(error as Error).message})` };
+      return {
+        solved: false,
+        note: `not judged: ${request.ref} could not be checked out (${(error as Error).message})`,
+      };
     }
     await cp(request.hiddenDir, path.join(dir, request.hiddenName), { recursive: true, force: true });
     const outcome = await runShellCommand({
@@ -57,7 +61,10 @@ export async function judgeIntegration(request: JudgeRequest): Promise<Verdict> 
     });
     if (outcome.exitCode === 0) return { solved: true };
     if (outcome.exitCode === null)
-      return { solved: false, note: outcome.timedOut ? "the hidden tests timed out" : `the hidden tests were killed (${outcome.signal})` };
+      return {
+        solved: false,
+        note: outcome.timedOut ? "the hidden tests timed out" : `the hidden tests were killed (${outcome.signal})`,
+      };
     return { solved: false, note: `hidden tests failed (exit ${outcome.exitCode}): ${failureLines(outcome.output)}` };
   } finally {
     await runGit(request.repoPath, ["worktree", "remove", "--force", dir], { okExitCodes: [0, 128] });

@@ -21,9 +21,16 @@ describe("cli: the eval command line", () => {
 
   it("reads the agent counts, the tasks, --free, --json and the runtime flags", () => {
     const e = parseCommandLine(
-      ["eval", "--agents", "1,2", "--tasks", "a, b", "--free", "--json", "o.json", "--gpu", "false"].concat(
-        ["--suite", "s", "--model", "m.gguf", "--kv-cells", "4096", "--threads", "1"],
-      ),
+      ["eval", "--agents", "1,2", "--tasks", "a, b", "--free", "--json", "o.json", "--gpu", "false"].concat([
+        "--suite",
+        "s",
+        "--model",
+        "m.gguf",
+        "--kv-cells",
+        "4096",
+        "--threads",
+        "1",
+      ]),
     );
     assert.equal(e.command, "eval");
     if (e.command !== "eval") return;

@@ -19,13 +19,30 @@ const result = (agentId: string, summary: string): SwarmEvent => ({
 const patch = (text: string): SwarmEvent => ({
   ...base,
   type: "board-entry",
-  entry: { id: text, kind: "PATCH_SUMMARY", author: "agent-1", time: 1, scope: { paths: [], globs: [] }, text, refs: [] },
+  entry: {
+    id: text,
+    kind: "PATCH_SUMMARY",
+    author: "agent-1",
+    time: 1,
+    scope: { paths: [], globs: [] },
+    text,
+    refs: [],
+  },
 });
 const stats = (usedCells: number) => ({ ...base, type: "kv-stats", stats: { usedCells } }) as unknown as SwarmEvent;
 
 function run(over: Partial<EvalRun>): EvalRun {
   const counts = { wallMs: 1000, tokens: 100, kvCells: 50, merges: 1, conflicts: 0, refusedMerges: 0 };
-  return { task: "t", kind: "bug", agents: 1, solved: true, outcome: "completed", ...counts, duplicateClaims: 0, ...over };
+  return {
+    task: "t",
+    kind: "bug",
+    agents: 1,
+    solved: true,
+    outcome: "completed",
+    ...counts,
+    duplicateClaims: 0,
+    ...over,
+  };
 }
 
 describe("eval: what a run did, and the report", () => {
@@ -64,7 +81,10 @@ describe("eval: what a run did, and the report", () => {
     const four = evalRecipe("task.json", task, 4);
     assert.deepEqual([one.budgets.tokensPerAgent, four.budgets.tokensPerAgent * 4], [16_000, 16_000]);
     assert.deepEqual([one.budgets.steps, four.budgets.steps], [96, 24]);
-    assert.deepEqual([four.roles[0]?.count, four.testCommand, four.merge, four.synthesist], [4, "npm test", true, undefined]);
+    assert.deepEqual(
+      [four.roles[0]?.count, four.testCommand, four.merge, four.synthesist],
+      [4, "npm test", true, undefined],
+    );
     assert.throws(() => evalRecipe("task.json", task, 100), /task\.json: budgets of 16000 tokens and 96 steps/);
   });
 
@@ -83,13 +103,27 @@ describe("eval: what a run did, and the report", () => {
         [4, 2, 2, 2000, 400, 90, 4, 1],
       ],
     );
-    const table = formatEvalTable({ suite: "examples/eval", model: "m.gguf", forced: true, arms: [1, 4], runs, totals });
+    const table = formatEvalTable({
+      suite: "examples/eval",
+      model: "m.gguf",
+      forced: true,
+      arms: [1, 4],
+      runs,
+      totals,
+    });
     const lines = table.split("\n");
     assert.equal(lines[0], "swarmboard eval: examples/eval, model m.gguf, forced trajectories");
-    assert.match(lines[1]!, /^task +kind +agents +solved +wall +tokens +KV cells +merges +conflicts +refused +dup claims$/);
+    assert.match(
+      lines[1]!,
+      /^task +kind +agents +solved +wall +tokens +KV cells +merges +conflicts +refused +dup claims$/,
+    );
     assert.match(lines[4]!, /^b +bug +1 +NO +1\.0s +100 +50 +0 +0 +0 +0$/);
     assert.match(lines[6]!, /^total +2 tasks +1 +1\/2 +3\.0s +200 +50 +1 +0 +0 +0$/);
     assert.match(lines[7]!, /^total +2 tasks +4 +2\/2 +2\.0s +400 +90 +4 +0 +0 +1$/);
-    assert.deepEqual(lines.slice(8, 11), ["", "unsolved:", "  b (1 agent): hidden tests failed (exit 1): not ok 1 - adds"]);
+    assert.deepEqual(lines.slice(8, 11), [
+      "",
+      "unsolved:",
+      "  b (1 agent): hidden tests failed (exit 1): not ok 1 - adds",
+    ]);
   });
 });

@@ -18,10 +18,12 @@ describe("eval: loading a suite", () => {
   it("loads the shipped suite: six tasks of every kind, forced trajectories for 1, 2 and 4 agents", () => {
     const tasks = loadEvalSuite(suite());
     assert.ok(tasks.length >= 6, `${tasks.length} tasks`);
-    assert.deepEqual(
-      [...new Set(tasks.map((t) => t.manifest.kind))].sort(),
-      ["bug", "missing-function", "refactor", "todo"],
-    );
+    assert.deepEqual([...new Set(tasks.map((t) => t.manifest.kind))].sort(), [
+      "bug",
+      "missing-function",
+      "refactor",
+      "todo",
+    ]);
     for (const task of tasks) {
       assert.deepEqual([...task.scripts.keys()], [1, 2, 4], task.id);
       assert.equal(Object.keys(task.scripts.get(4)!.agents).length, 4, `${task.id}: four agents in the 4-agent arm`);
