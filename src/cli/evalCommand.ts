@@ -1,11 +1,11 @@
 // `swarmboard eval`: runs a task suite with each agent count under the same budget and prints what each run solved
 // and cost (src/core/evalReport.ts), optionally as JSON. Forced trajectories measure the mechanics; a real model
-// running free (--free) measures the swarm.
+// running free (--free) measures the swarm. Ctrl-C stops the running swarm, judges what it merged, and skips the rest.
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { formatEvalTable } from "../core/evalReport";
 import { evalReportSchema, type EvalRun } from "../protocol/evalSuite";
-import { EvalSuiteError, loadEvalSuite } from "../worker/evalSuite";
+import { checkTrajectories, EvalSuiteError, loadEvalSuite, type EvalTask } from "../worker/evalSuite";
 import { runEvalSuite } from "../worker/evalSuiteRun";
 import type { EvalOptions } from "./args";
 import { checkModelCallsTools, checkModelFile, InputError } from "./inputChecks";
@@ -16,42 +16,52 @@ function progressLine(run: EvalRun): string {
   return `${run.task}, ${run.agents} agent(s): ${verdict} in ${(run.wallMs / 1000).toFixed(1)}s (${run.outcome})\n`;
 }
 
-/** Exit 0 when every run was made and judged (solved or not: the table says which); bad input is 2. */
+/** The suite's tasks, checked before any swarm runs: a problem is bad input (exit 2) with the file named. */
+function suiteTasks(opts: EvalOptions): EvalTask[] {
+  try {
+    const tasks = loadEvalSuite(path.resolve(opts.suite), opts.tasks);
+    if (!opts.free) checkTrajectories(tasks, opts.agents);
+    return tasks;
+  } catch (error) {
+    throw error instanceof EvalSuiteError ? new InputError(error.message) : error;
+  }
+}
+
+/** Exit 0 when the runs were made and judged (solved or not: the table says which); bad input is 2. */
 export async function evalCommand(opts: EvalOptions): Promise<number> {
   const model = opts.model ?? process.env.SWARMBOARD_MODEL;
   if (!model) throw new InputError(noModelHelp);
   const modelPath = await checkModelFile(model);
   await checkModelCallsTools(modelPath, !opts.free);
-  let tasks;
-  try {
-    tasks = loadEvalSuite(path.resolve(opts.suite), opts.tasks);
-  } catch (error) {
-    if (error instanceof EvalSuiteError) throw new InputError(error.message);
-    throw error;
-  }
-  process.stdout.write(
-    `eval: ${tasks.length} task(s) x agents ${opts.agents.join(", ")}, ${opts.free ? "model free" : "forced trajectories"}\n`,
-  );
+  const tasks = suiteTasks(opts);
+  const how = opts.free ? "the model free" : "forced trajectories";
+  process.stdout.write(`eval: ${tasks.length} task(s) x agents ${opts.agents.join(", ")}, ${how}\n`);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   const report = await runEvalSuite(
     { suite: opts.suite, tasks, arms: opts.agents },
     {
       modelPath,
       threads: opts.threads,
       forced: !opts.free,
+      signal: stop.signal,
       ...(opts.kvCells ? { kvCells: opts.kvCells } : {}),
       ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
       ...(opts.gpu ? { gpu: opts.gpu } : {}),
       ...(opts.kvCacheType ? { kvCacheType: opts.kvCacheType } : {}),
     },
     (run) => process.stdout.write(progressLine(run)),
-  ).catch((error: Error) => {
-    if (error instanceof EvalSuiteError) throw new InputError(error.message);
-    throw error;
+  ).finally(() => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   });
   process.stdout.write(`\n${formatEvalTable(report)}`);
   if (opts.json !== undefined) {
     await writeFile(opts.json, JSON.stringify(evalReportSchema.parse(report), null, 2) + "\n");
     process.stdout.write(`JSON report: ${path.resolve(opts.json)}\n`);
   }
-  return 0;
+  // 4: stopped, as for `swarmboard run`.
+  return stop.signal.aborted ? 4 : 0;
 }

@@ -1,5 +1,5 @@
 // Runs an eval suite: every task with every agent count, one after the other on the one loaded model, and the
-// report with its totals per agent count.
+// report with its totals per agent count. After a stop (the signal) the report holds the runs that were made.
 import path from "node:path";
 import { evalArmTotals } from "../core/evalReport";
 import type { EvalReport, EvalRun } from "../protocol/evalSuite";
@@ -23,6 +23,7 @@ export async function runEvalSuite(
   const runs: EvalRun[] = [];
   for (const task of request.tasks)
     for (const agents of request.arms) {
+      if (options.signal?.aborted) break;
       const run = await runEvalTask(task, agents, options);
       runs.push(run);
       onRun(run);
