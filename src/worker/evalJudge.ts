@@ -65,7 +65,9 @@ export async function judgeIntegration(request: JudgeRequest): Promise<Verdict> 
         solved: false,
         note: outcome.timedOut ? "the hidden tests timed out" : `the hidden tests were killed (${outcome.signal})`,
       };
-    return { solved: false, note: `hidden tests failed (exit ${outcome.exitCode}): ${failureLines(outcome.output)}` };
+    // Paths in the checkout read as the task's own (the throwaway folder's name says nothing).
+    const output = outcome.output.replaceAll(`${dir}/`, "");
+    return { solved: false, note: `hidden tests failed (exit ${outcome.exitCode}): ${failureLines(output)}` };
   } finally {
     await runGit(request.repoPath, ["worktree", "remove", "--force", dir], { okExitCodes: [0, 128] });
     await rm(dir, { recursive: true, force: true });
