@@ -37,9 +37,11 @@ export async function evalCommand(opts: EvalOptions): Promise<number> {
   const how = opts.free ? "the model free" : "forced trajectories";
   process.stdout.write(`eval: ${tasks.length} task(s) x agents ${opts.agents.join(", ")}, ${how}\n`);
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // `on`, not `once`: node-llama-cpp's signal-exit re-sends the signal (and the process dies with the temp folders)
+  // when it finds itself the only listener. A second Ctrl-C ends the process at once.
+  const onSignal = () => (stop.signal.aborted ? process.exit(130) : stop.abort());
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   const report = await runEvalSuite(
     { suite: opts.suite, tasks, arms: opts.agents },
     {
