@@ -20,6 +20,7 @@ import { InputError } from "./inputChecks";
 import { prepareRun } from "./runInputs";
 import { cleanUpCommand, listCommand } from "./historyCommands";
 import { runMcpServer } from "./mcpServer";
+import { evalCommand } from "./evalCommand";
 import { listenForMessages } from "./stdinMessages";
 
 /** Exit codes: how a run ended. */
@@ -78,8 +79,10 @@ async function run(opts: RunOptions): Promise<number> {
     },
     batchMs: 200,
   });
-  process.once("SIGINT", () => session.stop());
-  process.once("SIGTERM", () => session.stop());
+  // `on`, not `once`: node-llama-cpp's signal-exit re-raises the signal when it finds itself the only listener,
+  // which would kill the run before it stops and records its end.
+  process.on("SIGINT", () => session.stop());
+  process.on("SIGTERM", () => session.stop());
   const stopListening = listenForMessages(
     process.stdin,
     (to, text) => session.message(to, text),
@@ -133,6 +136,8 @@ async function main(argv: string[]): Promise<number> {
         return replayScript(command.events);
       case "run":
         return await run(command);
+      case "eval":
+        return await evalCommand(command);
       case "list":
         return await listCommand(command, process.cwd());
       case "clean-up":

@@ -25,6 +25,12 @@ export const usageText = `Usage:
                                              _stop and the swarms' boards as resources (see the README)
   swarmboard run --resume --state-dir <dir>  continue an interrupted swarm: its workspace, model, goal and recipe
                                              are read from the state dir (--model overrides a moved model file)
+  swarmboard eval [--suite <dir>] [--agents 1,4] [--tasks a,b] [--model <file.gguf>] [--free] [--json <file>]
+                [--threads <n>] [--kv-cells <n>] [--budget-ms <ms>] [--gpu <backend>] [--kv-cache-type <type>]
+                                             run a task suite (default examples/eval) with each agent count under the
+                                             same budget; judge each integration branch with the hidden tests; print
+                                             solved, wall clock, tokens, KV cells, merges, conflicts, duplicate claims
+                                             (forced trajectories by default; --free lets the model run)
   swarmboard list [--workspace <dir>]        the repository's swarms: outcome, branches (merged or not), findings
   swarmboard clean-up <swarm-id> [--workspace <dir>] [--confirm <code>]
                                              without --confirm: list what would be removed and what is unmerged;

@@ -55,7 +55,7 @@ function shortJson(value: unknown): string | undefined {
   return text.length > 60 ? text.slice(0, 57) + "..." : text;
 }
 
-function problemsFromZod(file: string, input: unknown, error: z.ZodError): RecipeProblem[] {
+export function problemsFromZod(file: string, input: unknown, error: z.ZodError): RecipeProblem[] {
   return error.issues.map((issue) => {
     if (issue.code === "unrecognized_keys") {
       const field = formatField([...issue.path, issue.keys[0]]);
