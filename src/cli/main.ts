@@ -81,8 +81,15 @@ async function run(opts: RunOptions): Promise<number> {
   });
   // `on`, not `once`: node-llama-cpp's signal-exit re-raises the signal when it finds itself the only listener,
   // which would kill the run before it stops and records its end.
-  process.on("SIGINT", () => session.stop());
-  process.on("SIGTERM", () => session.stop());
+  // A second Ctrl-C leaves at once (the board's log is durable; --resume picks the swarm up).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(exitCodes.stopped);
+    stopping = true;
+    session.stop();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   const stopListening = listenForMessages(
     process.stdin,
     (to, text) => session.message(to, text),
