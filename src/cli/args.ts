@@ -1,6 +1,11 @@
 // The CLI's command line, parsed into data (no I/O here): `run`, `model pull`, `--help`, `--version`.
 // Every flag has one meaning and a bad one gets a message that says what was expected.
-import { gpuChoiceSchema, kvCacheTypeSchema, type GpuSetting, type KvCacheType } from "../protocol/runtime";
+import type { GpuSetting, KvCacheType } from "../protocol/runtime";
+import { parseEval, type EvalOptions } from "./evalArgs";
+import { positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
+
+export { UsageError } from "./flagParsing";
+export type { EvalOptions } from "./evalArgs";
 
 export interface RunOptions {
   command: "run";
@@ -78,27 +83,6 @@ export interface McpOptions {
   noAgentRules: boolean;
 }
 
-/** `eval`: a task suite run with each agent count (src/cli/evalCommand.ts). */
-export interface EvalOptions {
-  command: "eval";
-  /** Default examples/eval. */
-  suite: string;
-  /** Agent counts to compare; default 1 and 4. */
-  agents: number[];
-  /** Only these tasks (folder names). */
-  tasks?: string[];
-  model?: string;
-  threads: number;
-  kvCells?: number;
-  budgetMs?: number;
-  gpu?: GpuSetting;
-  kvCacheType?: KvCacheType;
-  /** The model runs free instead of along the forced trajectories. */
-  free: boolean;
-  /** Where the JSON report is written. */
-  json?: string;
-}
-
 export type CliCommand =
   | RunOptions
   | EvalOptions
@@ -110,10 +94,6 @@ export type CliCommand =
   | { command: "replay-script"; events: string }
   | { command: "help" }
   | { command: "version" };
-
-export class UsageError extends Error {
-  override name = "UsageError";
-}
 
 const runFlags = new Set([
   "--goal",
@@ -131,45 +111,6 @@ const runFlags = new Set([
   "--script",
 ]);
 const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
-
-function positiveInt(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} expects a positive whole number, got "${value}".`);
-  return n;
-}
-
-/** The value of a flag with a fixed set of values, or a message that lists them. */
-function oneOf<T extends string>(flag: string, value: string | undefined, options: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if (!(options as readonly string[]).includes(value))
-    throw new UsageError(`${flag} expects one of ${options.join(", ")}; got "${value}".`);
-  return value as T;
-}
-
-/** --gpu and --kv-cache-type, shared by `run` and `mcp`. */
-function runtimeFlags(f: Map<string, string>): { gpu?: GpuSetting; kvCacheType?: KvCacheType } {
-  const gpu = oneOf("--gpu", f.get("--gpu"), gpuChoiceSchema.options);
-  const kvCacheType = oneOf("--kv-cache-type", f.get("--kv-cache-type"), kvCacheTypeSchema.options);
-  return { ...(gpu ? { gpu } : {}), ...(kvCacheType ? { kvCacheType } : {}) };
-}
-
-function readFlags(argv: string[], flags: Set<string>, switches: Set<string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (switches.has(arg)) {
-      out.set(arg, "true");
-    } else if (flags.has(arg)) {
-      const value = argv[i + 1];
-      if (value === undefined || value.startsWith("--")) throw new UsageError(`${arg} expects a value.`);
-      out.set(arg, value);
-      i++;
-    } else {
-      throw new UsageError(`unknown option "${arg}".`);
-    }
-  }
-  return out;
-}
 
 function parseRun(argv: string[]): RunOptions {
   const f = readFlags(argv, runFlags, runSwitches);
@@ -226,32 +167,6 @@ function parseMcp(argv: string[]): McpOptions {
     script: f.get("--script"),
     approveAsks: f.has("--approve-asks"),
     noAgentRules: f.has("--no-agent-rules"),
-  };
-}
-
-function parseEval(argv: string[]): EvalOptions {
-  const flags = ["--suite", "--agents", "--tasks", "--model", "--threads", "--kv-cells", "--budget-ms", "--json"];
-  const f = readFlags(argv, new Set([...flags, "--gpu", "--kv-cache-type"]), new Set(["--free"]));
-  const int = (flag: string) => (f.has(flag) ? positiveInt(flag, f.get(flag)!) : undefined);
-  const list = (flag: string) =>
-    f
-      .get(flag)
-      ?.split(",")
-      .map((s) => s.trim());
-  const agents = (list("--agents") ?? ["1", "4"]).map((n) => positiveInt("--agents", n));
-  if (new Set(agents).size !== agents.length) throw new UsageError(`--agents lists a count twice: ${agents.join(",")}`);
-  return {
-    command: "eval",
-    suite: f.get("--suite") ?? "examples/eval",
-    agents,
-    tasks: list("--tasks"),
-    model: f.get("--model"),
-    threads: int("--threads") ?? 2,
-    kvCells: int("--kv-cells"),
-    budgetMs: int("--budget-ms"),
-    ...runtimeFlags(f),
-    free: f.has("--free"),
-    json: f.get("--json"),
   };
 }
 
