@@ -1,4 +1,4 @@
-// A person steers a running swarm from the terminal (real CLI process, stories260K, scripted turns): a line typed
+// A person steers a running swarm from the terminal (real CLI process, the tiny ChatML test model, scripted turns): a line typed
 // on stdin as "@agent-1 <text>" reaches agent-1 with its next tool result, a plain line reaches every running
 // agent, and a message to an agent that is not in the swarm is refused with why, nothing posted.
 import assert from "node:assert/strict";
@@ -27,7 +27,7 @@ function readEvents(file: string, whole = true): SwarmEvent[] {
   return done.filter((line) => line.trim() !== "").map((line) => swarmEventSchema.parse(JSON.parse(line)));
 }
 
-describe("messages from the person to a running swarm (real CLI, stdin, stories260K)", function () {
+describe("messages from the person to a running swarm (real CLI, stdin, tiny ChatML model)", function () {
   this.timeout(10 * 60_000);
   let repo: SampleRepo;
   let events: SwarmEvent[] = [];
@@ -54,7 +54,7 @@ describe("messages from the person to a running swarm (real CLI, stdin, stories2
     const child = spawn(process.execPath, [
       cli,
       ...["run", "--goal", "Read the stats module", "--recipe", recipeFile, "--agents", "1"],
-      ...["--model", sharedModelPath("stories260K.gguf"), "--workspace", repo.workspace, "--threads", "1"],
+      ...["--model", sharedModelPath("tiny-random-qwen2-chatml.gguf"), "--workspace", repo.workspace, "--threads", "1"],
       ...["--kv-cells", "8192", "--state-dir", repo.stateDir, "--events", eventsFile, "--script", scriptFile],
       "--plain",
     ]);
