@@ -1,6 +1,6 @@
 // A swarm on a repository with an AGENTS.md: the file's text is in the trunk every agent forks from (the
 // trunk.txt the run keeps, compared with a golden file), the swarm-started event lists it for the views, and
-// with the setting off the trunk has no conventions. Real runtime (stories260K), real git, scripted turns.
+// with the setting off the trunk has no conventions. Real runtime (the tiny ChatML test model), real git, scripted turns.
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -34,7 +34,7 @@ async function runSwarm(agentRules: boolean): Promise<{ trunk: string; events: S
       goal: "Read the stats module",
       recipe: research(),
       agents: 1,
-      modelPath: sharedModelPath("stories260K.gguf"),
+      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
       workspace: repo.workspace,
       stateDir: repo.stateDir,
       threads: 1,

@@ -1,4 +1,4 @@
-// The trunk kept across swarms in one worker process (real runtime on stories260K, real git, scripted turns): the
+// The trunk kept across swarms in one worker process (real runtime on the tiny ChatML test model, real git, scripted turns): the
 // second swarm on the same repository, recipe and goal takes the first one's context and decodes only the part of
 // its trunk that differs; the first, on a fresh worker, decodes it all.
 import assert from "node:assert/strict";
@@ -21,7 +21,7 @@ async function runSwarm(repo: SampleRepo, swarmId: string, stateDir: string): Pr
       goal: "Read the stats module",
       recipe,
       agents: 1,
-      modelPath: sharedModelPath("stories260K.gguf"),
+      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
       workspace: repo.workspace,
       stateDir,
       threads: 1,

@@ -1,4 +1,4 @@
-// A research swarm on the real runtime (stories260K, every call forced token by token through the real decode
+// A research swarm on the real runtime (the tiny ChatML test model, every call forced token by token through the real decode
 // path): the trunk carries the planned roster, one researcher claims an angle and reads an allowed page from a
 // loopback server this test starts, the other reads the live roster (and sees that claim) and is refused a page
 // on a host the recipe does not allow (nobody approves in this run). Real board, real git, real HTTP.
@@ -24,7 +24,7 @@ async function listen(body: string): Promise<{ server: http.Server; base: string
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-describe("a research swarm's roster and web tools on the real runtime (stories260K)", function () {
+describe("a research swarm's roster and web tools on the real runtime (the tiny ChatML test model)", function () {
   let summary: SwarmSummary;
   let trunk: string;
   let allowed: Awaited<ReturnType<typeof listen>>;
@@ -46,7 +46,7 @@ describe("a research swarm's roster and web tools on the real runtime (stories26
         goal: "How does the sample project compute a median?",
         recipe,
         agents: 2,
-        modelPath: sharedModelPath("stories260K.gguf"),
+        modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
         workspace: repo.workspace,
         stateDir: repo.stateDir,
         threads: 1,

@@ -1,4 +1,4 @@
-// The swarm end to end on the real runtime, deterministic: three workers and a synthesist on stories260K,
+// The swarm end to end on the real runtime, deterministic: three workers and a synthesist on the tiny ChatML test model,
 // every call forced token by token through the real decode path (a turn script), while the board, the
 // claims, the messages, the watchdog, the tools and git all do their real work.
 import assert from "node:assert/strict";
@@ -92,7 +92,7 @@ function script(goalTask: string, todoTask: string, fixmeTask: string): TurnScri
   };
 }
 
-describe("a scripted swarm of three agents on the real runtime (stories260K)", function () {
+describe("a scripted swarm of three agents on the real runtime (the tiny ChatML test model)", function () {
   let repo: SampleRepo;
   let summary: SwarmSummary;
   const events: SwarmEvent[] = [];
@@ -111,7 +111,7 @@ describe("a scripted swarm of three agents on the real runtime (stories260K)", f
         swarmId: "e2e",
         goal: "Fix median for even-length lists",
         recipe,
-        modelPath: sharedModelPath("stories260K.gguf"),
+        modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
         workspace: repo.workspace,
         stateDir: repo.stateDir,
         threads: 2,

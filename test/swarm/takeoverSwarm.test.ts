@@ -1,4 +1,4 @@
-// Takeover on the real runtime with forced tokens (stories260K): agent-1 claims the goal, leaves a note, then
+// Takeover on the real runtime with forced tokens (the tiny ChatML test model): agent-1 claims the goal, leaves a note, then
 // repeats itself until the watchdog releases its claim; the task goes back to the pool and a fresh agent forked
 // from the trunk takes it over with agent-1's notes, and the board shows the hand-over.
 import assert from "node:assert/strict";
@@ -31,7 +31,7 @@ describe("takeover of a task the watchdog released (real runtime, forced tokens)
         swarmId: "takeover",
         goal,
         recipe,
-        modelPath: sharedModelPath("stories260K.gguf"),
+        modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
         workspace: repo.workspace,
         stateDir: repo.stateDir,
         threads: 1,

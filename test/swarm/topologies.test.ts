@@ -1,4 +1,4 @@
-// Topologies as declared, on the real runtime with forced tokens (stories260K, turn scripts): a chain of three
+// Topologies as declared, on the real runtime with forced tokens (the tiny ChatML test model, turn scripts): a chain of three
 // stages runs one after the other and each stage's brief carries what the one before left; a DAG of four
 // stages starts each stage when the stages it comes after are done (a branch does not wait for an unrelated
 // slow one); and a depth-2 sub-agent's finding reaches its parent's sibling under private pads while its
@@ -43,7 +43,7 @@ async function runSwarm(
       swarmId: id,
       goal: "Find out how the statistics module is used",
       recipe: swarmRecipe,
-      modelPath: sharedModelPath("stories260K.gguf"),
+      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
       workspace: repo.workspace,
       stateDir: repo.stateDir,
       // One thread: on a busy machine a second one slows every step down (see FACTS).

@@ -1,5 +1,5 @@
 // The fix-failing-tests swarm on a real JavaScript project whose `npm test` runs mocha from the user's installed
-// node_modules, on the real runtime with every call forced (stories260K): one task per really failing test, the
+// node_modules, on the real runtime with every call forced (the tiny ChatML test model): one task per really failing test, the
 // agent's `npm test` runs in its worktree, a merge that breaks a passing test is refused with the test named and
 // the integration branch does not move, the fixed merge is published with its counts on the board, and every
 // tool result carries what the agent has left.
@@ -39,7 +39,7 @@ describe("the fix-failing-tests swarm on a mocha project, verified merges (real 
         goal: "",
         recipe: builtinRecipes().get("fix-failing-tests")!,
         agents: 1,
-        modelPath: sharedModelPath("stories260K.gguf"),
+        modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
         workspace: project,
         stateDir,
         threads: 1,

@@ -47,7 +47,7 @@ function until(check: () => boolean, what: string, ms = 500_000): Promise<void> 
   });
 }
 
-describe("swarm history through the worker (VS Code's path, stories260K)", function () {
+describe("swarm history through the worker (VS Code's path, the tiny ChatML test model)", function () {
   const workers: Worker[] = [];
   afterEach(() => {
     for (const w of workers.splice(0)) {
@@ -69,7 +69,7 @@ describe("swarm history through the worker (VS Code's path, stories260K)", funct
     const { swarmId } = await first.peer.request(startSwarmMethod, {
       goal: "Fix median for even-length lists",
       recipe: recipeFile,
-      modelPath: sharedModelPath("stories260K.gguf"),
+      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
       workspace: repo.workspace,
       stateDir: repo.stateDir,
       threads: 1,
