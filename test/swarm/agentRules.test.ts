@@ -38,7 +38,7 @@ async function runSwarm(agentRules: boolean): Promise<{ trunk: string; events: S
       workspace: repo.workspace,
       stateDir: repo.stateDir,
       threads: 1,
-      // A small pool (the trunk is about 5,400 tokens): the 32k-cell default is slower to set up on a busy machine.
+      // A small pool: the 32k-cell default is slower to set up on a busy machine.
       kvCells: 8192,
       script: {
         agents: {
