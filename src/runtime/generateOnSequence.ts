@@ -6,6 +6,7 @@ import type { GenerateResult, Sampling, StopReason } from "../protocol/runtime";
 import { grammarForGbnf, grammarForJsonSchema } from "./jsonSchemaGrammar";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 import { SwarmRuntimeError } from "./runtimeErrors";
+import { dropStopText } from "./stopTextDrop";
 import type { SwarmSequence } from "./swarmSequence";
 
 export interface GenerateRequest {
@@ -22,6 +23,13 @@ export interface GenerateRequest {
   gbnf?: string;
   /** Tokens fed back instead of the sampled ones, step by step (deterministic runs); sampling goes on after. */
   forcedTokens?: readonly Token[];
+  /**
+   * Free text: when a stop string ends it, the tokens that spelled the stop are taken out of the agent's context
+   * (src/runtime/stopTextDrop.ts), so what it reads next (the call prefix) follows the text itself.
+   */
+  dropStopText?: boolean;
+  /** Called after each token with the text so far (up to a stop string, once one matched): live text. */
+  onText?: (text: string, tokens: number) => void;
   signal?: AbortSignal;
 }
 
@@ -70,9 +78,11 @@ function afterToken(slot: SwarmSequence, request: GenerateRequest, progress: Pro
     const at = stop.length > 0 ? text.indexOf(stop) : -1;
     if (at >= 0) {
       Object.assign(progress, { stopReason: "stop", stopString: stop, textEnd: at });
+      request.onText?.(text.slice(0, at), progress.tokens.length);
       return true;
     }
   }
+  request.onText?.(text, progress.tokens.length);
   if (progress.tokens.length >= request.maxTokens) return true;
   if (request.signal?.aborted === true) {
     progress.stopReason = "aborted";
@@ -177,8 +187,9 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
   const last = progress.tokens.at(-1);
   slot.pending = nothingDecoded ? input : progress.stopReason === "eos" || last === undefined ? [] : [last];
   const text = model.detokenize(progress.tokens);
+  const dropStop = request.dropStopText === true && progress.textEnd !== undefined;
   return {
-    tokens: progress.tokens,
+    tokens: dropStop ? await dropStopText(slot, progress.tokens, progress.textEnd!) : progress.tokens,
     text: progress.textEnd === undefined ? text : text.slice(0, progress.textEnd),
     stopReason: progress.stopReason,
     ...(progress.stopString === undefined ? {} : { stopString: progress.stopString }),
