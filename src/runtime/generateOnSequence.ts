@@ -70,10 +70,18 @@ async function grammarState(
   return new State({ model: slot.shared.model.model, grammar });
 }
 
+/**
+ * The text of generated tokens. Free text is spelled with its special tokens, so that a model that closes its
+ * thought or opens a call with the family's own control token (`</think>`, `[TOOL_CALLS]`) meets the stop.
+ */
+function spell(slot: SwarmSequence, request: GenerateRequest, tokens: readonly Token[]): string {
+  const { model } = slot.shared;
+  return request.dropStopText === true ? model.model.detokenize(tokens, true) : model.detokenize(tokens);
+}
+
 /** Decides whether the step that produced `token` ends the generation. */
 function afterToken(slot: SwarmSequence, request: GenerateRequest, progress: Progress): boolean {
-  const { model } = slot.shared;
-  const text = model.detokenize(progress.tokens);
+  const text = spell(slot, request, progress.tokens);
   for (const stop of request.stop ?? []) {
     const at = stop.length > 0 ? text.indexOf(stop) : -1;
     if (at >= 0) {
@@ -169,7 +177,7 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
       `${slot.id} has nothing to continue from: give a prompt or append text first.`,
     );
   }
-  const { model, barrier, meter } = slot.shared;
+  const { barrier, meter } = slot.shared;
   const progress: Progress = { tokens: [], sampledTokens: [], stopReason: "max-tokens" };
   slot.paused = false;
   const steps: StepGenerator = slot.sequence.evaluate(input, await evaluateOptions(slot, request));
@@ -186,7 +194,7 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
   const nothingDecoded = progress.stopReason === "kv-full" && progress.sampledTokens.length === 0;
   const last = progress.tokens.at(-1);
   slot.pending = nothingDecoded ? input : progress.stopReason === "eos" || last === undefined ? [] : [last];
-  const text = model.detokenize(progress.tokens);
+  const text = spell(slot, request, progress.tokens);
   const dropStop = request.dropStopText === true && progress.textEnd !== undefined;
   return {
     tokens: dropStop ? await dropStopText(slot, progress.tokens, progress.textEnd!) : progress.tokens,

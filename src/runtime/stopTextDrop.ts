@@ -12,12 +12,14 @@ import type { SwarmSequence } from "./swarmSequence";
  */
 export async function dropStopText(slot: SwarmSequence, tokens: readonly Token[], textEnd: number): Promise<Token[]> {
   const { model, ledger } = slot.shared;
-  const text = model.detokenize([...tokens]).slice(0, textEnd);
+  // Spelled with special tokens, as the stop was looked for (src/runtime/generateOnSequence.ts).
+  const spell = (some: readonly Token[]) => model.model.detokenize(some, true);
+  const text = spell(tokens).slice(0, textEnd);
   let kept = tokens.length;
-  let keptText = model.detokenize([...tokens]);
+  let keptText = spell(tokens);
   while (kept > 0 && (keptText.length > text.length || !text.startsWith(keptText))) {
     kept--;
-    keptText = model.detokenize(tokens.slice(0, kept));
+    keptText = spell(tokens.slice(0, kept));
   }
   const rest = text.length > keptText.length ? model.tokenize(text.slice(keptText.length)) : [];
   const all = slot.tokens;

@@ -1,8 +1,8 @@
 // The family matrix's end-to-end check: for each family, a realistic trajectory (thinking text before calls, read,
-// edit_file with two
-// blocks, a multi-kilobyte write_file, a failing then a passing test run, commit, merge) is forced token by token
-// through the family's real chat template on the real runtime, every call runs against a real git worktree, and
-// the sample task ends solved on the integration branch (median fixed, variance and its tests merged).
+// edit_file with two blocks, a multi-kilobyte write_file, a failing then a passing test run, commit, merge) is
+// forced token by token through the family's real chat template on the real runtime, every call runs against a
+// real git worktree, and the sample task ends solved on the integration branch (median fixed, variance and its
+// tests merged).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
