@@ -196,6 +196,8 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
   slot.pending = nothingDecoded ? input : progress.stopReason === "eos" || last === undefined ? [] : [last];
   const text = spell(slot, request, progress.tokens);
   const dropStop = request.dropStopText === true && progress.textEnd !== undefined;
+  // Whitespace right before a dropped stop belongs to the family's own prefix, which is read next.
+  if (dropStop) progress.textEnd = text.slice(0, progress.textEnd).trimEnd().length;
   return {
     tokens: dropStop ? await dropStopText(slot, progress.tokens, progress.textEnd!) : progress.tokens,
     text: progress.textEnd === undefined ? text : text.slice(0, progress.textEnd),
