@@ -9,10 +9,10 @@ import { emptySwarm, reduceSwarm, type SwarmViewState } from "../../../src/core/
 import type { SwarmEvent } from "../../../src/protocol/swarmEvents";
 
 const at = { swarmId: "s", time: 1 };
-const text = (t: string, tokens = 1): SwarmEvent => ({
+const text = (t: string, tokens = 1, agentId = "agent-1"): SwarmEvent => ({
   ...at,
   type: "agent-text",
-  agentId: "agent-1",
+  agentId,
   text: t,
   tokens,
 });
@@ -61,6 +61,21 @@ describe("live text: throttle, view and CLI", () => {
     assert.deepEqual(
       batches[1]!.map((e) => e.type),
       ["agent-text", "tool-call", "tool-result", "agent-text"],
+    );
+  });
+
+  it("joins interleaved agents' deltas per agent: one text event per agent per batch", () => {
+    const batches: SwarmEvent[][] = [];
+    const { scheduler, fire } = manualScheduler();
+    const throttle = new SwarmEventThrottle((events) => batches.push(events), 100, scheduler);
+    const ids = ["agent-1", "agent-2", "agent-3", "agent-4"];
+    // Lockstep: each step every agent writes one token.
+    for (let step = 0; step < 10; step++) for (const agentId of ids) throttle.push(text(`${step}`, 1, agentId));
+    fire();
+    assert.equal(batches.length, 1);
+    assert.deepEqual(
+      batches[0]!.map((e) => e.type === "agent-text" && [e.agentId, e.text, e.tokens]),
+      ids.map((id) => [id, "0123456789", 10]),
     );
   });
 
