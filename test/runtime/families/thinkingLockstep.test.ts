@@ -55,7 +55,7 @@ describe("thinking in lockstep (Qwen3 test model)", function () {
       const after = swarm.stats();
       assert.deepEqual(
         results.map((r) => [r.stopReason, r.text]),
-        agents.map((_, i) => ["stop", "I should look. ".repeat(i + 1)]),
+        agents.map((_, i) => ["stop", "I should look. ".repeat(i + 1).trimEnd()]),
       );
       // One step decodes each agent's pending token, then one per token; the longest agent sets the count.
       assert.ok(
