@@ -10,6 +10,7 @@ const liveStates = new Set(["starting", "gather", "claim", "act", "verify", "mer
 /** VS Code's own icons (the codicon font, shipped in dist/webview) for each kind of timeline item. */
 const kindIcon: Record<string, string> = {
   state: "pulse",
+  thought: "comment",
   call: "arrow-right",
   result: "arrow-left",
   finding: "lightbulb",

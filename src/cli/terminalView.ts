@@ -1,7 +1,8 @@
 // What the CLI shows while a swarm runs. On a TTY: a live block with one line per agent (state, claim,
-// tokens, private KV cells), the KV budget and tokens/s, redrawn in place. Otherwise: plain lines for the
-// events a person reads in a log (states, tool results, findings), never the token stream. The block is a
-// projection of the same view the extension shows (src/core/swarmView.ts's reduceSwarm), never its own fold.
+// tokens, private KV cells, the text it is writing now), the KV budget and tokens/s, redrawn in place as the
+// batched events arrive. Otherwise: plain lines for the events a person reads in a log (states, thoughts, tool
+// results, findings), never the token stream. The block is a projection of the same view the extension shows
+// (src/core/swarmView.ts's reduceSwarm), never its own fold.
 import { emptySwarm, reduceSwarm, type AgentView, type SwarmViewState } from "../core/swarmView";
 import type { SwarmStats } from "../protocol/runtime";
 import type { SwarmEvent } from "../protocol/swarmEvents";
@@ -32,10 +33,20 @@ export function compactionsLine(view: Pick<SwarmViewState, "compactions" | "comp
     : `; ${view.compactions} compaction${view.compactions === 1 ? "" : "s"} released ${view.compactedCells} cells`;
 }
 
-/** One agent's line: id, state, claim, tokens, private cells, compactions and its latest tool result. */
+/** The tail of what an agent is writing now, on one line. */
+export function writingNow(a: AgentView, chars: number): string {
+  if (a.turnEnded) return "";
+  const text = a.current.replace(/\s+/g, " ").trim();
+  return text === "" ? "" : `> ${text.length > chars ? `…${text.slice(-(chars - 1))}` : text}`;
+}
+
+/**
+ * One agent's line: id, state, claim, tokens, private cells, compactions, and what it is writing now (its thought
+ * or call, live) or else its latest tool result.
+ */
 function agentRow(a: AgentView, stats: SwarmStats | undefined): string {
   const cells = stats?.agents.find((x) => x.agentId === a.id)?.privateCells ?? 0;
-  const last = [...a.lane].reverse().find((item) => item.kind === "result")?.text ?? "";
+  const last = writingNow(a, 50) || ([...a.lane].reverse().find((item) => item.kind === "result")?.text ?? "");
   const claim = (a.claim ?? "-").slice(0, 30).padEnd(30);
   const tokens = `${String(a.tokens).padStart(6)} tok ${String(cells).padStart(6)} cells`;
   const compacted = a.compactions > 0 ? ` x${a.compactions} compacted` : "";
@@ -74,6 +85,11 @@ export class TerminalView {
         break;
       case "agent-state":
         if (!this.live) this.print(`  ${e.agentId}: ${e.state}${e.reason ? ` (${e.reason})` : ""}`);
+        break;
+      case "tool-call":
+        // A log gets each thought once, whole lines cut short, when its call is made (never the token stream).
+        if (!this.live && e.thought)
+          this.print(`  ${e.agentId} thinks: ${e.thought.replace(/\s+/g, " ").slice(0, 160)}`);
         break;
       case "tool-result":
         if (!this.live) this.print(`  ${e.agentId}: ${e.ok ? "ok" : "error"} ${e.summary}`);

@@ -1,6 +1,7 @@
 // Throttles the swarm's event stream so that 16 agents producing tokens do not flood the host:
 // events are queued and flushed at most once per interval; the noisy kinds are coalesced on the way
-// (text deltas of one agent are joined). Order is kept and nothing else is dropped: the stream is the run's trace.
+// (text deltas of one agent are joined, see coalesceInto). Each agent's order is kept and nothing else is
+// dropped: the stream is the run's trace.
 import type { SwarmEvent } from "../protocol/swarmEvents";
 
 /** Timer functions, passed in so this stays pure and testable. */
@@ -39,16 +40,28 @@ export class SwarmEventThrottle {
   }
 
   private coalesceInto(event: SwarmEvent): void {
-    const last = this.queue[this.queue.length - 1];
-    if (event.type === "agent-text" && last?.type === "agent-text" && last.agentId === event.agentId) {
-      this.queue[this.queue.length - 1] = {
-        ...last,
-        text: last.text + event.text,
-        tokens: last.tokens + event.tokens,
-        time: event.time,
-      };
-      return;
+    if (event.type === "agent-text") {
+      // Agents decode in lockstep, so their deltas interleave: one agent's delta joins its last queued delta
+      // when nothing else of that agent came after it (each agent's own order is kept; the view folds per agent).
+      let at = this.queue.length - 1;
+      while (at >= 0 && !concerns(this.queue[at]!, event.agentId)) at--;
+      const last = this.queue[at];
+      if (last?.type === "agent-text") {
+        this.queue[at] = {
+          ...last,
+          text: last.text + event.text,
+          tokens: last.tokens + event.tokens,
+          time: event.time,
+        };
+        return;
+      }
     }
     this.queue.push(event);
   }
+}
+
+/** Whether an event is about the agent (its own events, or a board entry it wrote). */
+function concerns(event: SwarmEvent, agentId: string): boolean {
+  if ("agentId" in event) return event.agentId === agentId;
+  return event.type === "board-entry" && event.entry.author === agentId;
 }

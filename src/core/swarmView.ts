@@ -8,7 +8,7 @@ import { describeScope } from "./scopes";
 
 export interface LaneItem {
   readonly time: number;
-  readonly kind: "state" | "call" | "result" | "finding" | "message";
+  readonly kind: "state" | "thought" | "call" | "result" | "finding" | "message";
   readonly text: string;
   readonly ok?: boolean;
 }
@@ -23,8 +23,10 @@ export interface AgentView {
   readonly tokens: number;
   /** How many times the agent was compacted by re-fork (its tail reached its share). */
   readonly compactions: number;
-  /** The newest text the agent produced (its current call), for the lane. */
+  /** The text of the agent's newest turn as it is written (its thought, then its call), for the lane. */
   readonly current: string;
+  /** The newest turn got its result: the next text starts a new turn. */
+  readonly turnEnded: boolean;
   /** The lane's timeline, newest last, capped. */
   readonly lane: readonly LaneItem[];
 }
@@ -63,6 +65,8 @@ export interface SwarmViewState {
 }
 
 const laneCap = 200;
+/** The newest turn's text kept for the lanes (they show its tail). */
+const currentCap = 2_000;
 
 export function emptySwarm(id: string, time: number): SwarmViewState {
   return {
@@ -85,7 +89,16 @@ function withAgent(s: SwarmViewState, id: string, change: (a: AgentView) => Agen
     ? s.agents
     : [
         ...s.agents,
-        { id, role: "agent", state: "starting" as AgentState, tokens: 0, compactions: 0, current: "", lane: [] },
+        {
+          id,
+          role: "agent",
+          state: "starting" as AgentState,
+          tokens: 0,
+          compactions: 0,
+          current: "",
+          turnEnded: false,
+          lane: [],
+        },
       ];
   return { ...s, agents: agents.map((a) => (a.id === id ? change(a) : a)) };
 }
@@ -131,17 +144,24 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         ),
       );
     case "agent-text":
-      return withAgent(s, e.agentId, (a) => ({ ...a, tokens: a.tokens + e.tokens, current: e.text.slice(-400) }));
+      return withAgent(s, e.agentId, (a) => ({
+        ...a,
+        tokens: a.tokens + e.tokens,
+        current: ((a.turnEnded ? "" : a.current) + e.text).slice(-currentCap),
+        turnEnded: false,
+      }));
     case "tool-call":
       return withAgent(s, e.agentId, (a) =>
-        pushLane(a, {
+        pushLane(e.thought ? pushLane(a, { time: e.time, kind: "thought", text: e.thought.slice(0, 300) }) : a, {
           time: e.time,
           kind: "call",
           text: `${e.tool} ${typeof e.args === "string" ? e.args : JSON.stringify(e.args)}`.slice(0, 300),
         }),
       );
     case "tool-result":
-      return withAgent(s, e.agentId, (a) => pushLane(a, { time: e.time, kind: "result", text: e.summary, ok: e.ok }));
+      return withAgent(s, e.agentId, (a) =>
+        pushLane({ ...a, turnEnded: true }, { time: e.time, kind: "result", text: e.summary, ok: e.ok }),
+      );
     case "board-entry": {
       if (s.entries.some((x) => x.id === e.entry.id)) return s;
       const next = { ...s, entries: [...s.entries, e.entry] };

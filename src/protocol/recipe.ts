@@ -63,6 +63,16 @@ export const budgetsSchema = z.strictObject({
     .int()
     .positive("expected a positive number of KV cells")
     .optional(),
+  /**
+   * Most tokens an agent may write before each call (its thinking: Qwen3's <think>, text before the call for
+   * other families), also bounded by half the room left in its share. Absent or 0: agents are forced straight into
+   * their calls (the default: on small models free text spends the share before any work is done).
+   */
+  thinkingTokens: z
+    .number({ error: "expected a number of tokens" })
+    .int()
+    .nonnegative("expected 0 (no thinking) or a positive number of tokens")
+    .optional(),
   /** Loop steps per agent. */
   steps: z.number({ error: "expected a number of steps" }).int().positive("expected a positive number of steps"),
   /** Sub-agents alive at once beyond the widest stage's agents (each is a sequence of the context); default 2. */

@@ -48,7 +48,10 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     claim: z.string().optional(),
     reason: z.string().optional(),
   }),
-  /** Text the agent produced since the last event (a delta). */
+  /**
+   * Text the agent produced since the last event (a delta): its free text before a call as it is written (batched
+   * by the event throttle), then the call's name and arguments when the call is complete.
+   */
   z.object({ ...base, type: z.literal("agent-text"), agentId: z.string(), text: z.string(), tokens: z.number().int() }),
   z.object({
     ...base,
@@ -57,6 +60,8 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     callId: z.string(),
     tool: z.string(),
     args: z.unknown(),
+    /** The agent's free text before the call (its thinking), whole; absent when it wrote none. */
+    thought: z.string().optional(),
   }),
   z.object({
     ...base,

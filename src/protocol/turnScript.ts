@@ -9,6 +9,11 @@ export const scriptedCallSchema = z.object({
   args: z.unknown(),
   /** Raw argument text to force instead of `args` (to script a malformed call). */
   rawArgs: z.string().optional(),
+  /**
+   * Free text the agent writes before the call (its thinking), forced through the family's own place for it
+   * (Qwen3's <think>, text before the call for others). It counts against the agent's budget like a model's.
+   */
+  think: z.string().min(1, "expected thinking text (leave think out for a call without it)").optional(),
 });
 export type ScriptedCall = z.infer<typeof scriptedCallSchema>;
 

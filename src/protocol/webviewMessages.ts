@@ -15,7 +15,7 @@ export type WorkerStatus = z.infer<typeof workerStatusSchema>;
 /** One line of an agent's lane timeline. */
 export const laneItemViewSchema = z.object({
   time: z.number(),
-  kind: z.enum(["state", "call", "result", "finding", "message"]),
+  kind: z.enum(["state", "thought", "call", "result", "finding", "message"]),
   text: z.string(),
   ok: z.boolean().optional(),
 });

@@ -8,22 +8,20 @@
 //   <name> [params prefix] <params JSON> [after-call: call suffix + result prefix] <result JSON>
 //   [next-call: result suffix + model header + call prefix] <name> ...
 //
+// An agent that thinks writes free text first, in its family's own way (src/runtime/turnPieces.ts): its
+// opening and next-call pieces then stop at the model's header (and thought opener), and the call prefix follows
+// its text.
+//
 // So the trunk is shared by every agent byte for byte, and each call an agent makes is rendered the way the
 // model was trained to make it: Qwen's <tool_call> JSON, Llama 3's results in an ipython turn, Gemma 4's
 // result prefix that repeats the function's name, Mistral's [TOOL_CALLS]name[ARGS]. A template whose
 // rendering lacks a piece is refused with what was missing and which families are known to work.
 import type { LlamaTextJSON, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import {
-  marks,
-  RenderedSample,
-  replaceInPiece,
-  unescapeQuotesAround,
-  unquoteAround,
-  type Item,
-} from "./chatFormatPieces";
+import { marks, RenderedSample, replaceInPiece, type Item } from "./chatFormatPieces";
 import type { SwarmModel } from "./loadModel";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 import { SwarmRuntimeError } from "./runtimeErrors";
+import { renderTurnPieces, stopStrings, type FunctionDocs, type TurnPieces } from "./turnPieces";
 
 export interface ToolDoc {
   name: string;
@@ -32,18 +30,13 @@ export interface ToolDoc {
   jsonSchema: object;
 }
 
-type FunctionDocs = Record<string, { description: string; params: never }>;
-
-/** The pieces of one family's format, as rendered items (tokenized once, except where a call's name goes in). */
-interface FormatPieces {
-  readonly trunk: Item[];
-  readonly open: Item[];
-  readonly paramsPrefix: Item[];
-  /** Call suffix and result prefix; may repeat the call's name (as `marks.name1`). */
-  readonly afterCall: Item[];
-  readonly nextCall: Item[];
-  /** The template encodes a result as a JSON string (Mistral): the agent's JSON goes in escaped. */
-  readonly resultInJsonString: boolean;
+/** A turn's pieces as tokens (tokenized once, except where a call's name goes in). */
+interface TurnTokens {
+  readonly pieces: TurnPieces;
+  readonly open: Token[];
+  readonly paramsPrefix: Token[];
+  readonly next: Token[];
+  readonly toCall: Token[];
 }
 
 async function renderPieces(model: SwarmModel, systemText: string, functions: FunctionDocs) {
@@ -54,27 +47,14 @@ async function renderPieces(model: SwarmModel, systemText: string, functions: Fu
     [marks.name1]: { description: "", params: { type: "object" } as never },
     [marks.name2]: { description: "", params: { type: "object" } as never },
   };
-  const sample = wrapper.generateContextState({
-    chatHistory: [
-      { type: "system", text: systemText },
-      { type: "user", text: marks.user },
-      {
-        type: "model",
-        response: [
-          { type: "functionCall", name: marks.name1, params: marks.params1, result: marks.result1 },
-          {
-            type: "functionCall",
-            name: marks.name2,
-            params: marks.params2,
-            result: marks.result2,
-            startsNewChunk: true,
-          },
-        ],
-      },
-    ],
-    availableFunctions: sampleDocs,
-  });
-  const rendered = new RenderedSample(sample.contextText.toJSON() as Item[]);
+  const plain = renderTurnPieces(wrapper, systemText, sampleDocs, false);
+  let thinking: TurnPieces | undefined;
+  try {
+    thinking = renderTurnPieces(wrapper, systemText, sampleDocs, true);
+  } catch {
+    // The wrapper drops text before a call, or puts it where an agent's turn cannot: its agents do not think.
+    thinking = undefined;
+  }
   // The trunk is rendered again with only the real tools documented.
   const trunkState = wrapper.generateContextState({
     chatHistory: [
@@ -85,20 +65,7 @@ async function renderPieces(model: SwarmModel, systemText: string, functions: Fu
     availableFunctions: functions,
   });
   const trunk = new RenderedSample(trunkState.contextText.toJSON() as Item[]).before("user");
-  const [paramsPrefix, afterParams] = unquoteAround(
-    rendered.between("name1", "params1"),
-    rendered.between("params1", "result1", ["name1"]),
-  );
-  const [afterEscaped, nextEscaped, resultInJsonString] = unescapeQuotesAround(
-    afterParams,
-    rendered.between("result1", "name2"),
-  );
-  const [afterCall, nextCall] = resultInJsonString
-    ? [afterEscaped, nextEscaped]
-    : unquoteAround(afterEscaped, nextEscaped);
-  const open = rendered.between("user", "name1");
-  const pieces: FormatPieces = { trunk, open, paramsPrefix, afterCall, nextCall, resultInJsonString };
-  return { wrapperName: wrapper.wrapperName, pieces };
+  return { wrapperName: wrapper.wrapperName, trunk, plain, thinking };
 }
 
 export class AgentChatFormat {
@@ -109,10 +76,9 @@ export class AgentChatFormat {
     readonly wrapperName: string,
     /** Shared by every agent: system text, tool docs, the user turn's header. */
     readonly trunkTokens: Token[],
-    private readonly pieces: FormatPieces,
-    private readonly open: Token[],
-    private readonly paramsPrefix: Token[],
-    private readonly nextCall: Token[],
+    private readonly plain: TurnTokens,
+    /** Turns with free text before the call; absent when the family's format has no place for it. */
+    private readonly thinking: (TurnTokens & { readonly stops: string[] }) | undefined,
   ) {}
 
   static async create(model: SwarmModel, systemText: string, tools: readonly ToolDoc[]): Promise<AgentChatFormat> {
@@ -121,10 +87,17 @@ export class AgentChatFormat {
     const functions: FunctionDocs = Object.fromEntries(
       tools.map((t) => [t.name, { description: t.description, params: t.jsonSchema as never }]),
     );
-    const { wrapperName, pieces } = await renderPieces(model, systemText, functions);
+    const { wrapperName, trunk, plain, thinking } = await renderPieces(model, systemText, functions);
     const toTokens = (items: Item[]) => LlamaText.fromJSON(items as LlamaTextJSON).tokenize(model.model.tokenizer);
+    const turnTokens = (pieces: TurnPieces): TurnTokens => ({
+      pieces,
+      open: toTokens(pieces.open),
+      paramsPrefix: toTokens(pieces.paramsPrefix),
+      next: toTokens(pieces.next),
+      toCall: toTokens(pieces.toCall ?? []),
+    });
     // The context adds the BOS token itself.
-    const trunkItems = pieces.trunk.filter(
+    const trunkItems = trunk.filter(
       (item, i) => !(i === 0 && typeof item !== "string" && item.type === "specialToken" && item.value === "BOS"),
     );
     return new AgentChatFormat(
@@ -132,31 +105,60 @@ export class AgentChatFormat {
       toTokens,
       wrapperName,
       toTokens(trunkItems),
-      pieces,
-      toTokens(pieces.open),
-      toTokens(pieces.paramsPrefix),
-      toTokens(pieces.nextCall),
+      turnTokens(plain),
+      thinking && { ...turnTokens(thinking), stops: stopStrings(thinking.toCall ?? []) },
     );
   }
 
-  /** The agent's own brief, closing the user turn and opening its first call. */
-  openingTokens(userText: string): Token[] {
-    return [...this.model.tokenize(userText), ...this.open];
+  /** Whether the family's format has a place for free text before a call (every tested family has). */
+  get canThink(): boolean {
+    return this.thinking !== undefined;
   }
 
-  /** Between a tool's name and its arguments. */
-  paramsPrefixTokens(): Token[] {
-    return [...this.paramsPrefix];
+  /** Texts that end an agent's free text: it is closing its thought or starting a call in its own syntax. */
+  get thinkingStops(): readonly string[] {
+    return this.thinking?.stops ?? [];
+  }
+
+  /** After the agent's free text: the thought's close (where the family has one) and the call prefix. */
+  thinkingToCallTokens(): Token[] {
+    return [...this.thinkingTurn().toCall];
+  }
+
+  private turn(think: boolean): TurnTokens {
+    return think ? this.thinkingTurn() : this.plain;
+  }
+
+  private thinkingTurn() {
+    if (this.thinking === undefined) {
+      throw new SwarmRuntimeError(
+        "invalid-request",
+        `The ${this.wrapperName} chat format has no place for text before a call; run the agents without thinking.`,
+      );
+    }
+    return this.thinking;
+  }
+
+  /** The agent's own brief, closing the user turn and opening its first call (or its text, when it thinks). */
+  openingTokens(userText: string, think = false): Token[] {
+    return [...this.model.tokenize(userText), ...this.turn(think).open];
+  }
+
+  /** Between a tool's name and its arguments (`thought`: the agent wrote text before this call). */
+  paramsPrefixTokens(thought = false): Token[] {
+    return [...this.turn(thought).paramsPrefix];
   }
 
   /**
    * After a call's arguments: the call's end, the result in the family's own result turn, then the prefix of the
    * agent's next call. `callName` is the tool that was called (some families repeat it before the result).
+   * `thought`: the agent wrote text before this call; `thinkNext`: it writes text before its next one.
    */
-  resultTokens(resultJson: string, callName: string): Token[] {
-    const afterCall = this.toTokens(replaceInPiece(this.pieces.afterCall, marks.name1, callName));
-    const text = this.pieces.resultInJsonString ? JSON.stringify(resultJson).slice(1, -1) : resultJson;
-    return [...afterCall, ...this.model.tokenize(text), ...this.nextCall];
+  resultTokens(resultJson: string, callName: string, turns: { thought?: boolean; thinkNext?: boolean } = {}): Token[] {
+    const { pieces } = this.turn(turns.thought === true);
+    const afterCall = this.toTokens(replaceInPiece(pieces.afterCall, marks.name1, callName));
+    const text = pieces.resultInJsonString ? JSON.stringify(resultJson).slice(1, -1) : resultJson;
+    return [...afterCall, ...this.model.tokenize(text), ...this.turn(turns.thinkNext === true).next];
   }
 
   /** A GBNF grammar that admits exactly one of the tool names. */

@@ -16,6 +16,8 @@ export const marks = {
   params2: "sbmarkparamstwo",
   result1: "sbmarkresultone",
   result2: "sbmarkresulttwo",
+  think1: "sbmarkthinkone",
+  think2: "sbmarkthinktwo",
 } as const;
 export type Mark = keyof typeof marks;
 
@@ -28,6 +30,8 @@ const markMeaning: Record<Mark, string> = {
   params2: "a second call's arguments",
   result1: "a call's result",
   result2: "a second call's result",
+  think1: "text before a call",
+  think2: "text before a second call",
 };
 
 /** Families whose templates are tested end to end (test/runtime/families/). */
@@ -48,7 +52,7 @@ interface Position {
   readonly at: number;
 }
 
-function textOf(item: Item): string | undefined {
+export function textOf(item: Item): string | undefined {
   if (typeof item === "string") return item;
   return item.type === "specialTokensText" ? item.value : undefined;
 }

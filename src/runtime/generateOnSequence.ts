@@ -6,6 +6,7 @@ import type { GenerateResult, Sampling, StopReason } from "../protocol/runtime";
 import { grammarForGbnf, grammarForJsonSchema } from "./jsonSchemaGrammar";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 import { SwarmRuntimeError } from "./runtimeErrors";
+import { dropStopText } from "./stopTextDrop";
 import type { SwarmSequence } from "./swarmSequence";
 
 export interface GenerateRequest {
@@ -22,6 +23,13 @@ export interface GenerateRequest {
   gbnf?: string;
   /** Tokens fed back instead of the sampled ones, step by step (deterministic runs); sampling goes on after. */
   forcedTokens?: readonly Token[];
+  /**
+   * Free text: when a stop string ends it, the tokens that spelled the stop are taken out of the agent's context
+   * (src/runtime/stopTextDrop.ts), so what it reads next (the call prefix) follows the text itself.
+   */
+  dropStopText?: boolean;
+  /** Called after each token with the text so far (up to a stop string, once one matched): live text. */
+  onText?: (text: string, tokens: number) => void;
   signal?: AbortSignal;
 }
 
@@ -62,17 +70,27 @@ async function grammarState(
   return new State({ model: slot.shared.model.model, grammar });
 }
 
+/**
+ * The text of generated tokens. Free text is spelled with its special tokens, so that a model that closes its
+ * thought or opens a call with the family's own control token (`</think>`, `[TOOL_CALLS]`) meets the stop.
+ */
+function spell(slot: SwarmSequence, request: GenerateRequest, tokens: readonly Token[]): string {
+  const { model } = slot.shared;
+  return request.dropStopText === true ? model.model.detokenize(tokens, true) : model.detokenize(tokens);
+}
+
 /** Decides whether the step that produced `token` ends the generation. */
 function afterToken(slot: SwarmSequence, request: GenerateRequest, progress: Progress): boolean {
-  const { model } = slot.shared;
-  const text = model.detokenize(progress.tokens);
+  const text = spell(slot, request, progress.tokens);
   for (const stop of request.stop ?? []) {
     const at = stop.length > 0 ? text.indexOf(stop) : -1;
     if (at >= 0) {
       Object.assign(progress, { stopReason: "stop", stopString: stop, textEnd: at });
+      request.onText?.(text.slice(0, at), progress.tokens.length);
       return true;
     }
   }
+  request.onText?.(text, progress.tokens.length);
   if (progress.tokens.length >= request.maxTokens) return true;
   if (request.signal?.aborted === true) {
     progress.stopReason = "aborted";
@@ -159,7 +177,7 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
       `${slot.id} has nothing to continue from: give a prompt or append text first.`,
     );
   }
-  const { model, barrier, meter } = slot.shared;
+  const { barrier, meter } = slot.shared;
   const progress: Progress = { tokens: [], sampledTokens: [], stopReason: "max-tokens" };
   slot.paused = false;
   const steps: StepGenerator = slot.sequence.evaluate(input, await evaluateOptions(slot, request));
@@ -176,9 +194,12 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
   const nothingDecoded = progress.stopReason === "kv-full" && progress.sampledTokens.length === 0;
   const last = progress.tokens.at(-1);
   slot.pending = nothingDecoded ? input : progress.stopReason === "eos" || last === undefined ? [] : [last];
-  const text = model.detokenize(progress.tokens);
+  const text = spell(slot, request, progress.tokens);
+  const dropStop = request.dropStopText === true && progress.textEnd !== undefined;
+  // Whitespace right before a dropped stop belongs to the family's own prefix, which is read next.
+  if (dropStop) progress.textEnd = text.slice(0, progress.textEnd).trimEnd().length;
   return {
-    tokens: progress.tokens,
+    tokens: dropStop ? await dropStopText(slot, progress.tokens, progress.textEnd!) : progress.tokens,
     text: progress.textEnd === undefined ? text : text.slice(0, progress.textEnd),
     stopReason: progress.stopReason,
     ...(progress.stopString === undefined ? {} : { stopString: progress.stopString }),

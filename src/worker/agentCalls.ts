@@ -5,14 +5,37 @@
 import type { ScriptedCall } from "../protocol/turnScript";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
 import type { SwarmAgent } from "../runtime/swarmAgent";
+import { AgentThinking, type Thought, type ThinkingOptions } from "./agentThinking";
 import type { CatalogTool } from "./toolCatalog";
 
+/** What the agent wrote in one turn; `tokens` counts all of it, its thought (free text before the call) included. */
 export type ModelCall =
-  | { readonly kind: "call"; readonly name: string; readonly argsText: string; readonly tokens: number }
+  | {
+      readonly kind: "call";
+      readonly name: string;
+      readonly argsText: string;
+      readonly tokens: number;
+      readonly thought?: Thought;
+    }
   /** The pool had no cell for the agent's next token: it is paused until cells are freed. */
   | { readonly kind: "kv-full"; readonly tokens: number }
   /** The model produced something that is not a call of one of its tools. */
-  | { readonly kind: "malformed"; readonly text: string; readonly reason: string; readonly tokens: number };
+  | {
+      readonly kind: "malformed";
+      readonly text: string;
+      readonly reason: string;
+      readonly tokens: number;
+      readonly thought?: Thought;
+    };
+
+function withThought(call: ModelCall, thought: Thought): ModelCall {
+  const tokens = call.tokens + thought.tokens;
+  return call.kind === "kv-full" ? { ...call, tokens } : { ...call, tokens, thought };
+}
+
+function isKvFull(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === "kv-full";
+}
 
 export interface AgentCallsOptions {
   /**
@@ -32,6 +55,8 @@ export interface AgentCallsOptions {
   readonly callDeadline?: () => string | undefined;
   /** How often a call in flight asks `callDeadline`, in ms (default 200). */
   readonly deadlinePollMs?: number;
+  /** Free text before each call (src/worker/agentThinking.ts): its cap and its live stream. */
+  readonly thinking?: ThinkingOptions;
 }
 
 export class AgentCalls {
@@ -40,6 +65,11 @@ export class AgentCalls {
   private readonly maxNameTokens: number;
   /** The tool of the call whose result is read next; a sub-agent opens inside its parent's spawn call. */
   private lastCall = "spawn_subagent";
+  private readonly thinking: AgentThinking;
+  /** The piece read last opened the agent's text (it thinks before this call), not the call itself. */
+  private thinkNext = false;
+  /** The agent wrote text before the call whose result is read next (its turn's pieces differ in some families). */
+  private thought = false;
 
   constructor(
     private readonly agent: SwarmAgent,
@@ -50,30 +80,75 @@ export class AgentCalls {
     this.nameGrammar = AgentChatFormat.nameGrammar(tools.map((t) => t.name));
     // A grammar may reach a name through any split into tokens, one character per token at worst.
     this.maxNameTokens = Math.max(...tools.map((t) => t.name.length)) + 1;
+    const room = () => Math.min(agent.room(), options.maxArgTokens());
+    this.thinking = new AgentThinking(agent, format, options.thinking ?? {}, room);
   }
 
-  /** Reads the agent's brief and opens its first call. */
-  open(brief: string): Promise<void> {
-    return this.agent.append(this.format.openingTokens(brief));
+  /** Whether the agent writes text before its next call: the script says so, or the model may think. */
+  private willThink(): boolean {
+    const { script } = this.options;
+    if (script !== undefined) return this.format.canThink && script[this.scriptIndex]?.think !== undefined;
+    return this.thinking.sampledThinks();
   }
 
-  /** Reads a call's result (and whatever arrives with it) and opens the next call. */
-  answer(resultJson: string): Promise<void> {
-    return this.agent.append(this.format.resultTokens(resultJson, this.lastCall));
+  /** Reads the agent's brief and opens its first call (or the text before it). */
+  async open(brief: string): Promise<void> {
+    const think = this.willThink();
+    await this.agent.append(this.format.openingTokens(brief, think));
+    this.thinkNext = think;
+  }
+
+  /** Reads a call's result (and whatever arrives with it) and opens the next call (or the text before it). */
+  async answer(resultJson: string): Promise<void> {
+    const think = this.willThink();
+    await this.agent.append(
+      this.format.resultTokens(resultJson, this.lastCall, { thought: this.thought, thinkNext: think }),
+    );
+    this.thinkNext = think;
   }
 
   /** Tokens reading a result with `answer` would take. */
   readCost(resultJson: string): number {
-    return this.format.resultTokens(resultJson, this.lastCall).length;
+    const turns = { thought: this.thought, thinkNext: this.willThink() };
+    return this.format.resultTokens(resultJson, this.lastCall, turns).length;
   }
 
   /** Tokens reading a brief with `open` would take. */
   briefCost(brief: string): number {
-    return this.format.openingTokens(brief).length;
+    return this.format.openingTokens(brief, this.willThink()).length;
   }
 
-  next(): Promise<ModelCall> {
-    return this.options.script !== undefined ? this.nextScripted(this.options.script) : this.nextSampled();
+  async next(): Promise<ModelCall> {
+    const { script } = this.options;
+    const scriptedThink = script?.[this.scriptIndex]?.think;
+    if (scriptedThink !== undefined && !this.format.canThink) {
+      const tool = script![this.scriptIndex++]!.tool;
+      const reason = `the ${this.format.wrapperName} chat format has no place for text before a call`;
+      return { kind: "malformed", text: tool, reason, tokens: 0 };
+    }
+    let thought: Thought | undefined;
+    this.thought = this.thinkNext;
+    if (this.thinkNext) {
+      this.thinkNext = false;
+      const outcome = await this.think(scriptedThink);
+      if ("kvFull" in outcome) return { kind: "kv-full", tokens: outcome.tokens };
+      thought = outcome;
+      try {
+        await this.thinking.toCall();
+      } catch (error) {
+        if (!isKvFull(error)) throw error;
+        return { kind: "kv-full", tokens: thought.tokens };
+      }
+    }
+    const call = await (script !== undefined ? this.nextScripted(script) : this.nextSampled());
+    return thought === undefined ? call : withThought(call, thought);
+  }
+
+  private async think(scripted: string | undefined) {
+    if (scripted !== undefined) return this.thinking.forced(scripted);
+    const sampling = { temperature: this.options.temperature, seed: this.options.seed };
+    const deadline = this.watchDeadline();
+    return this.thinking.sampled(sampling, deadline.signal).finally(deadline.dispose);
   }
 
   private async nextSampled(): Promise<ModelCall> {
@@ -96,7 +171,7 @@ export class AgentCalls {
       };
     }
     this.lastCall = tool.name;
-    await this.agent.append(this.format.paramsPrefixTokens());
+    await this.agent.append(this.format.paramsPrefixTokens(this.thought));
     const room = this.argumentRoom(tool.name);
     if (room < 1) return this.tooLarge(tool.name, "", room, name.tokens.length);
     const deadline = this.watchDeadline();
@@ -143,7 +218,7 @@ export class AgentCalls {
   private argumentRoom(toolName: string): number {
     const room = Math.min(this.agent.room(), this.options.maxArgTokens());
     const error = JSON.stringify({ error: `invalid-call: ${this.tooLargeReason(toolName, room)}` });
-    return room - this.format.resultTokens(error, toolName).length;
+    return room - this.format.resultTokens(error, toolName, { thought: this.thought }).length;
   }
 
   private async nextScripted(script: readonly ScriptedCall[]): Promise<ModelCall> {
@@ -155,7 +230,7 @@ export class AgentCalls {
     const name = await this.agent.generate({ maxTokens: nameTokens.length, forcedTokens: nameTokens });
     if (name.stopReason === "kv-full") return { kind: "kv-full", tokens: name.tokens.length };
     this.lastCall = step.tool;
-    await this.agent.append(this.format.paramsPrefixTokens());
+    await this.agent.append(this.format.paramsPrefixTokens(this.thought));
     const argsText = step.rawArgs ?? JSON.stringify(step.args ?? {});
     const argTokens = this.format.tokenize(argsText);
     // A scripted call meets the same room as a sampled one: it is cut where a model's would be.

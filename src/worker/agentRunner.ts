@@ -59,6 +59,7 @@ export class AgentRunner {
       const call = await deps.calls.next();
       this.tokens += call.tokens;
       this.steps++;
+      if (call.kind !== "kv-full" && call.thought?.cut !== undefined) this.notes.push(call.thought.cut);
       const outcome = await this.outcomeOf(call);
       if (outcome === undefined) break;
       report ??= outcome.report;
@@ -160,20 +161,22 @@ export class AgentRunner {
       return { ...failedCall("kv-full"), summary: "kv-full: call cut off", left: this.budgetLeft() };
     }
     const callId = `${deps.id}-call-${this.steps}`;
+    // The thought streamed as it was written (src/worker/agentThinking.ts); the call's own text follows it.
+    const thought = call.thought?.text.trim() ? { thought: call.thought.text.trim() } : {};
     deps.emit({
       type: "agent-text",
       agentId: deps.id,
       text: call.kind === "call" ? `${call.name} ${call.argsText}\n` : `${call.text}\n`,
-      tokens: call.tokens,
+      tokens: call.tokens - (call.thought?.tokens ?? 0),
     });
     if (call.kind === "malformed") {
-      deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: "(malformed)", args: call.text });
+      deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: "(malformed)", args: call.text, ...thought });
       const error = `invalid-call: ${call.reason}. Call one of your tools with JSON arguments.`;
       const left = this.budgetLeft();
       deps.emit({ type: "tool-result", agentId: deps.id, callId, ok: false, summary: error, left });
       return { ...failedCall(error), summary: error, left };
     }
-    deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: call.name, args: call.argsText });
+    deps.emit({ type: "tool-call", agentId: deps.id, callId, tool: call.name, args: call.argsText, ...thought });
     const context = {
       agent: deps.id,
       board: deps.board,

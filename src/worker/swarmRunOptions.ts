@@ -29,6 +29,8 @@ export interface SwarmRunOptions {
   readonly approver: CommandApprover;
   readonly policy: PolicyRules;
   readonly temperature?: number;
+  /** Most tokens an agent writes before each call (--thinking-tokens); default the recipe's budgets.thinkingTokens. */
+  readonly thinkingTokens?: number;
   /** The swarm's sampling seed; each seat samples with this plus its seat number. */
   readonly seed?: number;
   /**

@@ -217,6 +217,10 @@ export class SwarmSeats {
       seed: (options.seed ?? 1) + slot.number,
       ...(script ? { script } : {}),
       signal,
+      thinking: {
+        maxTokens: options.thinkingTokens ?? options.recipe.budgets.thinkingTokens ?? 0,
+        onText: (text, tokens) => this.hooks.emit({ type: "agent-text", agentId: id, text, tokens }),
+      },
     });
     const canDelegate = tools.some((t) => t.name === "spawn_subagent");
     const privateCells = () => agent.tokens.length - context.trunkTokens.length;

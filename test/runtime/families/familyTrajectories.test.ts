@@ -1,7 +1,8 @@
-// The family matrix's end-to-end check: for each family, a realistic trajectory (read, edit_file with two
-// blocks, a multi-kilobyte write_file, a failing then a passing test run, commit, merge) is forced token by token
-// through the family's real chat template on the real runtime, every call runs against a real git worktree, and
-// the sample task ends solved on the integration branch (median fixed, variance and its tests merged).
+// The family matrix's end-to-end check: for each family, a realistic trajectory (thinking text before calls, read,
+// edit_file with two blocks, a multi-kilobyte write_file, a failing then a passing test run, commit, merge) is
+// forced token by token through the family's real chat template on the real runtime, every call runs against a
+// real git worktree, and the sample task ends solved on the integration branch (median fixed, variance and its
+// tests merged).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -68,6 +69,7 @@ describe("model families: a forced trajectory solves the sample task through eac
           assert.equal(call.kind, "call", `${step.tool}: ${JSON.stringify(call).slice(0, 300)}`);
           if (call.kind !== "call") return;
           assert.equal(call.name, step.tool);
+          assert.equal(call.thought?.text, step.think, "the thought before the call went through the template");
           const out = await callTool(ws, call.name, JSON.parse(call.argsText));
           if (!out.ok) assert.fail(`${call.name} failed: ${out.error.code}: ${out.error.message}`);
           if (call.name === "run_command") testRuns.push((out.result as { exitCode: number | null }).exitCode === 0);

@@ -1,7 +1,8 @@
 // A realistic trajectory for the sample task (examples/sample-workspace): what an instruct model would do to
 // fix median and add variance with its test. It reads the file, edits it with two search/replace blocks (one
 // with a bug), runs the tests and sees them fail, fixes the bug, writes a multi-kilobyte test file, runs the
-// tests again (passing), commits and merges. Each family forces these calls in its own syntax.
+// tests again (passing), commits and merges, thinking before the calls that need it. Each family forces these
+// calls, and the text before them, in its own syntax.
 import type { ScriptedCall } from "../../../src/protocol/turnScript";
 
 const oldMedian = `function median(values) {
@@ -44,9 +45,16 @@ export const varianceTestFile = varianceTests();
 
 export function sampleTaskTrajectory(): ScriptedCall[] {
   return [
-    { tool: "read_file", args: { path: "src/stats.js" } },
+    {
+      tool: "read_file",
+      args: { path: "src/stats.js" },
+      think: "The task is in src/stats.js: median is wrong for even-length lists. I will read the file first.",
+    },
     {
       tool: "edit_file",
+      think:
+        "sort() without a comparator compares strings, and an even-length list needs the mean of its two middle " +
+        "values. I will fix median, add variance next to it and export it, in one edit with two blocks.",
       args: {
         path: "src/stats.js",
         edits: [
@@ -59,6 +67,7 @@ export function sampleTaskTrajectory(): ScriptedCall[] {
     { tool: "run_command", args: { command: "npm test" } },
     {
       tool: "edit_file",
+      think: "The variance tests fail: each distance from the mean must be squared before it is summed.",
       args: {
         path: "src/stats.js",
         edits: [{ search: "  return values.reduce((a, v) => a + (v - m), 0) / values.length;", replace: fixedLine }],
