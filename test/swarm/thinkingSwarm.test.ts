@@ -14,7 +14,7 @@ import { makeSampleRepo, ofType, testRecipe } from "./swarmFixtures";
 
 const thought = "The goal names median in src/stats.js; reading it first shows how it sorts.";
 
-describe("a scripted thought through the swarm (stories260K)", function () {
+describe("a scripted thought through the swarm (the tiny ChatML test model)", function () {
   this.timeout(600_000);
 
   it("streams the thought before its call, puts it on the call and shows it in the CLI's log", async () => {
@@ -25,7 +25,7 @@ describe("a scripted thought through the swarm (stories260K)", function () {
         swarmId: "think",
         goal: "Fix median for even-length lists",
         recipe: testRecipe(1),
-        modelPath: sharedModelPath("stories260K.gguf"),
+        modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
         workspace: repo.workspace,
         stateDir: repo.stateDir,
         threads: 2,
