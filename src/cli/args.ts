@@ -20,6 +20,8 @@ export interface RunOptions {
   threads?: number;
   /** Wall-clock budget in milliseconds (overrides the recipe's). */
   budgetMs?: number;
+  /** Tokens an agent may write before each call, for this run (overrides the recipe's budgets.thinkingTokens). */
+  thinkingTokens?: number;
   kvCells?: number;
   /** Where the model runs (default auto: the machine's GPU when a build for it loads, else the CPU). */
   gpu?: GpuSetting;
@@ -103,6 +105,7 @@ const runFlags = new Set([
   "--workspace",
   "--threads",
   "--budget-ms",
+  "--thinking-tokens",
   "--kv-cells",
   "--gpu",
   "--kv-cache-type",
@@ -131,6 +134,7 @@ function parseRun(argv: string[]): RunOptions {
     workspace: f.get("--workspace"),
     threads: opt("--threads", positiveInt),
     budgetMs: opt("--budget-ms", positiveInt),
+    thinkingTokens: opt("--thinking-tokens", positiveInt),
     kvCells: opt("--kv-cells", positiveInt),
     ...runtimeFlags(f),
     events: f.get("--events"),

@@ -66,6 +66,7 @@ async function run(opts: RunOptions): Promise<number> {
       ...(prepared.gpu ? { gpu: prepared.gpu } : {}),
       ...(prepared.kvCacheType ? { kvCacheType: prepared.kvCacheType } : {}),
       ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
+      ...(opts.thinkingTokens ? { thinkingTokens: opts.thinkingTokens } : {}),
       ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
       resume: prepared.resume,
       agentRules: !opts.noAgentRules,

@@ -7,6 +7,8 @@ export const usageText = `Usage:
       --workspace <dir>           the git repository to work on (default: the current folder)
       --threads <n>               CPU threads for decoding (default 2)
       --budget-ms <ms>            wall-clock budget; the synthesist fans in when it runs out
+      --thinking-tokens <n>       let agents write up to n tokens before each call, in their model family's way
+                                  (default: the recipe's budgets.thinkingTokens; none)
       --kv-cells <n>              cap on the KV cells of the whole swarm (default: sized from free memory)
       --gpu <backend>             auto (default: the GPU when a runtime built for it loads, else the CPU),
                                   cuda, vulkan, metal (fail with what to install when it cannot load), false (CPU)

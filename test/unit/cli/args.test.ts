@@ -14,6 +14,17 @@ describe("cli: the command line", () => {
     );
   });
 
+  it("takes --thinking-tokens as a positive number, unset by default", () => {
+    const run = parseCommandLine(["run", "--goal", "g", "--thinking-tokens", "256"]);
+    assert.equal(run.command === "run" ? run.thinkingTokens : "not a run", 256);
+    const plain = parseCommandLine(["run", "--goal", "g"]);
+    assert.equal(plain.command === "run" ? plain.thinkingTokens : "not a run", undefined);
+    assert.throws(
+      () => parseCommandLine(["run", "--goal", "g", "--thinking-tokens", "0"]),
+      (e: unknown) => e instanceof UsageError && /--thinking-tokens expects a positive whole number/.test(e.message),
+    );
+  });
+
   it("parses list and clean-up", () => {
     assert.deepEqual(parseCommandLine(["list", "--workspace", "/w"]), { command: "list", workspace: "/w" });
     assert.deepEqual(parseCommandLine(["clean-up", "s-1", "--confirm", "abcd1234"]), {
