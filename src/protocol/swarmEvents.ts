@@ -37,6 +37,15 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     trunkReusedTokens: z.number().int().nonnegative().optional(),
     /** The repository's agent-rules files that went into the trunk (absent from older traces). */
     rules: z.array(agentRuleListingSchema).optional(),
+    /** The disk the swarm's worktrees will take at most: the shared read view plus one checkout per writer. */
+    disk: z
+      .object({
+        checkoutBytes: z.number().int().nonnegative(),
+        writers: z.number().int().nonnegative(),
+        estimateBytes: z.number().int().nonnegative(),
+        text: z.string(),
+      })
+      .optional(),
   }),
   z.object({ ...base, type: z.literal("agent-added"), agent: agentInfoSchema }),
   z.object({

@@ -187,6 +187,8 @@ export const toolErrorSchema = z.object({
     "too-large",
     "git-failed",
     "io-failed",
+    /** A reader (a role without writing tools) tried to change the tree. */
+    "read-only",
   ]),
   message: z.string(),
 });

@@ -3,6 +3,7 @@
 // the synthesist) take the next numbers in the order they fork. A seat's number is also its sampling seed's
 // offset, so a seat samples the same way whatever its id looks like.
 import { widestOverlap } from "../core/stageOverlap";
+import { workspaceAccessOf, type WorkspaceAccess } from "../core/workspaceAccess";
 import { planStages, type StagePlan } from "../core/stagePlan";
 import type { Recipe, Role } from "../protocol/recipe";
 import { toolsForRole, unionOfTools, type CatalogTool } from "./toolCatalog";
@@ -96,4 +97,15 @@ export class SeatNumbers {
   next(): number {
     return ++this.last;
   }
+}
+
+/** Whether a seat with these tools changes code (a writer) or only reads (src/core/workspaceAccess.ts). */
+export function seatAccess(tools: readonly CatalogTool[]): WorkspaceAccess {
+  return workspaceAccessOf(tools.map((t) => t.name));
+}
+
+/** How many planned agents may write (each may make a worktree of its own); sub-agents share their parent's. */
+export function writingSeats(plan: SeatPlan): number {
+  const seats = [...plan.stages.flat().map((s) => s.tools), ...(plan.synthesist ? [plan.synthesist.tools] : [])];
+  return seats.filter((tools) => seatAccess(tools) === "writer").length;
 }

@@ -1,6 +1,7 @@
 // The agents of a running swarm: each is forked from the trunk (or a sub-agent from its parent's current
 // state), gets its own worktree under the swarm's one command policy, runs its loop, and is released when it
-// ends, freeing its private cells and its place on the board. The setup's context is the only one they fork.
+// ends, freeing its private cells and its place on the board. Agents read through the swarm's one shared view; a
+// writer's worktree is made when it first claims or writes. The setup's context is the only one they fork.
 import { ProgressGuard } from "../core/progressGuard";
 import { isFindingKind } from "../protocol/findingKinds";
 import type { Role } from "../protocol/recipe";
@@ -12,7 +13,7 @@ import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner"
 import type { AgentStops } from "./agentStops";
 import { BackgroundByParent, type Delegation } from "./backgroundSubagents";
 import { CellWaiters } from "./cellWaiters";
-import { noSubagentSeat, SeatNumbers, type Seat } from "./seatPlan";
+import { noSubagentSeat, SeatNumbers, seatAccess, type Seat } from "./seatPlan";
 import type { SwarmSetup } from "./swarmSetup";
 import { toolsForRole, type CatalogTool } from "./toolCatalog";
 import type { SubagentOutcome } from "./tools/toolDefinition";
@@ -101,29 +102,38 @@ export class SwarmSeats {
       expectedTail: how.expectedTail,
       ...(how.isSynthesist ? { role: "synthesist" } : {}),
     });
-    // Every agent reads the code in a worktree of its own (readers too: it is their view of the integration branch).
-    const workspace = await AgentWorkspace.open(this.setup.repo, seat.id, {
-      policy: this.setup.policy,
-      approver: this.setup.options.approver,
-      dependencies: this.setup.dependencies,
-      ...(this.setup.verifier ? { verifier: this.setup.verifier } : {}),
-    });
+    // Agents read through the swarm's one shared view; a writer's own worktree is made at its first claim or write.
+    const workspace = await AgentWorkspace.onDemand(
+      this.setup.repo,
+      seat.id,
+      seatAccess(seat.tools),
+      this.setup.readView,
+      {
+        policy: this.setup.policy,
+        approver: this.setup.options.approver,
+        dependencies: this.setup.dependencies,
+        ...(this.setup.verifier ? { verifier: this.setup.verifier } : {}),
+      },
+    );
     return { ...seat, agent, workspace, depth: 0, isSynthesist: how.isSynthesist, opening: "brief" };
   }
 
   private async runToEnd(slot: Slot, brief: string): Promise<SeatEnd> {
     const end = await this.runAgent(slot, brief);
-    return { id: slot.id, role: slot.role.name, branch: slot.workspace.worktree.branch, end };
+    // A branch only where the agent made its worktree (readers and writers that never claimed have none).
+    const { workspace } = slot;
+    const branch = workspace.hasWorktree ? workspace.worktree.branch : undefined;
+    return { id: slot.id, role: slot.role.name, ...(branch ? { branch } : {}), end };
   }
 
   /** Runs a forked agent to its end, then frees what it held: its private cells and its place on the board. */
   private async runAgent(slot: Slot, brief: string, parent?: string): Promise<AgentEnd> {
     const { board } = this.setup;
     board.join(slot.id, { isSynthesist: slot.isSynthesist, name: slot.role.name, ...(parent ? { parent } : {}) });
-    const branch = slot.workspace.worktree.branch;
+    const branch = slot.workspace.branch;
     this.hooks.emit({
       type: "agent-added",
-      agent: { id: slot.id, role: slot.role.name, branch, ...(parent ? { parent } : {}) },
+      agent: { id: slot.id, role: slot.role.name, ...(branch ? { branch } : {}), ...(parent ? { parent } : {}) },
     });
     try {
       return await this.runner(slot, parent).run(brief);

@@ -109,6 +109,7 @@ export class SwarmSession {
       trunkTokens: context.trunkTokens.length,
       ...(setup.trunkReuse ? { trunkReusedTokens: setup.trunkReuse.reusedTokens } : {}),
       rules: listRules(setup.rules),
+      disk: setup.disk,
     });
     const stopStats = this.reportStats(setup);
     try {

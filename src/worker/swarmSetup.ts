@@ -18,7 +18,9 @@ import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
 import type { TrunkReuse } from "../runtime/trunkReuse";
 import { BoardLogFile } from "../workspace/boardLog";
 import type { CommandPolicy } from "../workspace/commandPolicy";
-import { swarmCommandPolicy } from "../workspace/repositoryProtection";
+import { repositoryProtectedPaths, swarmCommandPolicy } from "../workspace/repositoryProtection";
+import { checkoutBytes, SharedReadView } from "../workspace/sharedReadView";
+import { describeSwarmDisk, swarmDiskEstimate } from "../core/workspaceAccess";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { detectDependencyFolders, type DependencyFolders } from "../workspace/dependencyFolders";
 import { MergeVerifier } from "../workspace/mergeVerifier";
@@ -33,7 +35,7 @@ import {
   type TrunkShape,
 } from "./keptTrunk";
 import { resolveKvPool } from "./kvPool";
-import { planSeats, type SeatPlan } from "./seatPlan";
+import { planSeats, writingSeats, type SeatPlan } from "./seatPlan";
 import type { SwarmRunOptions } from "./swarmRunOptions";
 import { WebAccess } from "./web/webAccess";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
@@ -50,6 +52,10 @@ export interface SwarmSetup {
   readonly dependencies: DependencyFolders;
   /** Runs the recipe's tests before a merge is published; absent when the recipe names no test command. */
   readonly verifier?: MergeVerifier;
+  /** The one read-only view of the integration commit that agents read until they have a worktree of their own. */
+  readonly readView: SharedReadView;
+  /** What the swarm's worktrees will take on disk at most (the launch says it). */
+  readonly disk: SwarmDisk;
   readonly plan: SeatPlan;
   readonly tasks: readonly Task[];
   readonly model: SwarmModel;
@@ -66,6 +72,23 @@ export interface SwarmSetup {
   /** Closes the board's log and keeps the context with its trunk (keptTrunk.ts); the model stays loaded. */
   close(): Promise<void>;
 }
+
+export interface SwarmDisk {
+  readonly checkoutBytes: number;
+  readonly writers: number;
+  readonly estimateBytes: number;
+  readonly text: string;
+}
+
+/** The estimate from the integration commit's size and the number of agents that may write. */
+async function estimateDisk(repo: SwarmRepository, plan: SeatPlan): Promise<SwarmDisk> {
+  const sha = await repo.branchSha(repo.integrationBranch);
+  const bytes = sha === null ? 0 : await checkoutBytes(repo, sha);
+  const writers = writingSeats(plan);
+  const text = describeSwarmDisk(bytes, writers);
+  return { checkoutBytes: bytes, writers, estimateBytes: swarmDiskEstimate(bytes, writers).bytes, text };
+}
+
 
 /** The board's log in the state dir; a new swarm refuses a state dir that already holds one. */
 async function openBoardLog(options: SwarmRunOptions): Promise<BoardLogFile> {
@@ -205,6 +228,8 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const policy = await swarmCommandPolicy(repo, options.policy);
     const { recipe } = options;
     const dependencies = await detectDependencyFolders(repo.topLevel, repo.commonDir, recipe.dependencyFolders);
+    const readView = new SharedReadView(repo, await repositoryProtectedPaths(repo), dependencies);
+    const disk = await estimateDisk(repo, plan);
     const verifier =
       recipe.testCommand === undefined
         ? undefined
@@ -229,7 +254,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     };
     const parts = { options, board, repo, policy, dependencies, plan, tasks, model, context, format, tailBudget };
     const optional = { ...(trunkReuse ? { trunkReuse } : {}), ...(verifier ? { verifier } : {}) };
-    return { ...parts, rules, web, ...optional, close };
+    return { ...parts, rules, web, readView, disk, ...optional, close };
   } catch (error) {
     await store.close();
     throw error;

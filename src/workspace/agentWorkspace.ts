@@ -1,4 +1,7 @@
-// One agent's workspace: its worktree, its branch, and the tools that act on them, one typed method each.
+// One agent's workspace: its worktree, its branch, and the tools that act on them, one typed method each. A
+// reader reads the swarm's shared read-only view (sharedReadView.ts) and is refused every change; a writer reads
+// there too until its first claim, write or command makes its own worktree (so an agent that never changes code
+// never costs a checkout).
 // Arguments arrive parsed (the worker's tool definitions parse them once); a method throws what went wrong
 // and `toToolError` turns it into a ToolError the agent can read (what happened, what to do).
 import { randomUUID } from "node:crypto";
@@ -16,6 +19,8 @@ import { mergeProgress } from "./mergeProgress";
 import type { MergeVerifier } from "./mergeVerifier";
 import { PathRefusedError, protectedBy, type ContainmentRules } from "./pathContainment";
 import { repositoryProtectedPaths } from "./repositoryProtection";
+import { agentBranch } from "./branchNames";
+import type { SharedReadView } from "./sharedReadView";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
 
 export interface AgentWorkspaceOptions {
@@ -34,30 +39,140 @@ export interface AgentWorkspaceOptions {
   readonly verifier?: MergeVerifier;
 }
 
-export class AgentWorkspace {
+/** Who an agent is to the workspace: a reader never writes; a writer gets its own worktree when it first needs one. */
+export type WorkspaceAccess = "reader" | "writer";
+
+/** The tool error a reader's write attempt gets: it says why and what the agent can do instead. */
+export class ReadOnlyRefusal extends Error {
+  readonly code = "read-only";
+
+  constructor(action: string) {
+    super(
+      `Refused: ${action} needs a worktree of your own, and your role only reads (it has no tool that writes). ` +
+        "You read the integration commit through the swarm's shared read-only view; post what you found instead.",
+    );
+    this.name = "ReadOnlyRefusal";
+  }
+}
+
+interface OwnTree {
+  readonly worktree: AgentWorktree;
   readonly rules: ContainmentRules;
+}
+
+export class AgentWorkspace {
+  private own: Promise<OwnTree> | undefined;
+  private made: OwnTree | undefined;
 
   private constructor(
     readonly repo: SwarmRepository,
-    readonly worktree: AgentWorktree,
-    protectedPaths: readonly string[],
-    dependencyLinks: readonly string[],
+    readonly agent: string,
+    readonly access: WorkspaceAccess,
+    /** Where the agent reads before it has a worktree of its own (absent: it gets its worktree at once). */
+    private readonly view: SharedReadView | undefined,
+    private readonly protectedPaths: readonly string[],
     private readonly options: AgentWorkspaceOptions,
-  ) {
-    this.rules = {
-      root: worktree.path,
-      protectedPaths,
-      writableExceptions: options.writableExceptions ?? [],
-      dependencyLinks,
-    };
+  ) {}
+
+  /** Creates (or reopens) the agent's worktree and branch now and returns its workspace. */
+  static async open(repo: SwarmRepository, agent: string, options: AgentWorkspaceOptions): Promise<AgentWorkspace> {
+    const workspace = new AgentWorkspace(
+      repo,
+      agent,
+      "writer",
+      undefined,
+      await repositoryProtectedPaths(repo),
+      options,
+    );
+    await workspace.prepare();
+    return workspace;
   }
 
-  /** Creates (or reopens) the agent's worktree and branch and returns its workspace. */
-  static async open(repo: SwarmRepository, agent: string, options: AgentWorkspaceOptions): Promise<AgentWorkspace> {
-    const worktree = await repo.addAgent(agent);
-    const protectedPaths = await repositoryProtectedPaths(repo);
-    const links = await linkDependencyFolders(worktree.path, options.dependencies ?? NO_DEPENDENCY_FOLDERS);
-    return new AgentWorkspace(repo, worktree, protectedPaths, links, options);
+  /**
+   * A workspace that reads through the swarm's shared view and, for a writer, makes its worktree on the first
+   * claim, write, commit, merge or command (a worktree left by an interrupted run is reopened then).
+   */
+  static async onDemand(
+    repo: SwarmRepository,
+    agent: string,
+    access: WorkspaceAccess,
+    view: SharedReadView,
+    options: AgentWorkspaceOptions,
+  ): Promise<AgentWorkspace> {
+    const workspace = new AgentWorkspace(repo, agent, access, view, await repositoryProtectedPaths(repo), options);
+    // Resumed: a writer whose worktree an earlier run made carries on in it (with whatever it left there).
+    const had = access === "writer" && (await repo.agentWorktrees()).some((w) => w.agent === agent && !w.prunable);
+    if (had) await workspace.prepare();
+    return workspace;
+  }
+
+  /** The branch the agent's work lands on (readers have none). */
+  get branch(): string | undefined {
+    return this.access === "writer" ? agentBranch(this.repo.swarm, this.agent) : undefined;
+  }
+
+  /** Whether the agent's own worktree exists (in this run). */
+  get hasWorktree(): boolean {
+    return this.made !== undefined;
+  }
+
+  /** The agent's own worktree; only after `prepare` (or the first write) made it. */
+  get worktree(): AgentWorktree {
+    return this.ownTree().worktree;
+  }
+
+  /** The rules of the agent's own worktree (see `worktree`). */
+  get rules(): ContainmentRules {
+    return this.ownTree().rules;
+  }
+
+  /** Makes the writer's worktree now (its first claim); a reader keeps reading the shared view. */
+  async prepare(): Promise<void> {
+    if (this.access === "writer") await this.ensureOwn();
+  }
+
+  private ownTree(): OwnTree {
+    if (this.made !== undefined) return this.made;
+    const why = this.access === "reader" ? "it only reads" : "it has not claimed or written yet";
+    throw new Error(`${this.agent} has no worktree of its own (${why}).`);
+  }
+
+  private ensureOwn(): Promise<OwnTree> {
+    this.own ??= this.makeOwn().then(
+      (tree) => (this.made = tree),
+      (error: unknown) => {
+        this.own = undefined;
+        throw error;
+      },
+    );
+    return this.own;
+  }
+
+  private async makeOwn(): Promise<OwnTree> {
+    const worktree = await this.repo.addAgent(this.agent);
+    const dependencyLinks = await linkDependencyFolders(
+      worktree.path,
+      this.options.dependencies ?? NO_DEPENDENCY_FOLDERS,
+    );
+    const rules = {
+      root: worktree.path,
+      protectedPaths: this.protectedPaths,
+      writableExceptions: this.options.writableExceptions ?? [],
+      dependencyLinks,
+    };
+    return { worktree, rules };
+  }
+
+  /** Where a read looks: the agent's own worktree once it has one (or is making it), else the shared view. */
+  private async readRules(): Promise<ContainmentRules> {
+    if (this.own !== undefined || this.view === undefined) return (await this.ensureOwn()).rules;
+    return this.view.rules();
+  }
+
+  /** The worktree a change needs; a reader is refused with a clear tool error. */
+  private async writeTree(action: string): Promise<OwnTree> {
+    if (this.access === "reader") throw new ReadOnlyRefusal(action);
+    return this.ensureOwn();
   }
 
   /** What the agent's commands see (sandboxMounts.ts): its worktree, the git dir, the dependency folders. */
@@ -67,44 +182,48 @@ export class AgentWorkspace {
     return agentSandboxOptions(this.repo, this.worktree.path, protectedPaths, sources, dependencyLinks);
   }
 
-  listDir(args: ToolArgs<"list_dir">): Promise<ToolResult<"list_dir">> {
-    return listDir(this.rules, args);
+  async listDir(args: ToolArgs<"list_dir">): Promise<ToolResult<"list_dir">> {
+    return listDir(await this.readRules(), args);
   }
 
-  readFile(args: ToolArgs<"read_file">): Promise<ToolResult<"read_file">> {
-    return readFileTool(this.rules, args);
+  async readFile(args: ToolArgs<"read_file">): Promise<ToolResult<"read_file">> {
+    return readFileTool(await this.readRules(), args);
   }
 
-  search(args: ToolArgs<"search">): Promise<ToolResult<"search">> {
-    return searchTool(this.rules, args);
+  async search(args: ToolArgs<"search">): Promise<ToolResult<"search">> {
+    return searchTool(await this.readRules(), args);
   }
 
-  writeFile(args: ToolArgs<"write_file">): Promise<ToolResult<"write_file">> {
-    return writeFileTool(this.rules, args);
+  async writeFile(args: ToolArgs<"write_file">): Promise<ToolResult<"write_file">> {
+    return writeFileTool((await this.writeTree("write_file")).rules, args);
   }
 
-  editFile(args: ToolArgs<"edit_file">): Promise<ToolResult<"edit_file">> {
-    return editFileTool(this.rules, args);
+  async editFile(args: ToolArgs<"edit_file">): Promise<ToolResult<"edit_file">> {
+    return editFileTool((await this.writeTree("edit_file")).rules, args);
   }
 
-  gitStatus(): Promise<ToolResult<"git_status">> {
-    return gitStatusTool(this.rules);
+  /** Without a worktree of its own the agent has changed nothing: an empty status, no tree made for it. */
+  async gitStatus(): Promise<ToolResult<"git_status">> {
+    if (this.own === undefined && this.view !== undefined) return { files: [], merging: false, truncated: false };
+    return gitStatusTool((await this.ensureOwn()).rules);
   }
 
-  gitDiff(args: ToolArgs<"git_diff">): Promise<ToolResult<"git_diff">> {
-    return gitDiffTool(this.rules, args);
+  async gitDiff(args: ToolArgs<"git_diff">): Promise<ToolResult<"git_diff">> {
+    if (this.own === undefined && this.view !== undefined) return { diff: "", truncated: false };
+    return gitDiffTool((await this.ensureOwn()).rules, args);
   }
 
-  commit(args: ToolArgs<"commit">): Promise<ToolResult<"commit">> {
-    const { worktree, repo } = this;
-    return commitTool(this.rules, worktree.gitDir, repo.queue, agentIdentity(worktree.agent), args);
+  async commit(args: ToolArgs<"commit">): Promise<ToolResult<"commit">> {
+    const { worktree, rules } = await this.writeTree("commit");
+    return commitTool(rules, worktree.gitDir, this.repo.queue, agentIdentity(worktree.agent), args);
   }
 
-  mergeProgress(args: ToolArgs<"merge_progress">): Promise<ToolResult<"merge_progress">> {
-    return mergeProgress(this.repo, this.worktree, {
+  async mergeProgress(args: ToolArgs<"merge_progress">): Promise<ToolResult<"merge_progress">> {
+    const { worktree, rules } = await this.writeTree("merge_progress");
+    return mergeProgress(this.repo, worktree, {
       ...args,
-      protectedBy: (p) => protectedBy(p, this.rules),
-      dependencyLinks: this.rules.dependencyLinks ?? [],
+      protectedBy: (p) => protectedBy(p, rules),
+      dependencyLinks: rules.dependencyLinks ?? [],
       sandboxOptions: this.sandboxOptions,
       ...(this.options.verifier ? { verifier: this.options.verifier } : {}),
     });
@@ -112,7 +231,8 @@ export class AgentWorkspace {
 
   /** Policy first, then approval where needed (always, without a sandbox), then the run. */
   async runCommand(args: ToolArgs<"run_command">, signal?: AbortSignal): Promise<ToolResult<"run_command">> {
-    const verdict = this.options.policy.evaluate(args.command, { cwd: this.worktree.path });
+    const { worktree } = await this.writeTree("run_command");
+    const verdict = this.options.policy.evaluate(args.command, { cwd: worktree.path });
     const sandbox = this.options.sandbox ?? (await probeBubblewrap());
     const base = {
       exitCode: null,
@@ -135,9 +255,9 @@ export class AgentWorkspace {
       const approver = this.options.approver ?? denyAllApprover;
       const request = {
         id: randomUUID(),
-        agent: this.worktree.agent,
+        agent: worktree.agent,
         command: args.command,
-        cwd: this.worktree.path,
+        cwd: worktree.path,
         reasons,
         sandboxed: sandbox.usable,
       };
@@ -150,7 +270,7 @@ export class AgentWorkspace {
         };
       }
     }
-    const wt = this.worktree.path;
+    const wt = worktree.path;
     const outcome = await runShellCommand({
       command: args.command,
       cwd: wt,
@@ -173,6 +293,7 @@ export class AgentWorkspace {
 export function knownToolError(err: unknown): ToolError | undefined {
   if (err instanceof PathRefusedError) return { code: err.code, message: err.message };
   if (err instanceof ToolFailure) return { code: err.code, message: err.message };
+  if (err instanceof ReadOnlyRefusal) return { code: err.code, message: err.message };
   if (err instanceof GitCommandError) return { code: "git-failed", message: err.message };
   const e = err as NodeJS.ErrnoException;
   if (e?.code === "ENOENT") return { code: "not-found", message: `Not found: ${e.message}` };

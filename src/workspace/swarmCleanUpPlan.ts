@@ -6,6 +6,7 @@ import type { CleanUpPlan } from "../protocol/swarmHistoryRpc";
 import { swarmRefPrefix } from "./branchNames";
 import { branchStates } from "./branchStates";
 import { changedPaths, isMerging, listWorktrees } from "./repoFacts";
+import { findReadView } from "./sharedReadView";
 import { discardSwarm } from "./swarmCleanup";
 import type { SwarmRepository } from "./swarmRepository";
 
@@ -19,6 +20,9 @@ export interface CleanUpConfirmation {
 export async function planCleanUp(repo: SwarmRepository, baseSha?: string): Promise<CleanUpPlan> {
   const branches = await branchStates(repo.topLevel, repo.swarm, baseSha);
   const worktrees: CleanUpPlan["worktrees"] = [];
+  // The shared read view holds no work (nothing writes there): listed so the user sees all that goes.
+  const view = await findReadView(repo);
+  if (view !== undefined) worktrees.push({ path: view.path, branch: "(shared read-only view)", uncommitted: false });
   for (const wt of await repo.agentWorktrees()) {
     const uncommitted = !wt.prunable && ((await isMerging(wt.path)) || (await changedPaths(wt.path)).length > 0);
     worktrees.push({ path: wt.path, branch: wt.branch, uncommitted });

@@ -13,11 +13,26 @@ import { withLockRetry } from "./gitQueue";
 import { changedPaths, currentBranch, isAncestor, isMerging, listWorktrees, refSha } from "./repoFacts";
 import type { SwarmRepository } from "./swarmRepository";
 import { agentBranch, swarmRefPrefix } from "./branchNames";
+import { findReadView } from "./sharedReadView";
+
+/**
+ * Removes the swarm's shared read view (sharedReadView.ts): it holds no work (nothing writes there, the links to
+ * dependency folders are its only untracked files), so it goes with --force. Returns its path, or null.
+ */
+export async function removeReadView(repo: SwarmRepository): Promise<string | null> {
+  const view = await findReadView(repo);
+  if (view === undefined) return null;
+  const args = view.prunable ? ["worktree", "prune"] : ["worktree", "remove", "--force", view.path];
+  await withLockRetry(() => runGit(repo.topLevel, args));
+  return view.path;
+}
 
 export async function cleanupSwarm(repo: SwarmRepository): Promise<CleanupReport> {
   return repo.queue.run(async () => {
     const report: CleanupReport = { removedWorktrees: [], keptWorktrees: [], deletedBranches: [], keptBranches: [] };
     const integration = await refSha(repo.topLevel, `refs/heads/${repo.integrationBranch}`);
+    const view = await removeReadView(repo);
+    if (view !== null) report.removedWorktrees.push(view);
     for (const wt of await repo.agentWorktrees()) {
       if (wt.prunable) {
         await withLockRetry(() => runGit(repo.topLevel, ["worktree", "prune"]));
@@ -61,6 +76,8 @@ export async function discardSwarm(
       );
     }
     const removedWorktrees: string[] = [];
+    const view = await removeReadView(repo);
+    if (view !== null) removedWorktrees.push(view);
     for (const wt of await repo.agentWorktrees()) {
       await withLockRetry(() =>
         runGit(repo.topLevel, ["worktree", "remove", "--force", "--force", wt.path]).catch(async (err) => {

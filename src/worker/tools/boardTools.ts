@@ -21,6 +21,8 @@ export interface BoardToolContext {
   readonly agent: string;
   readonly board: SwarmBoard;
   readonly now: () => number;
+  /** The agent's workspace: a granted claim makes a writer's worktree (absent in tests of the board alone). */
+  readonly workspace?: { prepare(): Promise<void> };
 }
 
 function boardTool<Schema extends z.ZodType, Result>(
@@ -96,7 +98,12 @@ export const boardTools: readonly CatalogTool<BoardToolContext>[] = [
     {
       name: "claim",
       args: claimArgs,
-      run: ({ agent, board, now }, a) => board.claim(agent, a.scope, a.text, now()),
+      // A granted claim is where a writer starts changing code: its worktree is made now (readers have none).
+      run: async ({ agent, board, now, workspace }, a) => {
+        const outcome = await board.claim(agent, a.scope, a.text, now());
+        if (outcome.granted) await workspace?.prepare();
+        return outcome;
+      },
       meaning: (outcome) =>
         outcome.granted
           ? {

@@ -158,7 +158,8 @@ async function mergeAndPost(
   const result = await ws.mergeProgress(args);
   const v = "verification" in result ? result.verification : undefined;
   if (v === undefined || ctx.board === undefined || ctx.agent === undefined) return result;
-  const what = result.status === "merged" ? `merged ${ws.worktree.branch}` : `refused to merge ${ws.worktree.branch}`;
+  const branch = ws.branch ?? "its branch";
+  const what = result.status === "merged" ? `merged ${branch}` : `refused to merge ${branch}`;
   const posted = await ctx.board.postFinding({
     author: ctx.agent,
     kind: "PATCH_SUMMARY",
