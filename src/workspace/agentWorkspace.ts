@@ -4,13 +4,12 @@
 // never costs a checkout).
 // Arguments arrive parsed (the worker's tool definitions parse them once); a method throws what went wrong
 // and `toToolError` turns it into a ToolError the agent can read (what happened, what to do).
-import { randomUUID } from "node:crypto";
 import type { ToolArgs, ToolError, ToolResult } from "../protocol/tools";
 import { agentSandboxOptions } from "./agentSandbox";
-import { denyAllApprover, type CommandApprover } from "./approvals";
-import { probeBubblewrap, type BubblewrapProbe, type SandboxOptions } from "./bubblewrap";
+import { runAgentCommand } from "./agentCommand";
+import type { CommandApprover } from "./approvals";
+import type { BubblewrapProbe, SandboxOptions } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
-import { runShellCommand } from "./commandRunner";
 import { linkDependencyFolders, NO_DEPENDENCY_FOLDERS, type DependencyFolders } from "./dependencyFolders";
 import { editFileTool, listDir, readFileTool, searchTool, ToolFailure, writeFileTool } from "./fileTools";
 import { GitCommandError } from "./gitExec";
@@ -229,63 +228,10 @@ export class AgentWorkspace {
     });
   }
 
-  /** Policy first, then approval where needed (always, without a sandbox), then the run. */
+  /** Policy first, then approval where needed (always, without a sandbox), then the run (agentCommand.ts). */
   async runCommand(args: ToolArgs<"run_command">, signal?: AbortSignal): Promise<ToolResult<"run_command">> {
     const { worktree } = await this.writeTree("run_command");
-    const verdict = this.options.policy.evaluate(args.command, { cwd: worktree.path });
-    const sandbox = this.options.sandbox ?? (await probeBubblewrap());
-    const base = {
-      exitCode: null,
-      signal: null,
-      timedOut: false,
-      sandboxed: sandbox.usable,
-      output: "",
-      truncated: false,
-    };
-    if (verdict.decision === "deny")
-      return {
-        ...base,
-        decision: "deny",
-        ran: false,
-        reason: `Refused by the command policy: ${verdict.reasons.join("; ")}`,
-      };
-    const reasons = [...verdict.reasons.filter((r) => !r.startsWith("allow:"))];
-    if (!sandbox.usable) reasons.push(`ask: no sandbox, so every command needs approval (${sandbox.reason})`);
-    if (reasons.length > 0) {
-      const approver = this.options.approver ?? denyAllApprover;
-      const request = {
-        id: randomUUID(),
-        agent: worktree.agent,
-        command: args.command,
-        cwd: worktree.path,
-        reasons,
-        sandboxed: sandbox.usable,
-      };
-      if (!(await approver.requestApproval(request, signal))) {
-        return {
-          ...base,
-          decision: "ask",
-          ran: false,
-          reason: `Not approved: ${reasons.join("; ")}. Try a simpler command or a tool instead.`,
-        };
-      }
-    }
-    const wt = worktree.path;
-    const outcome = await runShellCommand({
-      command: args.command,
-      cwd: wt,
-      timeoutMs: args.timeoutMs ?? this.options.defaultTimeoutMs ?? 120_000,
-      maxOutputBytes: this.options.maxOutputBytes ?? 64_000,
-      sandbox,
-      sandboxOptions: this.sandboxOptions,
-      ...(signal ? { signal } : {}),
-    });
-    const why = outcome.timedOut
-      ? "Killed after the timeout."
-      : reasons.length > 0
-        ? "Ran after approval."
-        : "Ran: allowed by the policy, inside the sandbox.";
-    return { ...outcome, decision: reasons.length > 0 ? "ask" : "allow", ran: true, reason: why };
+    return runAgentCommand(worktree, this.sandboxOptions, this.options, args, signal);
   }
 }
 

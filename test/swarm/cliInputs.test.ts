@@ -189,7 +189,8 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
     assert.notEqual(runs[0]!.id, runs[1]!.id);
     const branchesOf = (id: string) => swarmBranches(repo.workspace).filter((b) => b.startsWith(`swarmboard/${id}/`));
     const [a, b] = runs.map((r) => branchesOf(r.id));
-    assert.ok(a!.length >= 3 && b!.length >= 3, `each run has its own branches: ${a} / ${b}`);
+    // Agents that only finish never claim nor write, so each run has its integration branch and no agent branch.
+    assert.ok(a!.length >= 1 && b!.length >= 1, `each run has its own branches: ${a} / ${b}`);
     assert.deepEqual(
       a!.filter((x) => b!.includes(x)),
       [],

@@ -60,10 +60,15 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     const repo = makeSampleRepo();
     const recipeFile = path.join(repo.root, "e2e.json");
     writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
-    const observations = Array.from({ length: 60 }, (_, i) => ({
-      tool: "post_finding",
-      args: { kind: "OBSERVED", text: `observation ${i + 1}` },
-    }));
+    // Its claim makes its worktree and branch (an agent that never claims nor writes gets neither).
+    const claim = { tool: "claim", args: { scope: { paths: ["src/stats.js"] }, text: "median" } };
+    const observations = [
+      claim,
+      ...Array.from({ length: 60 }, (_, i) => ({
+        tool: "post_finding",
+        args: { kind: "OBSERVED", text: `observation ${i + 1}` },
+      })),
+    ];
     const first = await startWorker();
     workers.push(first);
     const { swarmId } = await first.peer.request(startSwarmMethod, {
