@@ -194,17 +194,16 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (sto
       const recipe = organisationRecipe();
       const script: TurnScript = {
         agents: {
-          // Claims (its worktree is made then), writes and commits.
+          // Reads, then claims: its worktree is made by the claim (it never writes).
           "agent-1": [
             { tool: "read_file", args: { path: "d00/f0000.txt" } },
             { tool: "claim", args: { scope: { paths: ["d00/f0000.txt"] }, text: "number file 0" } },
-            { tool: "write_file", args: { path: "d00/f0000.txt", content: "file zero\n" } },
-            { tool: "commit", args: { message: "Name file 0" } },
-            { tool: "finish", args: { summary: "named file 0" } },
+            { tool: "finish", args: { summary: "claimed file 0" } },
           ],
           // Writes without a claim: its first write makes its worktree.
           "agent-2": [
             { tool: "write_file", args: { path: "d01/new.txt", content: "new\n" } },
+            { tool: "commit", args: { message: "Add a file" } },
             { tool: "finish", args: { summary: "added a file" } },
           ],
           // Only reads and reports.
@@ -214,7 +213,7 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (sto
             { tool: "finish", args: { summary: "read" } },
           ],
           "agent-4": [{ tool: "finish", args: { summary: "nothing left for me" } }],
-          synthesist: [{ tool: "write_report", args: { title: "Work", body: "file 0 named, one file added" } }],
+          synthesist: [{ tool: "write_report", args: { title: "Work", body: "file 0 claimed, one file added" } }],
         },
       };
       summary = await runSwarm(
@@ -246,7 +245,7 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (sto
       assert.equal(branches.get("agent-1"), "swarmboard/scale-org/agent-1");
       assert.equal(branches.get("agent-2"), "swarmboard/scale-org/agent-2");
       for (const id of ["agent-3", "agent-4", "synthesist-5"]) assert.equal(branches.get(id), undefined, id);
-      assert.equal(git(repo.workspace, "show", "swarmboard/scale-org/agent-1:d00/f0000.txt"), "file zero");
+      assert.equal(git(repo.workspace, "show", "swarmboard/scale-org/agent-2:d01/new.txt"), "new");
       const worktrees = du(path.join(stateDir(), "worktrees"));
       assert.ok(worktrees <= checkout * 3 * 1.05, `three checkouts at most: ${worktrees} B (one is ${checkout} B)`);
     });
@@ -257,6 +256,7 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (sto
       assert.equal(started?.disk?.estimateBytes, 5 * started!.disk!.checkoutBytes);
       assert.equal(git(repo.workspace, "status", "--porcelain"), "");
       assert.equal(git(repo.workspace, "show", "HEAD:d00/f0000.txt"), "file 0");
+      assert.ok(!existsSync(path.join(repo.workspace, "d01/new.txt")), "the agent's file is only on its branch");
     });
   });
 });
