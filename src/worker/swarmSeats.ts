@@ -102,7 +102,9 @@ export class SwarmSeats {
       expectedTail: how.expectedTail,
       ...(how.isSynthesist ? { role: "synthesist" } : {}),
     });
-    // Agents read through the swarm's one shared view; a writer's own worktree is made at its first claim or write.
+    // Agents read through the swarm's one shared view (moved to the integration branch's latest merges first); a
+    // writer's own worktree is made at its first claim or write.
+    await this.setup.readView.followIntegration();
     const workspace = await AgentWorkspace.onDemand(
       this.setup.repo,
       seat.id,

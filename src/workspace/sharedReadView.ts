@@ -79,6 +79,17 @@ export class SharedReadView {
     return this.opening;
   }
 
+  /**
+   * Moves a view already made to the integration branch's current commit (clean by construction, so only the
+   * changed files are rewritten): a seat that opens after merges (the synthesist, a later stage) reads them, as
+   * it did when every agent's worktree was made at its fork. Nothing happens before the first read made it.
+   */
+  async followIntegration(): Promise<void> {
+    if (this.opening === undefined) return;
+    await this.opening.catch(() => undefined);
+    if (this.opening !== undefined) await openReadView(this.repo);
+  }
+
   /** Whether the view has been made in this run. */
   get opened(): boolean {
     return this.opening !== undefined;

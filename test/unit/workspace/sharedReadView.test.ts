@@ -122,6 +122,22 @@ describe("workspace: shared read view and worktrees on demand", function () {
     assert.ok(!existsSync(readViewPath(repo)));
   });
 
+  it("follows the integration branch when a later seat opens (merges made meanwhile are read)", async () => {
+    await view.followIntegration();
+    assert.deepEqual(worktreeNames(), [], "nothing is made before the first read");
+    const reader = await AgentWorkspace.onDemand(repo, "agent-1", "reader", view, { policy });
+    assert.ok((await callTool(reader, "read_file", { path: "README.md" })).ok);
+    const writer = await AgentWorkspace.onDemand(repo, "agent-2", "writer", view, { policy });
+    await callTool(writer, "write_file", { path: "merged.txt", content: "merged\n" });
+    await callTool(writer, "commit", { message: "merged" });
+    const merged = await callTool(writer, "merge_progress", {});
+    assert.ok(merged.ok && merged.result.status === "merged", JSON.stringify(merged));
+    assert.equal((await callTool(reader, "read_file", { path: "merged.txt" })).ok, false, "not yet followed");
+    await view.followIntegration();
+    const read = await callTool(reader, "read_file", { path: "merged.txt" });
+    assert.ok(read.ok && read.result.content.includes("merged"), JSON.stringify(read));
+  });
+
   it("discard removes the view and lazily made worktrees together", async () => {
     const writer = await AgentWorkspace.onDemand(repo, "agent-1", "writer", view, { policy });
     await callTool(writer, "read_file", { path: "README.md" });
