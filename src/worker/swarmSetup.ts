@@ -89,7 +89,6 @@ async function estimateDisk(repo: SwarmRepository, plan: SeatPlan): Promise<Swar
   return { checkoutBytes: bytes, writers, estimateBytes: swarmDiskEstimate(bytes, writers).bytes, text };
 }
 
-
 /** The board's log in the state dir; a new swarm refuses a state dir that already holds one. */
 async function openBoardLog(options: SwarmRunOptions): Promise<BoardLogFile> {
   await mkdir(options.stateDir, { recursive: true });
