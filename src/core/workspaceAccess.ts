@@ -20,7 +20,8 @@ export function workspaceAccessOf(toolNames: Iterable<string>): WorkspaceAccess 
 }
 
 /**
- * The disk a swarm's checkouts take: the shared read view (one checkout) plus one per writing agent, at most.
+ * The disk a swarm's checkouts take: the shared read view (one checkout) plus one per writing agent (when every
+ * one of them claims or writes).
  * `checkoutBytes` is the size of the files at the integration commit.
  */
 export function swarmDiskEstimate(checkoutBytes: number, writers: number): { bytes: number; checkouts: number } {
@@ -28,7 +29,7 @@ export function swarmDiskEstimate(checkoutBytes: number, writers: number): { byt
   return { bytes: checkoutBytes * checkouts, checkouts };
 }
 
-/** The launch line's words for the estimate: "about 34.5 MiB (3 checkouts of 11.5 MiB: the shared view and 2 writers)". */
+/** The launch line's words: "up to 36.0 MiB of worktrees (3 checkout(s) of 12.0 MiB: the shared read view and 2 ...)". */
 export function describeSwarmDisk(checkoutBytes: number, writers: number): string {
   const { bytes, checkouts } = swarmDiskEstimate(checkoutBytes, writers);
   const size = (n: number) => {
@@ -36,5 +37,5 @@ export function describeSwarmDisk(checkoutBytes: number, writers: number): strin
     return `${unit === 0 ? value : value.toFixed(1)} ${binaryUnitNames[unit]}`;
   };
   const who = writers === 1 ? "1 writing agent" : `${writers} writing agents`;
-  return `at most ${size(bytes)} of worktrees (${checkouts} checkout(s) of ${size(checkoutBytes)}: the shared read view and ${who})`;
+  return `up to ${size(bytes)} of worktrees (${checkouts} checkout(s) of ${size(checkoutBytes)}: the shared read view and ${who})`;
 }

@@ -19,8 +19,7 @@ import type { TrunkReuse } from "../runtime/trunkReuse";
 import { BoardLogFile } from "../workspace/boardLog";
 import type { CommandPolicy } from "../workspace/commandPolicy";
 import { repositoryProtectedPaths, swarmCommandPolicy } from "../workspace/repositoryProtection";
-import { checkoutBytes, SharedReadView } from "../workspace/sharedReadView";
-import { describeSwarmDisk, swarmDiskEstimate } from "../core/workspaceAccess";
+import { SharedReadView } from "../workspace/sharedReadView";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { detectDependencyFolders, type DependencyFolders } from "../workspace/dependencyFolders";
 import { MergeVerifier } from "../workspace/mergeVerifier";
@@ -35,7 +34,8 @@ import {
   type TrunkShape,
 } from "./keptTrunk";
 import { resolveKvPool } from "./kvPool";
-import { planSeats, writingSeats, type SeatPlan } from "./seatPlan";
+import { planSeats, type SeatPlan } from "./seatPlan";
+import { estimateDisk, type SwarmDisk } from "./swarmDisk";
 import type { SwarmRunOptions } from "./swarmRunOptions";
 import { WebAccess } from "./web/webAccess";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
@@ -71,22 +71,6 @@ export interface SwarmSetup {
   readonly web: WebAccess;
   /** Closes the board's log and keeps the context with its trunk (keptTrunk.ts); the model stays loaded. */
   close(): Promise<void>;
-}
-
-export interface SwarmDisk {
-  readonly checkoutBytes: number;
-  readonly writers: number;
-  readonly estimateBytes: number;
-  readonly text: string;
-}
-
-/** The estimate from the integration commit's size and the number of agents that may write. */
-async function estimateDisk(repo: SwarmRepository, plan: SeatPlan): Promise<SwarmDisk> {
-  const sha = await repo.branchSha(repo.integrationBranch);
-  const bytes = sha === null ? 0 : await checkoutBytes(repo, sha);
-  const writers = writingSeats(plan);
-  const text = describeSwarmDisk(bytes, writers);
-  return { checkoutBytes: bytes, writers, estimateBytes: swarmDiskEstimate(bytes, writers).bytes, text };
 }
 
 /** The board's log in the state dir; a new swarm refuses a state dir that already holds one. */

@@ -33,8 +33,8 @@ describe("core: workspace access by role", () => {
     assert.deepEqual(swarmDiskEstimate(1000, 4), { bytes: 5000, checkouts: 5 });
     assert.equal(
       describeSwarmDisk(12 * 1024 * 1024, 2),
-      "at most 36.0 MiB of worktrees (3 checkout(s) of 12.0 MiB: the shared read view and 2 writing agents)",
+      "up to 36.0 MiB of worktrees (3 checkout(s) of 12.0 MiB: the shared read view and 2 writing agents)",
     );
-    assert.match(describeSwarmDisk(512, 1), /^at most 1.0 KiB .*1 writing agent\)$/);
+    assert.match(describeSwarmDisk(512, 1), /^up to 1.0 KiB .*1 writing agent\)$/);
   });
 });
