@@ -143,7 +143,10 @@ export async function recoverSwarm(repo: SwarmRepository): Promise<string[]> {
     );
   return repo.queue.run(async () => {
     const candidates: string[] = [];
-    for (const wt of await repo.agentWorktrees()) {
+    // The shared read view too: a checkout killed midway leaves its index.lock, which would stop every read.
+    const view = await findReadView(repo);
+    const trees = [...(await repo.agentWorktrees()), ...(view && !view.prunable ? [view] : [])];
+    for (const wt of trees) {
       const gitFile = path.join(wt.path, ".git");
       const isFile = await stat(gitFile).then(
         (s) => s.isFile(),

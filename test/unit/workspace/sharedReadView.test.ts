@@ -2,13 +2,13 @@
 // integration commit through one view and every change they try is refused with a read-only tool error; a writer
 // reads the view until its first write (or claim) makes its own worktree; clean-up removes the view with the rest.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { repositoryProtectedPaths } from "../../../src/workspace/repositoryProtection";
 import { checkoutBytes, readViewPath, SharedReadView } from "../../../src/workspace/sharedReadView";
-import { cleanupSwarm, discardSwarm } from "../../../src/workspace/swarmCleanup";
+import { cleanupSwarm, discardSwarm, recoverSwarm } from "../../../src/workspace/swarmCleanup";
 import { planCleanUp } from "../../../src/workspace/swarmCleanUpPlan";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
 import { callTool } from "./callTool";
@@ -136,6 +136,18 @@ describe("workspace: shared read view and worktrees on demand", function () {
     await view.followIntegration();
     const read = await callTool(reader, "read_file", { path: "merged.txt" });
     assert.ok(read.ok && read.result.content.includes("merged"), JSON.stringify(read));
+  });
+
+  it("recovery after a crash removes the lock a killed checkout left in the view", async () => {
+    const reader = await AgentWorkspace.onDemand(repo, "agent-1", "reader", view, { policy });
+    assert.ok((await callTool(reader, "read_file", { path: "README.md" })).ok);
+    const adminDir = git(readViewPath(repo), "rev-parse", "--absolute-git-dir").trim();
+    writeFileSync(path.join(adminDir, "index.lock"), "");
+    const removed = await recoverSwarm(repo);
+    assert.deepEqual(removed, [path.join(adminDir, "index.lock")]);
+    git(repoDir, "branch", "-f", repo.integrationBranch, "HEAD~1");
+    await view.followIntegration();
+    assert.equal((await callTool(reader, "read_file", { path: "src/lib.ts" })).ok, false, "moved to HEAD~1");
   });
 
   it("discard removes the view and lazily made worktrees together", async () => {
