@@ -43,10 +43,7 @@ describe("CLI launch line: the swarm's disk", () => {
     const checkoutBytes = 12 * 1024 * 1024;
     const text = describeSwarmDisk(checkoutBytes, 2);
     const line = launchLine({ checkoutBytes, writers: 2, estimateBytes: 3 * checkoutBytes, text });
-    assert.match(
-      line,
-      /^swarm s: recipe research, .*trunk 10 tokens decoded once; disk: up to 36\.0 MiB of worktrees/,
-    );
+    assert.match(line, /^swarm s: recipe research, .*trunk 10 tokens decoded once; disk: up to 36\.0 MiB of worktrees/);
     assert.ok(line.endsWith("(3 checkout(s) of 12.0 MiB: the shared read view and 2 writing agents)"), line);
   });
 
