@@ -1,7 +1,8 @@
-// Worktrees that scale, on the real runtime (stories260K, every call forced through the real decode path) and a
-// real repository of 3,000 files: a research swarm of 8 researchers and a synthesist adds at most one checkout's
-// worth of disk (they all read one shared view), and an organisation swarm makes worktrees only for the agents
-// that claimed or wrote. The sizes are printed for the closing note; the assertions compare them with du.
+// Worktrees that scale, on the real runtime (the tiny ChatML test model, every call forced through the real
+// decode path) and a real repository of 3,000 files: a research swarm of 8 researchers and a synthesist adds at
+// most one checkout's worth of disk (they all read one shared view), and an organisation swarm makes worktrees
+// only for the agents that claimed or wrote. The sizes are printed for the closing note; the assertions compare
+// them with du.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
@@ -90,7 +91,7 @@ async function runSwarm(
   const session = new SwarmSession(
     {
       ...options,
-      modelPath: sharedModelPath("stories260K.gguf"),
+      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
       threads: 2,
       kvCells: 16_384,
       script,
@@ -110,7 +111,7 @@ async function runSwarm(
   return summary;
 }
 
-describe("worktrees that scale: a 3,000-file repository on the real runtime (stories260K)", function () {
+describe("worktrees that scale: a 3,000-file repository on the real runtime (the tiny ChatML test model)", function () {
   let repo: { root: string; workspace: string };
   let checkout = 0;
 
