@@ -21,32 +21,9 @@ import { git, ofType, testRecipe } from "./swarmFixtures";
 const FILES = 3_000;
 const RESEARCHERS = 8;
 
-/**
- * The built-in research recipe (private pads, researchers then a synthesist) with each role's tools cut to what
- * the scripts call, so the trunk documents fewer tools and the 9 agents decode fewer cells per step (CI time).
- * They stay readers: the built-in roles' own tools are classified in test/unit/core/workspaceAccess.test.ts.
- */
-function researchRecipe(): Recipe {
-  const research = builtinRecipes().get("research")!;
-  const tools: Record<string, string[]> = {
-    researcher: ["claim", "read_file", "post_finding"],
-    synthesist: ["read_file"],
-  };
-  return { ...research, roles: research.roles.map((r) => ({ ...r, tools: tools[r.name] ?? r.tools })) };
-}
-
-/** An organisation recipe (workers then a synthesist) whose workers have only the tools the scripts call. */
+/** The built-in organisation recipe's shape (workers then a synthesist), goal task only, four workers. */
 function organisationRecipe(): Recipe {
-  const recipe = testRecipe(4);
-  const tools: Record<string, string[]> = {
-    worker: ["claim", "commit", "post_finding", "read_file", "search", "write_file"],
-    synthesist: ["read_file"],
-  };
-  return {
-    ...recipe,
-    taskSources: ["goal"],
-    roles: recipe.roles.map((r) => ({ ...r, tools: tools[r.name] ?? r.tools })),
-  };
+  return { ...testRecipe(4), taskSources: ["goal"] };
 }
 
 /** A repository of FILES small files in 30 folders, committed once. */
@@ -142,7 +119,7 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (the
         {
           swarmId: "scale-research",
           goal: "What do the files hold?",
-          recipe: researchRecipe(),
+          recipe: builtinRecipes().get("research")!,
           agents: RESEARCHERS,
           workspace: repo.workspace,
           stateDir: stateDir(),
