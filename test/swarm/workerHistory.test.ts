@@ -82,7 +82,10 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
       script: { agents: { "agent-1": observations, synthesist: [{ tool: "finish", args: { summary: "-" } }] } },
     });
     assert.match(swarmId, /^e2e-\d{8}-\d{6}-[0-9a-f]{4}$/);
-    await until(() => first.events.filter((e) => e.type === "board-entry").length >= 2, "two findings before the kill");
+    await until(
+      () => first.events.filter((e) => e.type === "board-entry").length >= 3,
+      "the claim and two findings before the kill",
+    );
     first.child.kill("SIGKILL");
     await new Promise((resolve) => first.child.once("exit", resolve));
     const trace = readFileSync(path.join(repo.stateDir, "events.jsonl"), "utf8");
