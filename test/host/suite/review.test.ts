@@ -51,14 +51,8 @@ describe("review of agent branches", function () {
     assert.match(item("agent-2")?.description ?? "", /agent-2 · 1 file\(s\) \+6 −0/);
     picker.hide();
     const branches = await listing;
-    // The synthesist reads in a worktree of its own; its branch has no commits of its own, so it shows as merged.
-    assert.deepEqual(branches?.map((b) => b.branch).sort(), [
-      branch("agent-1"),
-      branch("agent-2"),
-      branch("main"),
-      branch("synthesist-3"),
-    ]);
-    assert.equal(branches?.find((b) => b.branch === branch("synthesist-3"))?.files, 0);
+    // The synthesist only reads: it shares the swarm's read view and has no branch (and nothing to review).
+    assert.deepEqual(branches?.map((b) => b.branch).sort(), [branch("agent-1"), branch("agent-2"), branch("main")]);
   });
 
   it("opens agent-2's branch as a read-only diff, base vs branch, with its change", async () => {
@@ -154,10 +148,7 @@ describe("review of agent branches", function () {
     assert.equal(worktreeOf(run, "agent-2"), undefined, "agent-2's worktree is gone");
     assert.ok(worktreeOf(run, "agent-1"), "agent-1's worktree stays");
     const left = git(run.repo, "branch", "--list", "--format=%(refname:short)").split("\n").sort();
-    assert.deepEqual(
-      left,
-      ["main", branch("agent-1"), branch("main"), branch("synthesist-3"), "swarmboard/other-swarm/agent-2"].sort(),
-    );
+    assert.deepEqual(left, ["main", branch("agent-1"), branch("main"), "swarmboard/other-swarm/agent-2"].sort());
     const refused = await vscode.commands.executeCommand("swarmboard.discardBranch", {
       swarmId: run.swarmId,
       branch: "swarmboard/other-swarm/agent-2",
