@@ -3,7 +3,8 @@
 import type { RecipeInput } from "../protocol/recipe";
 
 const readTools = ["list_dir", "read_file", "search", "grep_board", "post_finding", "send_message"];
-const codeTools = [
+/** What a coding worker may call: read, claim, change, test, commit and merge. */
+export const codeTools = [
   ...readTools,
   "claim",
   "release",

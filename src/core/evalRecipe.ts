@@ -3,25 +3,8 @@
 // an arm of N agents gives each agent 1/N of the tokens and of the steps, so one agent alone gets all of them.
 import type { EvalTaskManifest } from "../protocol/evalSuite";
 import type { Recipe } from "../protocol/recipe";
+import { codeTools } from "./builtinRecipes";
 import { RecipeError, parseRecipeValue } from "./recipeParse";
-
-const workerTools = [
-  "list_dir",
-  "read_file",
-  "search",
-  "grep_board",
-  "post_finding",
-  "send_message",
-  "claim",
-  "release",
-  "write_file",
-  "edit_file",
-  "run_command",
-  "git_status",
-  "git_diff",
-  "commit",
-  "merge_progress",
-];
 
 const instructions =
   "Claim one part of the goal (its file or its task) so nobody repeats it, change only what your claim covers, " +
@@ -41,7 +24,7 @@ export function evalRecipe(name: string, task: EvalTaskManifest, agents: number)
   const parsed = parseRecipeValue(name, {
     name: "eval",
     description: `${agents} worker(s) on one eval task; merges verified with the repository's tests.`,
-    roles: [{ name: "worker", count: agents, tools: workerTools, instructions }],
+    roles: [{ name: "worker", count: agents, tools: codeTools, instructions }],
     topology: { kind: "fanout" },
     visibility: "shared",
     budgets: { wallClockMs, tokensPerAgent, steps: stepsPerAgent },

@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import assert from "node:assert/strict";
+import { codeTools } from "../../src/core/builtinRecipes";
 import { parseRecipeValue } from "../../src/core/recipeParse";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 
@@ -45,24 +46,6 @@ export function ofType<T extends SwarmEvent["type"]>(
 ): Array<Extract<SwarmEvent, { type: T }>> {
   return events.filter((e): e is Extract<SwarmEvent, { type: T }> => e.type === type);
 }
-
-const codeTools = [
-  "list_dir",
-  "read_file",
-  "search",
-  "grep_board",
-  "post_finding",
-  "send_message",
-  "claim",
-  "release",
-  "write_file",
-  "edit_file",
-  "run_command",
-  "git_status",
-  "git_diff",
-  "commit",
-  "merge_progress",
-];
 
 /** A recipe of `workers` workers and a synthesist, with the sample project's goal and TODO tasks. */
 export function testRecipe(workers: number, wallClockMs = 10 * 60_000) {
