@@ -1,7 +1,8 @@
-// A fork, the runtime's half: a new sequence that shares its parent's cells (shared-cells mode: only an owner is
+// A fork and its end, the runtime's half.
+// A fork: a new sequence that shares its parent's cells (shared-cells mode: only an owner is
 // added; copy mode: the cells are copied), admitted only when the pool has room for the tail it is expected to
 // grow. No token is decoded; the parent's pending token is carried over, so the fork's first step decodes it.
-import { KvAdmissionError } from "./runtimeErrors";
+import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
 import { copySequenceState } from "./sequenceInternals";
 import type { SwarmSequence } from "./swarmSequence";
 
@@ -33,4 +34,22 @@ export async function forkFrom(
   admission.reserve(slot.id, expectedTail);
   slot.pending = [...parent.pending];
   return slot;
+}
+
+/**
+ * Ends a forked sequence: its ledger entry and admission go, and llama.cpp frees the cells nobody else owns. A busy
+ * sequence is refused before anything changes (thrown, not rejected, so the caller changes nothing either).
+ */
+export function releaseSequence(slot: SwarmSequence): Promise<void> {
+  if (slot.busy) {
+    throw new SwarmRuntimeError(
+      "agent-busy",
+      `${slot.id} is generating or appending; abort it (signal) before releasing.`,
+    );
+  }
+  slot.released = true;
+  slot.shared.ledger.remove(slot.id);
+  slot.shared.admission.forget(slot.id);
+  // Disposing the sequence runs llama_memory_seq_rm on it: cells no other sequence owns become free.
+  return slot.sequence.dispose();
 }

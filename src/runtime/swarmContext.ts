@@ -11,7 +11,7 @@ import { KvAdmission } from "./kvAdmission";
 import type { SwarmModel } from "./loadModel";
 import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
 import { positionChecks } from "./sequenceInternals";
-import { forkFrom } from "./forkSequence";
+import { forkFrom, releaseSequence } from "./forkSequence";
 import { StepBarrier } from "./stepBarrier";
 import { SwarmAgent } from "./swarmAgent";
 import { positionCheck, reforkFromTrunk, type ReforkResult } from "./reforkSequence";
@@ -217,20 +217,10 @@ export class SwarmContext {
   }
 
   private async release(agent: SwarmAgent): Promise<void> {
-    const slot = agent.slot;
-    if (slot.released) return;
-    if (slot.busy) {
-      throw new SwarmRuntimeError(
-        "agent-busy",
-        `${slot.id} is generating or appending; abort it (signal) before releasing.`,
-      );
-    }
-    slot.released = true;
-    this.agents.delete(slot.id);
-    this.shared.ledger.remove(slot.id);
-    this.shared.admission.forget(slot.id);
-    // Disposing the sequence runs llama_memory_seq_rm on it: cells no other sequence owns become free.
-    await slot.sequence.dispose();
+    if (agent.slot.released) return;
+    const disposed = releaseSequence(agent.slot);
+    this.agents.delete(agent.id);
+    await disposed;
   }
 
   private openSequence(id: string): SwarmSequence {

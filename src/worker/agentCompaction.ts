@@ -4,6 +4,8 @@
 // and it reads the brief. Its id, claims, worktree, branch, messages and lane are the swarm's and carry on.
 import { briefTokenLimit, compactBrief, compactionDue, type RecordedCall } from "../core/compactBrief";
 import type { SwarmBoard } from "../core/swarmBoard";
+import type { SwarmAgent } from "../runtime/swarmAgent";
+import type { SwarmContext } from "../runtime/swarmContext";
 import type { SequencePositionCheck } from "../runtime/swarmContextOptions";
 import type { AgentCalls, ModelCall } from "./agentCalls";
 import type { AgentEventDraft } from "./agentRunner";
@@ -101,4 +103,33 @@ export class AgentCompaction {
       maxChars = Math.max(64, Math.floor(((maxChars * limit) / tokens) * 0.9));
     }
   }
+}
+
+/** What an agent's compaction on the swarm's context needs besides the context itself. */
+export interface ContextCompactionInput extends Pick<
+  AgentCompactionDeps,
+  "id" | "board" | "calls" | "shareCells" | "privateCells" | "emit"
+> {
+  readonly agent: SwarmAgent;
+  readonly context: SwarmContext;
+}
+
+/** An agent's compaction by re-fork on the swarm's context: at its share it is forked again from the trunk. */
+export function compactionOnContext(input: ContextCompactionInput): AgentCompaction {
+  const { id, agent, context, emit } = input;
+  return new AgentCompaction({
+    ...input,
+    refork: () => context.refork(agent, { expectedTail: 64 }),
+    positions: () => {
+      const check = context.checkPositions().find((c) => c.id === id);
+      if (check === undefined) throw new Error(`${id} has no sequence after its compaction`);
+      return check;
+    },
+    emit: (event) => {
+      emit(event);
+      // The KV budget shows the released cells at once.
+      emit({ type: "kv-stats", stats: context.stats() });
+    },
+    now: () => Date.now(),
+  });
 }

@@ -3,7 +3,7 @@
 // SwarmSetup.
 import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
-import type { TurnScript } from "../protocol/turnScript";
+import type { ScriptedCall, TurnScript } from "../protocol/turnScript";
 import type { WebSettings } from "../protocol/webTools";
 import type { CommandApprover } from "../workspace/approvals";
 import type { PolicyRules } from "../workspace/commandPolicy";
@@ -47,4 +47,11 @@ export interface SwarmRunOptions {
    * what the trunk leaves of the pool.
    */
   readonly tailCells?: number;
+}
+
+/** An agent's scripted calls: its own, else the synthesist's for a synthesist; none left ([]) in a scripted run. */
+export function scriptFor(options: SwarmRunOptions, id: string, isSynthesist: boolean): ScriptedCall[] | undefined {
+  const agents = options.script?.agents;
+  if (agents === undefined) return undefined;
+  return agents[id] ?? (isSynthesist ? agents["synthesist"] : undefined) ?? [];
 }

@@ -8,7 +8,7 @@ import type { Role } from "../protocol/recipe";
 import type { SwarmAgent } from "../runtime/swarmAgent";
 import { AgentWorkspace } from "../workspace/agentWorkspace";
 import { AgentCalls } from "./agentCalls";
-import { AgentCompaction } from "./agentCompaction";
+import { compactionOnContext } from "./agentCompaction";
 import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
 import type { AgentStops } from "./agentStops";
 import { BackgroundByParent, type Delegation } from "./backgroundSubagents";
@@ -17,6 +17,7 @@ import { noSubagentSeat, SeatNumbers, seatAccess, type Seat } from "./seatPlan";
 import type { SwarmSetup } from "./swarmSetup";
 import { toolsForRole, type CatalogTool } from "./toolCatalog";
 import type { SubagentOutcome } from "./tools/toolDefinition";
+import { scriptFor } from "./swarmRunOptions";
 
 /** How deep sub-agents may nest (a sub-agent of a sub-agent, no further). */
 const maxSubagentDepth = 2;
@@ -184,42 +185,16 @@ export class SwarmSeats {
     };
   }
 
-  /** The agent's compaction by re-fork: at its share it is forked again from the trunk with a compact brief. */
-  private compaction(slot: Slot, calls: AgentCalls, privateCells: () => number): AgentCompaction {
-    const { context, board, tailBudget } = this.setup;
-    const { id, agent } = slot;
-    return new AgentCompaction({
-      id,
-      board,
-      calls,
-      shareCells: tailBudget,
-      privateCells,
-      refork: () => context.refork(agent, { expectedTail: 64 }),
-      positions: () => {
-        const check = context.checkPositions().find((c) => c.id === id);
-        if (check === undefined) throw new Error(`${id} has no sequence after its compaction`);
-        return check;
-      },
-      emit: (event) => {
-        this.hooks.emit(event);
-        // The KV budget shows the released cells at once.
-        this.hooks.emit({ type: "kv-stats", stats: context.stats() });
-      },
-      now: () => Date.now(),
-    });
-  }
-
   private runner(slot: Slot, parent: string | undefined): AgentRunner {
     const { options, context, board, format, tailBudget } = this.setup;
     const { id, agent, tools, isSynthesist } = slot;
+    const { emit } = this.hooks;
     const signal = this.hooks.stops.signalFor(id, this.hooks.signal, parent);
-    const script =
-      options.script?.agents[id] ??
-      (isSynthesist ? options.script?.agents["synthesist"] : undefined) ??
-      (options.script ? [] : undefined);
+    const script = scriptFor(options, id, isSynthesist);
+    const privateCells = () => agent.tokens.length - context.trunkTokens.length;
     const calls = new AgentCalls(agent, format, tools, {
       // A call's room is what is left of the agent's share (no fixed cap); the runtime also checks admission.
-      maxArgTokens: () => tailBudget - (agent.tokens.length - context.trunkTokens.length),
+      maxArgTokens: () => tailBudget - privateCells(),
       callDeadline: () => {
         const clock = this.hooks.budgetAction();
         const ended = clock === "stop" || (clock === "fanIn" && !isSynthesist);
@@ -235,7 +210,6 @@ export class SwarmSeats {
       },
     });
     const canDelegate = tools.some((t) => t.name === "spawn_subagent");
-    const privateCells = () => agent.tokens.length - context.trunkTokens.length;
     return new AgentRunner({
       id,
       isSynthesist,
@@ -246,7 +220,7 @@ export class SwarmSeats {
       workspace: slot.workspace,
       web: this.setup.web,
       guard: new ProgressGuard({ noProgressSteps: 8, repeatLimit: 3 }),
-      emit: this.hooks.emit,
+      emit,
       now: () => Date.now(),
       signal,
       budgetAction: this.hooks.budgetAction,
@@ -254,7 +228,7 @@ export class SwarmSeats {
       waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
       privateCells,
       tailBudget,
-      compaction: this.compaction(slot, calls, privateCells),
+      compaction: compactionOnContext({ id, agent, context, board, calls, shareCells: tailBudget, privateCells, emit }),
       opening: slot.opening,
       ...(canDelegate ? { delegation: this.delegation(slot) } : {}),
     });

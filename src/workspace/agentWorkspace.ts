@@ -3,24 +3,24 @@
 // there too until its first claim, write or command makes its own worktree (so an agent that never changes code
 // never costs a checkout).
 // Arguments arrive parsed (the worker's tool definitions parse them once); a method throws what went wrong
-// and `toToolError` turns it into a ToolError the agent can read (what happened, what to do).
-import type { ToolArgs, ToolError, ToolResult } from "../protocol/tools";
+// and `toToolError` (toolErrors.ts) turns it into a ToolError the agent can read (what happened, what to do).
+import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { agentSandboxOptions } from "./agentSandbox";
 import { runAgentCommand } from "./agentCommand";
 import type { CommandApprover } from "./approvals";
 import type { BubblewrapProbe, SandboxOptions } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
 import { linkDependencyFolders, NO_DEPENDENCY_FOLDERS, type DependencyFolders } from "./dependencyFolders";
-import { editFileTool, listDir, readFileTool, searchTool, ToolFailure, writeFileTool } from "./fileTools";
-import { GitCommandError } from "./gitExec";
+import { editFileTool, listDir, readFileTool, searchTool, writeFileTool } from "./fileTools";
 import { commitTool, gitDiffTool, gitStatusTool } from "./gitTools";
 import { mergeProgress } from "./mergeProgress";
 import type { MergeVerifier } from "./mergeVerifier";
-import { PathRefusedError, protectedBy, type ContainmentRules } from "./pathContainment";
+import { protectedBy, type ContainmentRules } from "./pathContainment";
 import { repositoryProtectedPaths } from "./repositoryProtection";
 import { agentBranch } from "./branchNames";
 import type { SharedReadView } from "./sharedReadView";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
+import { ReadOnlyRefusal } from "./toolErrors";
 
 export interface AgentWorkspaceOptions {
   readonly policy: CommandPolicy;
@@ -40,19 +40,6 @@ export interface AgentWorkspaceOptions {
 
 /** Who an agent is to the workspace: a reader never writes; a writer gets its own worktree when it first needs one. */
 export type WorkspaceAccess = "reader" | "writer";
-
-/** The tool error a reader's write attempt gets: it says why and what the agent can do instead. */
-export class ReadOnlyRefusal extends Error {
-  readonly code = "read-only";
-
-  constructor(action: string) {
-    super(
-      `Refused: ${action} needs a worktree of your own, and your role only reads (it has no tool that writes). ` +
-        "You read the integration commit through the swarm's shared read-only view; post what you found instead.",
-    );
-    this.name = "ReadOnlyRefusal";
-  }
-}
 
 interface OwnTree {
   readonly worktree: AgentWorktree;
@@ -233,25 +220,4 @@ export class AgentWorkspace {
     const { worktree } = await this.writeTree("run_command");
     return runAgentCommand(worktree, this.sandboxOptions, this.options, args, signal);
   }
-}
-
-/** The ToolError a workspace failure stands for; undefined for an error no tool of the workspace throws. */
-export function knownToolError(err: unknown): ToolError | undefined {
-  if (err instanceof PathRefusedError) return { code: err.code, message: err.message };
-  if (err instanceof ToolFailure) return { code: err.code, message: err.message };
-  if (err instanceof ReadOnlyRefusal) return { code: err.code, message: err.message };
-  if (err instanceof GitCommandError) return { code: "git-failed", message: err.message };
-  const e = err as NodeJS.ErrnoException;
-  if (e?.code === "ENOENT") return { code: "not-found", message: `Not found: ${e.message}` };
-  if (e?.code === "ELOOP")
-    return {
-      code: "outside-worktree",
-      message: "The path is (or became) a symlink; refused. Name the file it points to.",
-    };
-  return undefined;
-}
-
-/** Every failure as a ToolError the agent can read (an unknown one is an I/O failure). */
-export function toToolError(err: unknown): ToolError {
-  return knownToolError(err) ?? { code: "io-failed", message: err instanceof Error ? err.message : String(err) };
 }

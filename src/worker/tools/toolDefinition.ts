@@ -8,7 +8,8 @@ import type { LoopInput } from "../../protocol/agentLoop";
 import type { ToolError } from "../../protocol/tools";
 import { formatZodIssues } from "../../protocol/zodIssues";
 import type { SwarmBoard } from "../../core/swarmBoard";
-import { knownToolError, toToolError, type AgentWorkspace } from "../../workspace/agentWorkspace";
+import type { AgentWorkspace } from "../../workspace/agentWorkspace";
+import { knownToolError, toToolError } from "../../workspace/toolErrors";
 import type { WebAccess } from "../web/webAccess";
 
 export type ToolKind = "workspace" | "board" | "control" | "delegate" | "web";

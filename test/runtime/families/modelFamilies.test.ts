@@ -4,10 +4,10 @@
 // AgentChatFormat read exactly as the wrapper itself renders the same conversation.
 import assert from "node:assert/strict";
 import { AgentChatFormat } from "../../../src/runtime/agentChatFormat";
-import { loadSwarmModel, type SwarmModel } from "../../../src/runtime/loadModel";
+import type { SwarmModel } from "../../../src/runtime/loadModel";
 import { loadNodeLlamaCpp } from "../../../src/runtime/nodeLlamaCpp";
 import { createSwarmContext } from "../../../src/runtime/swarmContext";
-import { ensureFamilyModels, familyModelFile, modelFamilies } from "../../fixtures/gguf/familyModels";
+import { describeEachFamily, squeeze } from "./eachFamily";
 
 /** The wrapper node-llama-cpp 3.22.1 resolves for each family's real template (asserted by name). */
 const expectedWrappers: Record<string, string> = {
@@ -67,68 +67,54 @@ async function wrapperRendering(model: SwarmModel): Promise<string> {
 }
 
 /** Whitespace is left out of the comparison: templates differ in JSON spacing, never in structure. */
-const squeeze = (text: string) => text.replace(/\s+/g, "");
 
 describe("model families: real tokenizers and chat templates on the real runtime", function () {
-  let dir: string;
+  describeEachFamily((family, loaded) => {
+    let model: SwarmModel;
 
-  before(async function () {
-    this.timeout(600_000);
-    dir = await ensureFamilyModels();
-  });
-
-  for (const family of modelFamilies) {
-    describe(family.label, () => {
-      let model: SwarmModel;
-
-      before(async () => {
-        model = await loadSwarmModel({ modelPath: familyModelFile(dir, family), threads: 1 });
-      });
-
-      after(async () => {
-        await model.dispose();
-      });
-
-      it(`resolves the ${expectedWrappers[family.id]} chat wrapper and renders agent turns as it does`, async () => {
-        const format = await AgentChatFormat.create(model, system, tools);
-        assert.equal(format.wrapperName, expectedWrappers[family.id]);
-        const ours = [
-          ...format.trunkTokens,
-          ...format.openingTokens(user),
-          ...format.tokenize("read_file"),
-          ...format.paramsPrefixTokens(),
-          ...format.tokenize(JSON.stringify(firstArgs)),
-          ...format.resultTokens(JSON.stringify(firstResult), "read_file"),
-          ...format.tokenize("write_file"),
-          ...format.paramsPrefixTokens(),
-          ...format.tokenize(JSON.stringify(secondArgs)),
-        ];
-        const theirs = squeeze(await wrapperRendering(model));
-        const mine = squeeze(model.detokenize(ours));
-        assert.ok(
-          theirs.startsWith(mine.replace(/^<s>|^<\|begin_of_text\|>|^<bos>/, "")) || theirs.startsWith(mine),
-          `the agent's turns differ from the wrapper's rendering:\n ours:   ${mine}\n theirs: ${theirs}`,
-        );
-      });
-
-      it("forces a call through the real template and decodes it in the agent's cells", async () => {
-        const format = await AgentChatFormat.create(model, system, tools);
-        const swarm = await createSwarmContext(model, { maxAgents: 1, kvCells: 2048, threads: 1 });
-        try {
-          await swarm.appendToTrunk(format.trunkTokens);
-          const agent = await swarm.fork("agent-1");
-          await agent.append(format.openingTokens(user));
-          const name = format.tokenize("read_file");
-          const result = await agent.generate({ maxTokens: name.length, forcedTokens: name });
-          assert.equal(result.text, "read_file");
-          await agent.append(format.paramsPrefixTokens());
-          const args = format.tokenize(JSON.stringify(firstArgs));
-          const argsResult = await agent.generate({ maxTokens: args.length, forcedTokens: args });
-          assert.deepEqual(JSON.parse(argsResult.text), firstArgs);
-        } finally {
-          await swarm.dispose();
-        }
-      });
+    before(() => {
+      model = loaded();
     });
-  }
+
+    it(`resolves the ${expectedWrappers[family.id]} chat wrapper and renders agent turns as it does`, async () => {
+      const format = await AgentChatFormat.create(model, system, tools);
+      assert.equal(format.wrapperName, expectedWrappers[family.id]);
+      const ours = [
+        ...format.trunkTokens,
+        ...format.openingTokens(user),
+        ...format.tokenize("read_file"),
+        ...format.paramsPrefixTokens(),
+        ...format.tokenize(JSON.stringify(firstArgs)),
+        ...format.resultTokens(JSON.stringify(firstResult), "read_file"),
+        ...format.tokenize("write_file"),
+        ...format.paramsPrefixTokens(),
+        ...format.tokenize(JSON.stringify(secondArgs)),
+      ];
+      const theirs = squeeze(await wrapperRendering(model));
+      const mine = squeeze(model.detokenize(ours));
+      assert.ok(
+        theirs.startsWith(mine.replace(/^<s>|^<\|begin_of_text\|>|^<bos>/, "")) || theirs.startsWith(mine),
+        `the agent's turns differ from the wrapper's rendering:\n ours:   ${mine}\n theirs: ${theirs}`,
+      );
+    });
+
+    it("forces a call through the real template and decodes it in the agent's cells", async () => {
+      const format = await AgentChatFormat.create(model, system, tools);
+      const swarm = await createSwarmContext(model, { maxAgents: 1, kvCells: 2048, threads: 1 });
+      try {
+        await swarm.appendToTrunk(format.trunkTokens);
+        const agent = await swarm.fork("agent-1");
+        await agent.append(format.openingTokens(user));
+        const name = format.tokenize("read_file");
+        const result = await agent.generate({ maxTokens: name.length, forcedTokens: name });
+        assert.equal(result.text, "read_file");
+        await agent.append(format.paramsPrefixTokens());
+        const args = format.tokenize(JSON.stringify(firstArgs));
+        const argsResult = await agent.generate({ maxTokens: args.length, forcedTokens: args });
+        assert.deepEqual(JSON.parse(argsResult.text), firstArgs);
+      } finally {
+        await swarm.dispose();
+      }
+    });
+  });
 });
