@@ -3,6 +3,7 @@
 // tail, and the decode figures (step time, rows per dispatch, tokens/s). Every number carries a `data-field`
 // naming the kv-stats field it shows, so tests can read the page back and compare it with the worker's stats.
 import type { AgentLaneView, BudgetView } from "../src/protocol/webviewMessages";
+import { runtimeModeLabel } from "../src/protocol/runtime";
 import { el, formatBytes, formatCount, setAttr, setText } from "./dom";
 
 export interface BudgetDom {
@@ -95,12 +96,13 @@ export function mountBudget(): BudgetDom {
     empty.hidden = b !== undefined;
     bar.hidden = b === undefined;
     grid.hidden = b === undefined;
-    where.hidden = b?.placement === undefined;
+    where.hidden = b?.placement === undefined && b?.engine === undefined;
     origin.hidden = b?.poolOrigin === undefined;
     if (!b) return;
-    setText(where, b.placement === undefined ? "" : `${b.kvType ?? "KV"} cells; runs on ${b.placement}`);
+    const runsOn = b.placement === undefined ? "" : `${b.kvType ?? "KV"} cells; runs on ${b.placement}`;
+    setText(where, b.engine === undefined ? runsOn : `Remote engine: ${b.engine}`);
     setText(origin, b.poolOrigin === undefined ? "" : `Pool: ${b.poolOrigin}`);
-    setText(mode, b.mode === "copy-mode" ? "copy mode" : "shared cells");
+    setText(mode, runtimeModeLabel(b.mode));
     const pool = Math.max(1, b.poolCells);
     const pct = (cells: number) => `${((100 * cells) / pool).toFixed(3)}%`;
     trunk.style.width = pct(b.trunkCells);

@@ -1,6 +1,7 @@
 // Renders the panel from its state. Built with DOM calls and textContent only (never innerHTML), so no
 // text from the host can become markup. The page is built once; `updatePanel` changes only what differs.
 import type { PanelState, WorkerStatus } from "../src/protocol/webviewMessages";
+import { runtimeModeLabel } from "../src/protocol/runtime";
 import { el, setText } from "./dom";
 import { mountFeed, type FeedDom } from "./findingsFeed";
 import { mountBudget, type BudgetDom } from "./kvBudget";
@@ -104,7 +105,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
     setText(dom.summary, "No swarm yet");
     return;
   }
-  const mode = swarm.mode === "copy-mode" ? "copy mode" : swarm.mode === "shared-cells" ? "shared cells" : "";
+  const mode = swarm.mode === undefined ? "" : runtimeModeLabel(swarm.mode);
   const parts = [
     `${swarm.recipe} · ${swarm.status}`,
     `${swarm.agents.length} agents`,

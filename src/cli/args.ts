@@ -1,8 +1,9 @@
 // The CLI's command line, parsed into data (no I/O here): `run`, `model pull`, `--help`, `--version`.
 // Every flag has one meaning and a bad one gets a message that says what was expected.
+import type { EngineSettings } from "../protocol/engine";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { parseEval, type EvalOptions } from "./evalArgs";
-import { positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
+import { engineFlags, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
 
 export { UsageError } from "./flagParsing";
 export type { EvalOptions } from "./evalArgs";
@@ -27,6 +28,8 @@ export interface RunOptions {
   gpu?: GpuSetting;
   /** The KV cache's element type (default f16). */
   kvCacheType?: KvCacheType;
+  /** Which engine computes the tokens (default local). */
+  engine?: EngineSettings;
   /** JSON-lines trace of every event; default `<state-dir>/events.jsonl`. */
   events?: string;
   stateDir?: string;
@@ -109,6 +112,9 @@ const runFlags = new Set([
   "--kv-cells",
   "--gpu",
   "--kv-cache-type",
+  "--engine",
+  "--engine-url",
+  "--engine-model",
   "--events",
   "--state-dir",
   "--script",
@@ -137,6 +143,7 @@ function parseRun(argv: string[]): RunOptions {
     thinkingTokens: opt("--thinking-tokens", positiveInt),
     kvCells: opt("--kv-cells", positiveInt),
     ...runtimeFlags(f),
+    ...engineFlags(f),
     events: f.get("--events"),
     stateDir: f.get("--state-dir"),
     resume,

@@ -1,5 +1,6 @@
 // The pieces every subcommand's flags are read with: flags with values, switches, numbers and fixed choices,
 // each refused with a message that says what was expected.
+import { engineSettingsSchema, type EngineSettings } from "../protocol/engine";
 import { gpuChoiceSchema, kvCacheTypeSchema, type GpuSetting, type KvCacheType } from "../protocol/runtime";
 
 export class UsageError extends Error {
@@ -25,6 +26,29 @@ export function runtimeFlags(f: Map<string, string>): { gpu?: GpuSetting; kvCach
   const gpu = oneOf("--gpu", f.get("--gpu"), gpuChoiceSchema.options);
   const kvCacheType = oneOf("--kv-cache-type", f.get("--kv-cache-type"), kvCacheTypeSchema.options);
   return { ...(gpu ? { gpu } : {}), ...(kvCacheType ? { kvCacheType } : {}) };
+}
+
+/** The environment variable the CLI reads a remote engine's API key from (never a flag: flags land in shell history). */
+export const engineKeyVariable = "SWARMBOARD_ENGINE_API_KEY";
+
+/** --engine, --engine-url and --engine-model: which engine computes the tokens (`run`; the key from the environment). */
+export function engineFlags(f: Map<string, string>, env: NodeJS.ProcessEnv = process.env): { engine?: EngineSettings } {
+  const kind = oneOf("--engine", f.get("--engine"), ["local", "remote"] as const);
+  const url = f.get("--engine-url");
+  if (kind === undefined && url === undefined) return {};
+  if (kind === "local") {
+    if (url !== undefined) throw new UsageError("--engine-url is for --engine remote.");
+    return { engine: { kind: "local" } };
+  }
+  if (url === undefined) throw new UsageError("--engine remote needs --engine-url <http://host:port> of the server.");
+  const parsed = engineSettingsSchema.safeParse({
+    kind: "remote",
+    url,
+    model: f.get("--engine-model") ?? "",
+    ...(env[engineKeyVariable] ? { apiKey: env[engineKeyVariable] } : {}),
+  });
+  if (!parsed.success) throw new UsageError(`--engine-url ${url}: ${parsed.error.issues[0]?.message ?? "not a URL"}.`);
+  return { engine: parsed.data };
 }
 
 export function readFlags(argv: string[], flags: Set<string>, switches: Set<string>): Map<string, string> {

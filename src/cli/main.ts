@@ -65,6 +65,7 @@ async function run(opts: RunOptions): Promise<number> {
       ...(prepared.kvCells ? { kvCells: prepared.kvCells } : {}),
       ...(prepared.gpu ? { gpu: prepared.gpu } : {}),
       ...(prepared.kvCacheType ? { kvCacheType: prepared.kvCacheType } : {}),
+      ...(prepared.engine ? { engine: prepared.engine } : {}),
       ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
       ...(opts.thinkingTokens ? { thinkingTokens: opts.thinkingTokens } : {}),
       ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),

@@ -2,6 +2,7 @@
 // state dir, then a unique id and its record) or an interrupted one (its workspace, model, goal and recipe read
 // back from its state dir, so a resume works from any folder and never rewrites the saved inputs).
 import path from "node:path";
+import type { EngineSettings } from "../protocol/engine";
 import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
@@ -35,6 +36,7 @@ export interface PreparedRun {
   readonly kvCells?: number;
   readonly gpu?: GpuSetting;
   readonly kvCacheType?: KvCacheType;
+  readonly engine?: EngineSettings;
   readonly budgetMs?: number;
   readonly resume: boolean;
   readonly warnings: readonly string[];
@@ -61,11 +63,10 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
     ...(opts.kvCacheType ? { kvCacheType: opts.kvCacheType } : {}),
     ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
   };
-  const fit = await checkSwarmFits({ modelPath, threads, goal: opts.goal, recipe, ...settings });
-  const placement = fit.placement;
   const poolLine =
-    `KV pool: ${fit.pool.origin}; ${fit.kvType} cells on ${placement.backend}` +
-    (placement.backend === "cpu" ? "" : ` (${placement.gpuLayers}/${placement.modelLayers} layers offloaded)`);
+    opts.engine?.kind === "remote"
+      ? `engine: ${opts.engine.url} (remote; ${path.basename(modelPath)} read for its vocabulary only)`
+      : await localPoolLine({ modelPath, threads, goal: opts.goal, recipe, ...settings });
   const recorded = await recordNewSwarm({
     recipe,
     inputs: {
@@ -93,6 +94,7 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
     warnings,
     poolLine,
     ...settings,
+    ...(opts.engine ? { engine: opts.engine } : {}),
   };
 }
 
@@ -133,12 +135,23 @@ async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
     threads: opts.threads ?? inputs.threads,
     resume: true,
     warnings: [],
+    ...(opts.engine ? { engine: opts.engine } : {}),
     ...(agents ? { agents } : {}),
     ...(kvCells ? { kvCells } : {}),
     ...(gpu ? { gpu } : {}),
     ...(kvCacheType ? { kvCacheType } : {}),
     ...(budgetMs ? { budgetMs } : {}),
   };
+}
+
+/** The local runtime's pool for this swarm, checked to fit before anything is written. */
+async function localPoolLine(input: Parameters<typeof checkSwarmFits>[0]): Promise<string> {
+  const fit = await checkSwarmFits(input);
+  const placement = fit.placement;
+  return (
+    `KV pool: ${fit.pool.origin}; ${fit.kvType} cells on ${placement.backend}` +
+    (placement.backend === "cpu" ? "" : ` (${placement.gpuLayers}/${placement.modelLayers} layers offloaded)`)
+  );
 }
 
 export function prepareRun(opts: RunOptions, cwd: string): Promise<PreparedRun> {

@@ -14,6 +14,10 @@ export const usageText = `Usage:
                                   cuda, vulkan, metal (fail with what to install when it cannot load), false (CPU)
       --kv-cache-type <type>      f16 (default), q8_0 (about half the bytes per cell), q5_1, q5_0, q4_1, q4_0,
                                   iq4_nl, bf16, f32
+      --engine <local|remote>     local (default): the runtime in this process; remote: a serving engine
+      --engine-url <url>          the remote engine (llama-server), e.g. http://127.0.0.1:8080; its API key, if
+                                  any, from $SWARMBOARD_ENGINE_API_KEY; --model is then read for its vocabulary only
+      --engine-model <name>       the model's name on the server (default: the one it serves)
       --state-dir <dir>           board, worktrees, report and trace (default: <workspace>/../.swarmboard-state/<id>)
       --events <file>             JSON-lines trace of every event (default: <state-dir>/events.jsonl)
       --script <file.json>        scripted turns: deterministic runs with forced tokens

@@ -62,6 +62,8 @@ export interface SwarmViewState {
   readonly compactions: number;
   readonly compactedCells: number;
   readonly approvals: readonly ApprovalView[];
+  /** While a remote engine is unreachable: what the swarm waits for, in words. */
+  readonly engineDown?: string;
 }
 
 const laneCap = 200;
@@ -182,6 +184,15 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
       return s;
     case "kv-stats":
       return { ...s, stats: e.stats };
+    case "engine-state": {
+      const { engineDown: _was, ...rest } = s;
+      const next = e.engine.state === "unreachable" ? { ...rest, engineDown: e.engine.message } : rest;
+      const text = e.engine.state === "unreachable" ? "waiting for the engine" : "the engine is back";
+      return e.engine.waitingAgents.reduce(
+        (view, id) => withAgent(view, id, (a) => pushLane(a, { time: e.time, kind: "state", text })),
+        next,
+      );
+    }
     case "agent-compacted": {
       const next = { ...s, compactions: s.compactions + 1, compactedCells: s.compactedCells + e.releasedCells };
       return withAgent(next, e.agentId, (a) =>

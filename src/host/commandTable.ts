@@ -25,6 +25,7 @@ export const hostCommands = {
   restartWorker: { id: "swarmboard.restartWorker" },
   resumeSwarm: { id: "swarmboard.resumeSwarm" },
   cleanUpSwarm: { id: "swarmboard.cleanUpSwarm" },
+  setEngineApiKey: { id: "swarmboard.setEngineApiKey" },
   openFindingRef: { id: "swarmboard.openFindingRef", internal: true },
   mergeBranch: { id: "swarmboard.mergeBranch", internal: true },
   discardBranch: { id: "swarmboard.discardBranch", internal: true },

@@ -9,6 +9,7 @@ import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
 import { launchSwarm, launchWithEditorContext } from "./launch/launchSwarm";
 import { LaunchInput } from "./launch/launchInput";
+import { setEngineApiKey } from "./launch/engineChoice";
 import { registerChatParticipant } from "./chat/swarmParticipant";
 import { registerLanguageModelTools } from "./lmTools/languageModelTools";
 import { SwarmDelegation } from "./lmTools/swarmDelegation";
@@ -71,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
     storageDir: context.globalStorageUri,
     input: launchInput,
     models,
+    secrets: context.secrets,
     openPanel: () => void panels.show(),
   };
   own(
@@ -86,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       pullModel: reportingFailures(log, "pullModel", () => downloadModel(models)),
       openPanel: () => panels.show(),
       pingWorker: () => pingWorker(log, worker),
+      setEngineApiKey: () => setEngineApiKey(context.secrets),
     }),
   );
   const delegation = new SwarmDelegation(launchDeps);

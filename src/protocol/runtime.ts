@@ -7,8 +7,15 @@ import { z } from "zod";
  * "shared-cells": one unified KV pool, a fork only adds an owner to the trunk's cells (the patched build).
  * "copy-mode": each sequence has its own stream, a fork copies the trunk into it (a stock build).
  */
-export const runtimeModeSchema = z.enum(["shared-cells", "copy-mode"]);
+export const runtimeModeSchema = z.enum(["shared-cells", "copy-mode", "remote-engine"]);
 export type RuntimeMode = z.infer<typeof runtimeModeSchema>;
+
+/** How the panel, the sidebar, the status bar and the terminal name a mode. */
+export function runtimeModeLabel(mode: string | undefined): string {
+  if (mode === "copy-mode") return "copy mode";
+  if (mode === "shared-cells") return "shared cells";
+  return mode === "remote-engine" ? "remote engine" : "mode unknown";
+}
 
 /** The model facts that decide what one KV cell costs. */
 export const modelFactsSchema = z.object({
@@ -69,6 +76,22 @@ export const agentCellsSchema = z.object({
 });
 export type AgentCells = z.infer<typeof agentCellsSchema>;
 
+/** What a remote serving engine reports about the swarm's requests (src/runtime/remote). */
+export const remoteEngineStatsSchema = z.object({
+  url: z.string(),
+  /** The engine's name for its model. */
+  model: z.string(),
+  requests: z.number().int().nonnegative(),
+  /** Prompt tokens the engine found in its prefix cache, and those it computed. */
+  cachedPromptTokens: z.number().int().nonnegative(),
+  computedPromptTokens: z.number().int().nonnegative(),
+  /** False when the engine does not report cached tokens: the two counts above are then unknown, not zero. */
+  cacheReported: z.boolean(),
+  /** Requests retried after a 429/503 or a lost connection. */
+  retries: z.number().int().nonnegative(),
+});
+export type RemoteEngineStats = z.infer<typeof remoteEngineStatsSchema>;
+
 export const swarmStatsSchema = z.object({
   mode: runtimeModeSchema,
   /** Cells llama.cpp allocated for the whole context. */
@@ -102,6 +125,8 @@ export const swarmStatsSchema = z.object({
   meanStepMs: z.number().nonnegative(),
   generatedTokens: z.number().int().nonnegative(),
   tokensPerSecond: z.number().nonnegative(),
+  /** A remote engine's own account of its prefix cache (absent for the local runtime). */
+  engine: remoteEngineStatsSchema.optional(),
 });
 export type SwarmStats = z.infer<typeof swarmStatsSchema>;
 
@@ -140,3 +165,14 @@ export const kvFullEventSchema = z.object({
   message: z.string(),
 });
 export type KvFullEvent = z.infer<typeof kvFullEventSchema>;
+
+/** A remote engine went away (the agents wait for it) or came back (they go on); nothing is lost either way. */
+export const engineStateEventSchema = z.object({
+  code: z.literal("engine-state"),
+  state: z.enum(["unreachable", "back"]),
+  url: z.string(),
+  /** Agents waiting for the engine when it was found unreachable. */
+  waitingAgents: z.array(z.string()),
+  message: z.string(),
+});
+export type EngineStateEvent = z.infer<typeof engineStateEventSchema>;

@@ -29,6 +29,12 @@ export const settingsSchema = z.object({
   kvCacheType: kvCacheTypeSchema.default("f16"),
   /** 0 lets the runtime choose. */
   threads: z.number().int().min(0).default(0),
+  /** Who computes the tokens: this machine's runtime, or a remote serving engine (llama-server) at engineUrl. */
+  engine: z.enum(["local", "remote"]).default("local"),
+  /** The remote engine's base URL, e.g. http://127.0.0.1:8080 (its API key is in SecretStorage, not here). */
+  engineUrl: z.string().default(""),
+  /** The model's name on the remote engine; empty takes the one it serves. */
+  engineModel: z.string().default(""),
   commandPolicy: commandPolicySchema.default({
     allow: ["git status", "git diff", "git log", "ls", "cat", "npm test"],
     ask: [],
@@ -59,6 +65,9 @@ export const settingKeys = [
   "gpu",
   "kvCacheType",
   "threads",
+  "engine",
+  "engineUrl",
+  "engineModel",
   "commandPolicy",
   "showFindingsInEditor",
   "agentRules",

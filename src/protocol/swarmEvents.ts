@@ -5,7 +5,7 @@ import { z } from "zod";
 import { loopStates } from "./agentLoop";
 import { agentRuleListingSchema } from "./agentRules";
 import { boardEntrySchema } from "./board";
-import { modelFactsSchema, runtimeModeSchema, swarmStatsSchema } from "./runtime";
+import { engineStateEventSchema, modelFactsSchema, runtimeModeSchema, swarmStatsSchema } from "./runtime";
 
 /** The states of an agent's cooperation loop (src/protocol/agentLoop.ts) plus `starting` (forked, reading its brief). */
 export const agentStateSchema = z.enum(["starting", ...loopStates]);
@@ -93,6 +93,8 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     point: z.enum(["iteration-start", "tool-call-returned"]),
   }),
   z.object({ ...base, type: z.literal("kv-stats"), stats: swarmStatsSchema }),
+  /** A remote engine went away (its agents wait) or came back. */
+  z.object({ ...base, type: z.literal("engine-state"), engine: engineStateEventSchema }),
   /**
    * An agent's private tail reached its share: its state was written as a compact brief, its cells released and it
    * was forked again from the trunk with that brief (same id, claim, worktree, branch, messages and lane).

@@ -1,6 +1,7 @@
 // Host <-> worker methods over past swarms of a repository: list them, resume an interrupted one, clean one up
 // (a dry run first, then the removal of exactly what the user saw). The worker serves them; the host calls them.
 import { z } from "zod";
+import { engineSettingsSchema } from "./engine";
 import { defineMethod } from "./envelope";
 import { swarmEventSchema } from "./swarmEvents";
 import { swarmOutcomeSchema } from "./swarmRecord";
@@ -80,6 +81,8 @@ export const resumeSwarmMethod = defineMethod(
     /** Overrides the saved model (it was moved or deleted). */
     modelPath: z.string().min(1).optional(),
     threads: z.number().int().min(1).max(256).optional(),
+    /** The engine now (a remote one with its key from SecretStorage; the saved inputs keep no key). */
+    engine: engineSettingsSchema.optional(),
     /** Scripted turns for the resumed agents (tests and demos), as in swarm/start. */
     script: turnScriptSchema.optional(),
   }),

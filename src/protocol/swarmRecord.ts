@@ -2,6 +2,7 @@
 // clean it up: the registry record (one file per swarm under the repository's git common dir) and the inputs the
 // swarm was started with (`settings.json` in its state dir). Both are read back by another process: parse them.
 import { z } from "zod";
+import { engineSettingsSchema } from "./engine";
 import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
 import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
@@ -54,6 +55,8 @@ export const swarmInputsSchema = z.object({
   kvCells: z.number().int().positive().optional(),
   gpu: gpuChoiceSchema.optional(),
   kvCacheType: kvCacheTypeSchema.optional(),
+  /** The engine that computed the tokens, without its API key (a resume asks the host or the environment again). */
+  engine: engineSettingsSchema.optional(),
   budgetMs: z.number().int().positive().optional(),
   policy: commandPolicySchema.optional(),
   approveAsks: z.boolean().optional(),

@@ -1,6 +1,7 @@
 // Host <-> worker methods of a swarm: start, stop, answer an approval; the event stream; the review of a
 // swarm's branches; models. The worker serves them (src/worker/main.ts); the host calls them.
 import { z } from "zod";
+import { engineSettingsSchema } from "./engine";
 import { defineMethod, defineNotification } from "./envelope";
 import { gpuChoiceSchema, kvCacheTypeSchema, kvPlacementSchema, modelFactsSchema } from "./runtime";
 import { swarmEventSchema } from "./swarmEvents";
@@ -27,6 +28,8 @@ export const startSwarmParams = z.object({
   kvCells: z.number().int().min(256).optional(),
   gpu: gpuChoiceSchema.optional(),
   kvCacheType: kvCacheTypeSchema.optional(),
+  /** Which engine computes the tokens (default local); a remote one's API key travels only in this message. */
+  engine: engineSettingsSchema.optional(),
   budgetMs: z.number().int().positive().optional(),
   policy: commandPolicySchema,
   /** Scripted turns (tests and demos): forced tokens through the real decode path. */

@@ -3,6 +3,7 @@
 // A small discriminated union on `type` (not the RPC envelope): the panel only needs fire-and-forget
 // messages plus a ready handshake, and `postMessage` already keeps order.
 import { z } from "zod";
+import { runtimeModeSchema } from "./runtime";
 
 /** What the panel shows of the worker process. */
 export const workerStatusSchema = z.discriminatedUnion("state", [
@@ -52,7 +53,9 @@ export type FindingView = z.infer<typeof findingViewSchema>;
 
 /** The KV budget exactly as the worker's last kv-stats said, plus what the host derives from it. */
 export const budgetViewSchema = z.object({
-  mode: z.enum(["shared-cells", "copy-mode"]),
+  mode: runtimeModeSchema,
+  /** A remote engine's prefix cache, in words ("llama-server at http://...: 7,168 of 8,264 prompt tokens cached"). */
+  engine: z.string().optional(),
   poolCells: z.number(),
   trunkCells: z.number(),
   trunkOwners: z.number(),

@@ -2,59 +2,15 @@
 // other generating agents (one dispatch per step), decode. node-llama-cpp's `evaluate` generator samples and
 // accepts a replacement token for each step, which is how forced tokens go through the real decode path.
 import type { LlamaGrammarEvaluationState, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { GenerateResult, Sampling, StopReason } from "../protocol/runtime";
+import type { GenerateResult } from "../protocol/runtime";
 import { grammarForGbnf, grammarForJsonSchema } from "./jsonSchemaGrammar";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 import { SwarmRuntimeError } from "./runtimeErrors";
+import { afterToken, checkRequest, spell, type GenerateRequest, type Progress } from "./generationStops";
 import { dropStopText } from "./stopTextDrop";
+
+export type { GenerateRequest } from "./generationStops";
 import type { SwarmSequence } from "./swarmSequence";
-
-export interface GenerateRequest {
-  /** Most tokens to produce. */
-  maxTokens: number;
-  /** Text or tokens to read first (decoded in the same batch as the other agents' first step). */
-  prompt?: string | readonly Token[];
-  sampling?: Sampling;
-  /** Generation ends when the text contains one of these; the result's text stops before it. */
-  stop?: readonly string[];
-  /** Constrains the output to JSON that fits this schema (e.g. `z.toJSONSchema(schema)`). */
-  jsonSchema?: object;
-  /** Constrains the output to a GBNF grammar (e.g. a choice among tool names); not with `jsonSchema`. */
-  gbnf?: string;
-  /** Tokens fed back instead of the sampled ones, step by step (deterministic runs); sampling goes on after. */
-  forcedTokens?: readonly Token[];
-  /**
-   * Free text: when a stop string ends it, the tokens that spelled the stop are taken out of the agent's context
-   * (src/runtime/stopTextDrop.ts), so what it reads next (the call prefix) follows the text itself.
-   */
-  dropStopText?: boolean;
-  /** Called after each token with the text so far (up to a stop string, once one matched): live text. */
-  onText?: (text: string, tokens: number) => void;
-  signal?: AbortSignal;
-}
-
-interface Progress {
-  tokens: Token[];
-  sampledTokens: Token[];
-  stopReason: StopReason;
-  stopString?: string;
-  textEnd?: number;
-}
-
-function checkRequest(request: GenerateRequest): void {
-  if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
-    throw new SwarmRuntimeError("invalid-request", `maxTokens must be a positive integer (got ${request.maxTokens}).`);
-  }
-  if (request.jsonSchema !== undefined && request.gbnf !== undefined) {
-    throw new SwarmRuntimeError("invalid-request", "Give either jsonSchema or gbnf, not both.");
-  }
-  if ((request.jsonSchema !== undefined || request.gbnf !== undefined) && (request.forcedTokens?.length ?? 0) > 0) {
-    throw new SwarmRuntimeError(
-      "invalid-request",
-      "forcedTokens and jsonSchema cannot be combined: a forced token would bypass the grammar's state.",
-    );
-  }
-}
 
 async function grammarState(
   slot: SwarmSequence,
@@ -68,35 +24,6 @@ async function grammarState(
       : await grammarForGbnf(slot.shared.model, gbnf!);
   const { LlamaGrammarEvaluationState: State } = await loadNodeLlamaCpp();
   return new State({ model: slot.shared.model.model, grammar });
-}
-
-/**
- * The text of generated tokens. Free text is spelled with its special tokens, so that a model that closes its
- * thought or opens a call with the family's own control token (`</think>`, `[TOOL_CALLS]`) meets the stop.
- */
-function spell(slot: SwarmSequence, request: GenerateRequest, tokens: readonly Token[]): string {
-  const { model } = slot.shared;
-  return request.dropStopText === true ? model.model.detokenize(tokens, true) : model.detokenize(tokens);
-}
-
-/** Decides whether the step that produced `token` ends the generation. */
-function afterToken(slot: SwarmSequence, request: GenerateRequest, progress: Progress): boolean {
-  const text = spell(slot, request, progress.tokens);
-  for (const stop of request.stop ?? []) {
-    const at = stop.length > 0 ? text.indexOf(stop) : -1;
-    if (at >= 0) {
-      Object.assign(progress, { stopReason: "stop", stopString: stop, textEnd: at });
-      request.onText?.(text.slice(0, at), progress.tokens.length);
-      return true;
-    }
-  }
-  request.onText?.(text, progress.tokens.length);
-  if (progress.tokens.length >= request.maxTokens) return true;
-  if (request.signal?.aborted === true) {
-    progress.stopReason = "aborted";
-    return true;
-  }
-  return false;
 }
 
 /** Takes the cells the next decode needs, or pauses the agent with a `kv-full` event. */
@@ -163,7 +90,7 @@ async function runSteps(
     }
     progress.tokens.push(token);
     meter.countTokens(1);
-    if (afterToken(slot, request, progress)) return;
+    if (afterToken(model, request, progress)) return;
     feed = [token];
   }
 }
@@ -194,7 +121,7 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
   const nothingDecoded = progress.stopReason === "kv-full" && progress.sampledTokens.length === 0;
   const last = progress.tokens.at(-1);
   slot.pending = nothingDecoded ? input : progress.stopReason === "eos" || last === undefined ? [] : [last];
-  const text = spell(slot, request, progress.tokens);
+  const text = spell(slot.shared.model, request, progress.tokens);
   const dropStop = request.dropStopText === true && progress.textEnd !== undefined;
   // Whitespace right before a dropped stop belongs to the family's own prefix, which is read next.
   if (dropStop) progress.textEnd = text.slice(0, progress.textEnd).trimEnd().length;

@@ -17,6 +17,11 @@ export interface LoadSwarmModelOptions {
   threads: number;
   /** GPU to use; `false` (the default) runs on the CPU. */
   gpu?: GpuChoice;
+  /**
+   * Only the vocabulary and metadata (tokenizer, chat template, shapes), no weights: for a remote engine, which
+   * renders and counts tokens here and computes them there. Such a model cannot create a context.
+   */
+  vocabOnly?: boolean;
 }
 
 /** What one KV cell costs at a KV cache type. */
@@ -161,7 +166,7 @@ const loadedModels = new Map<string, Promise<SwarmModel>>();
 /** Loads a model once per (path, GPU, threads); later calls get the same handle until it is disposed. */
 export function loadSwarmModel(options: LoadSwarmModelOptions): Promise<SwarmModel> {
   const modelPath = path.resolve(options.modelPath);
-  const key = JSON.stringify([modelPath, String(options.gpu ?? false), options.threads]);
+  const key = JSON.stringify([modelPath, String(options.gpu ?? false), options.threads, options.vocabOnly === true]);
   let pending = loadedModels.get(key);
   if (pending === undefined) {
     pending = loadUncached({ ...options, modelPath }).then((swarmModel) => {
@@ -179,7 +184,7 @@ async function loadUncached(options: LoadSwarmModelOptions): Promise<SwarmModel>
   const { llama, build, notice, cpuVariant } = await loadLlama(options.gpu ?? false);
   let model: LlamaModel;
   try {
-    model = await llama.loadModel({ modelPath: options.modelPath });
+    model = await llama.loadModel({ modelPath: options.modelPath, vocabOnly: options.vocabOnly === true });
   } catch (cause) {
     throw new ModelLoadError(
       "model-corrupt",

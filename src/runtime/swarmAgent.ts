@@ -2,11 +2,13 @@
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { GenerateResult } from "../protocol/runtime";
 import { generateOnSequence, type GenerateRequest } from "./generateOnSequence";
+import type { AgentRole, EngineAgent } from "./engine";
 import type { SwarmSequence } from "./swarmSequence";
 
-export type AgentRole = "agent" | "synthesist";
+export type { AgentRole } from "./engine";
 
-export class SwarmAgent {
+/** The local engine's agent: one llama.cpp sequence of the swarm context. */
+export class SwarmAgent implements EngineAgent {
   private current: SwarmSequence;
   private parent: string;
 

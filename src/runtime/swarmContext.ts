@@ -4,7 +4,7 @@
 // The mode is read from the real context, never assumed.
 import type { LlamaContext, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { toDisposable, type Disposable } from "../core/disposable";
-import type { KvFullEvent, RuntimeMode, SwarmStats } from "../protocol/runtime";
+import type { EngineStateEvent, KvFullEvent, RuntimeMode, SwarmStats } from "../protocol/runtime";
 import { CellLedger } from "./cellLedger";
 import { GenerationMeter } from "./generationMeter";
 import { KvAdmission } from "./kvAdmission";
@@ -13,6 +13,7 @@ import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
 import { positionChecks } from "./sequenceInternals";
 import { forkFrom, releaseSequence } from "./forkSequence";
 import { StepBarrier } from "./stepBarrier";
+import type { EngineAgent, EngineContext } from "./engine";
 import { SwarmAgent } from "./swarmAgent";
 import { positionCheck, reforkFromTrunk, type ReforkResult } from "./reforkSequence";
 import {
@@ -42,7 +43,8 @@ export async function createSwarmContext(model: SwarmModel, options: SwarmContex
   return new SwarmContext(model, context, options, pool);
 }
 
-export class SwarmContext {
+/** The local engine: one llama.cpp context in this process (see engine.ts for the interface). */
+export class SwarmContext implements EngineContext {
   readonly mode: RuntimeMode;
   private readonly shared: SwarmShared;
   private readonly trunk: SwarmSequence;
@@ -163,11 +165,11 @@ export class SwarmContext {
    * Compaction by re-fork: releases `agent`'s cells and forks it again from the trunk under the same id, as the
    * same object (a free fork: no decode, no new cell). The caller then reads the agent's compact brief into it.
    */
-  refork(agent: SwarmAgent, options: Pick<ForkOptions, "expectedTail"> = {}): Promise<ReforkResult> {
+  refork(agent: EngineAgent, options: Pick<ForkOptions, "expectedTail"> = {}): Promise<ReforkResult> {
     return this.queued(() => this.reforkNow(agent, options));
   }
 
-  private async reforkNow(agent: SwarmAgent, options: Pick<ForkOptions, "expectedTail">): Promise<ReforkResult> {
+  private async reforkNow(agent: EngineAgent, options: Pick<ForkOptions, "expectedTail">): Promise<ReforkResult> {
     this.ensureOpen();
     const old = this.slotOf(agent);
     const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
@@ -175,7 +177,7 @@ export class SwarmContext {
       this.trunk.exclusive("fork", async () => {
         const open = (id: string) => this.openSequence(id);
         const { slot, releasedCells } = await reforkFromTrunk(old, this.trunk, open, expectedTail);
-        agent.rebind(slot, trunkId);
+        this.agents.get(agent.id)!.rebind(slot, trunkId);
         return { releasedCells, positions: positionCheck(slot) };
       }),
     );
@@ -185,6 +187,11 @@ export class SwarmContext {
   onKvFull(listener: (event: KvFullEvent) => void): Disposable {
     this.kvFullListeners.add(listener);
     return toDisposable(() => this.kvFullListeners.delete(listener));
+  }
+
+  /** The local engine is in this process: it never goes away while the swarm runs. */
+  onEngineState(_listener: (event: EngineStateEvent) => void): Disposable {
+    return toDisposable(() => undefined);
   }
 
   stats(): SwarmStats {
@@ -231,14 +238,15 @@ export class SwarmContext {
     return new SwarmSequence(id, sequence, this.shared);
   }
 
-  private slotOf(agent: SwarmAgent): SwarmSequence {
-    if (this.agents.get(agent.id) !== agent) {
+  private slotOf(agent: EngineAgent): SwarmSequence {
+    const live = this.agents.get(agent.id);
+    if (live === undefined || live !== agent) {
       throw new SwarmRuntimeError(
         "agent-released",
         `${agent.id} is not a live agent of this swarm; fork from a live one.`,
       );
     }
-    return agent.slot;
+    return live.slot;
   }
 
   private ensureOpen(): void {

@@ -4,7 +4,7 @@ import type { LlamaContextOptions } from "node-llama-cpp" with { "resolution-mod
 import type { KvCacheType, KvPlacement } from "../protocol/runtime";
 import type { KvCellCost } from "./loadModel";
 import { SwarmRuntimeError } from "./runtimeErrors";
-import type { AgentRole, SwarmAgent } from "./swarmAgent";
+import type { AgentRole, EngineAgent, EngineForkOptions } from "./engine";
 
 export interface SwarmContextOptions {
   /** Most agents alive at once (the trunk and one synthesist come on top). */
@@ -82,13 +82,7 @@ export function llamaContextOptions(
   };
 }
 
-export interface ForkOptions {
-  /** Fork from this agent's current state instead of the trunk's. */
-  from?: SwarmAgent;
-  /** Cells the new agent is expected to need for its own tokens; the fork is refused if they are not free. */
-  expectedTail?: number;
-  role?: AgentRole;
-}
+export type ForkOptions = EngineForkOptions;
 
 /** llama.cpp's own view of one sequence next to the ledger's. */
 export interface SequencePositionCheck {
@@ -104,7 +98,7 @@ export function checkSeat(seat: {
   role: AgentRole;
   trunkId: string;
   maxAgents: number;
-  live: readonly SwarmAgent[];
+  live: readonly EngineAgent[];
 }): void {
   const { id, role } = seat;
   if (id === seat.trunkId || seat.live.some((agent) => agent.id === id))

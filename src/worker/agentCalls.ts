@@ -4,7 +4,7 @@
 // scripted run the same tokens are forced instead, through the same decode path.
 import type { ScriptedCall } from "../protocol/turnScript";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
-import type { SwarmAgent } from "../runtime/swarmAgent";
+import type { EngineAgent } from "../runtime/engine";
 import { AgentThinking, type Thought, type ThinkingOptions } from "./agentThinking";
 import type { CatalogTool } from "./toolCatalog";
 
@@ -72,7 +72,7 @@ export class AgentCalls {
   private thought = false;
 
   constructor(
-    private readonly agent: SwarmAgent,
+    private readonly agent: EngineAgent,
     private readonly format: AgentChatFormat,
     private readonly tools: readonly CatalogTool[],
     private readonly options: AgentCallsOptions,

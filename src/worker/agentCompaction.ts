@@ -4,8 +4,8 @@
 // and it reads the brief. Its id, claims, worktree, branch, messages and lane are the swarm's and carry on.
 import { briefTokenLimit, compactBrief, compactionDue, type RecordedCall } from "../core/compactBrief";
 import type { SwarmBoard } from "../core/swarmBoard";
-import type { SwarmAgent } from "../runtime/swarmAgent";
-import type { SwarmContext } from "../runtime/swarmContext";
+import type { EngineAgent } from "../runtime/engine";
+import type { EngineContext } from "../runtime/engine";
 import type { SequencePositionCheck } from "../runtime/swarmContextOptions";
 import type { AgentCalls, ModelCall } from "./agentCalls";
 import type { AgentEventDraft } from "./agentRunner";
@@ -110,8 +110,8 @@ export interface ContextCompactionInput extends Pick<
   AgentCompactionDeps,
   "id" | "board" | "calls" | "shareCells" | "privateCells" | "emit"
 > {
-  readonly agent: SwarmAgent;
-  readonly context: SwarmContext;
+  readonly agent: EngineAgent;
+  readonly context: EngineContext;
 }
 
 /** An agent's compaction by re-fork on the swarm's context: at its share it is forked again from the trunk. */

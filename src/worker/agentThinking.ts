@@ -5,7 +5,7 @@
 // spelled them are taken back, so the family's call prefix follows the text exactly once), at its end of turn,
 // or at the cap; then the call prefix is read and the call is generated under its grammar as without thinking.
 import type { AgentChatFormat } from "../runtime/agentChatFormat";
-import type { SwarmAgent } from "../runtime/swarmAgent";
+import type { EngineAgent } from "../runtime/engine";
 import type { GenerateResult, Sampling } from "../protocol/runtime";
 
 export interface Thought {
@@ -30,7 +30,7 @@ export interface ThinkingOptions {
 
 export class AgentThinking {
   constructor(
-    private readonly agent: SwarmAgent,
+    private readonly agent: EngineAgent,
     private readonly format: AgentChatFormat,
     private readonly options: ThinkingOptions,
     /** Tokens the agent may still add (its share and what the pool can give it now). */

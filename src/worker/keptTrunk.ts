@@ -1,13 +1,13 @@
 // The last swarm's context, kept by the worker when the swarm ends (the model stays loaded anyway): the next swarm
 // on the same model, seats, threads, KV type and pool caps takes it and decodes only the part of its trunk that
-// differs (SwarmContext.replaceTrunk). One context is kept at a time; a swarm of another shape disposes it before
+// differs (EngineContext.replaceTrunk). One context is kept at a time; a swarm of another shape disposes it before
 // it sizes its own pool, so the kept pool's memory counts as free again.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { KvCacheType } from "../protocol/runtime";
 import type { SwarmModel } from "../runtime/loadModel";
-import type { SwarmContext } from "../runtime/swarmContext";
+import type { EngineContext } from "../runtime/engine";
 import type { SwarmRunOptions } from "./swarmSetup";
 
 export interface TrunkShape {
@@ -19,7 +19,7 @@ export interface TrunkShape {
   readonly caps: readonly (number | undefined)[];
 }
 
-let kept: { readonly context: SwarmContext; readonly shape: TrunkShape } | undefined;
+let kept: { readonly context: EngineContext; readonly shape: TrunkShape } | undefined;
 
 function sameShape(a: TrunkShape, b: TrunkShape): boolean {
   return (
@@ -33,7 +33,7 @@ function sameShape(a: TrunkShape, b: TrunkShape): boolean {
 }
 
 /** Keeps `context` for the next swarm (disposing the one kept before); one with live agents is disposed. */
-export async function keepContext(context: SwarmContext, shape: TrunkShape): Promise<void> {
+export async function keepContext(context: EngineContext, shape: TrunkShape): Promise<void> {
   const previous = kept;
   kept = undefined;
   if (previous !== undefined && previous.context !== context) await previous.context.dispose();
@@ -45,7 +45,7 @@ export async function keepContext(context: SwarmContext, shape: TrunkShape): Pro
 }
 
 /** The kept context when it has this shape (it is handed over, no longer kept); otherwise it is disposed. */
-export async function takeKeptContext(shape: TrunkShape): Promise<SwarmContext | undefined> {
+export async function takeKeptContext(shape: TrunkShape): Promise<EngineContext | undefined> {
   const candidate = kept;
   kept = undefined;
   if (candidate === undefined) return undefined;
@@ -75,9 +75,9 @@ export function trunkStateFile(shape: TrunkShape): string | undefined {
 
 /** A trunk saved by an earlier worker is restored when it checks out (src/runtime/trunkStateFile.ts); else decoded. */
 export async function decodeOrRestore(
-  context: SwarmContext,
+  context: EngineContext,
   shape: TrunkShape,
-  tokens: SwarmContext["trunkTokens"],
+  tokens: EngineContext["trunkTokens"],
 ): Promise<void> {
   const file = trunkStateFile(shape);
   if (file !== undefined && existsSync(file)) {

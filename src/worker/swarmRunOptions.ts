@@ -1,6 +1,7 @@
 // What a caller gives to start a swarm (the worker from a swarm/start request, the CLI from its flags): the goal, the
 // recipe, the model and workspace, and the knobs of the runtime and the organisation. setUpSwarm turns it into a
 // SwarmSetup.
+import type { EngineSettings } from "../protocol/engine";
 import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import type { ScriptedCall, TurnScript } from "../protocol/turnScript";
@@ -24,6 +25,8 @@ export interface SwarmRunOptions {
   readonly gpu?: GpuSetting;
   /** The KV cache's element type (default f16). */
   readonly kvCacheType?: KvCacheType;
+  /** Which engine computes the tokens (default local: this process's runtime). */
+  readonly engine?: EngineSettings;
   readonly budgetMs?: number;
   readonly script?: TurnScript;
   readonly approver: CommandApprover;

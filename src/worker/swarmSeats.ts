@@ -5,7 +5,7 @@
 import { ProgressGuard } from "../core/progressGuard";
 import { isFindingKind } from "../protocol/findingKinds";
 import type { Role } from "../protocol/recipe";
-import type { SwarmAgent } from "../runtime/swarmAgent";
+import type { EngineAgent } from "../runtime/engine";
 import { AgentWorkspace } from "../workspace/agentWorkspace";
 import { AgentCalls } from "./agentCalls";
 import { compactionOnContext } from "./agentCompaction";
@@ -44,7 +44,7 @@ export interface SeatEnd {
 
 /** One running agent. */
 interface Slot extends Seat {
-  readonly agent: SwarmAgent;
+  readonly agent: EngineAgent;
   readonly workspace: AgentWorkspace;
   /** 0 for the swarm's own agents, 1 and more for sub-agents. */
   readonly depth: number;
@@ -92,7 +92,7 @@ export class SwarmSeats {
   }
 
   /** Forks, reports the budget right then (the agent owns what it was forked from, no cell of its own yet). */
-  private async fork(id: string, options: Parameters<SwarmSetup["context"]["fork"]>[1]): Promise<SwarmAgent> {
+  private async fork(id: string, options: Parameters<SwarmSetup["context"]["fork"]>[1]): Promise<EngineAgent> {
     const agent = await this.setup.context.fork(id, options);
     this.hooks.emit({ type: "kv-stats", stats: this.setup.context.stats() });
     return agent;

@@ -165,7 +165,9 @@ export class SwarmSession {
   }
 
   /** Sends the KV budget whenever it changed, at most four times a second; returns the stop. */
+  /** The budget every quarter second while it changes, and a remote engine's comings and goings as they happen. */
   private reportStats({ context }: SwarmSetup): () => void {
+    const engineState = context.onEngineState((engine) => this.emit({ type: "engine-state", engine }));
     let last = "";
     const timer = setInterval(() => {
       const stats = context.stats();
@@ -173,7 +175,10 @@ export class SwarmSession {
       if (key !== last) this.emit({ type: "kv-stats", stats });
       last = key;
     }, 250);
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      engineState.dispose();
+    };
   }
 
   private budgets() {

@@ -12,9 +12,10 @@ import type { BoardEntry } from "../protocol/board";
 import type { Task } from "../protocol/tasks";
 import { webSettingsSchema } from "../protocol/webTools";
 import { AgentChatFormat } from "../runtime/agentChatFormat";
+import type { EngineContext } from "../runtime/engine";
+import { openEngine, type SwarmEngine } from "../runtime/engines";
 import { gpuChoiceOf } from "../runtime/gpuBackend";
-import { loadSwarmModel, type SwarmModel } from "../runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../runtime/swarmContext";
+import type { SwarmModel } from "../runtime/loadModel";
 import type { TrunkReuse } from "../runtime/trunkReuse";
 import { BoardLogFile } from "../workspace/boardLog";
 import type { CommandPolicy } from "../workspace/commandPolicy";
@@ -58,8 +59,10 @@ export interface SwarmSetup {
   readonly disk: SwarmDisk;
   readonly plan: SeatPlan;
   readonly tasks: readonly Task[];
+  /** The engine that computes the swarm's tokens (local by default, or a remote serving engine). */
+  readonly engine: SwarmEngine;
   readonly model: SwarmModel;
-  readonly context: SwarmContext;
+  readonly context: EngineContext;
   readonly format: AgentChatFormat;
   /** Private cells each agent may use before it compacts: an equal share of what the trunk leaves of the pool. */
   readonly tailBudget: number;
@@ -126,7 +129,7 @@ async function openTasks(
 }
 
 interface DecodedTrunk {
-  context: SwarmContext;
+  context: EngineContext;
   format: AgentChatFormat;
   rules: AgentRule[];
   shape: TrunkShape;
@@ -137,7 +140,7 @@ interface DecodedTrunk {
 async function decodeTrunk(
   options: SwarmRunOptions,
   repo: SwarmRepository,
-  model: SwarmModel,
+  engine: SwarmEngine,
   plan: SeatPlan,
   tasks: readonly Task[],
   summary: string,
@@ -158,8 +161,15 @@ async function decodeTrunk(
   });
   // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
   await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
+  const { model } = engine;
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
   const shape = trunkShape(options, model, plan.widestStage + plan.subagentSeats);
+  if (engine.kind === "remote") {
+    // The engine's prefix cache is the kept trunk: it is sent once, now, and every agent's request starts with it.
+    const context = await engine.createContext({ maxAgents: shape.maxAgents, kvCells: 1 });
+    await context.appendToTrunk(format.trunkTokens);
+    return { context, format, rules, shape };
+  }
   const kept = await takeKeptContext(shape);
   if (kept !== undefined) {
     try {
@@ -171,7 +181,7 @@ async function decodeTrunk(
     }
   }
   const pool = await resolveKvPool(model, { ...options, sequences: shape.maxAgents + 2 });
-  const context = await createSwarmContext(model, {
+  const context = await engine.createContext({
     maxAgents: shape.maxAgents,
     kvCells: pool.cells,
     threads: options.threads,
@@ -202,11 +212,12 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     });
     const repo = await openRepository(options, board);
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
-    const model = await loadSwarmModel({
+    const engine = await openEngine(options.engine ?? { kind: "local" }, {
       modelPath: options.modelPath,
       threads: options.threads,
       gpu: gpuChoiceOf(options.gpu ?? "auto"),
     });
+    const { model } = engine;
     const plan = planSeats(options.recipe, options.agents);
     const policy = await swarmCommandPolicy(repo, options.policy);
     const { recipe } = options;
@@ -225,17 +236,40 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
           });
     const tasks = await openTasks({ options, repo, board, policy, dependencies, verifier }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
-    const { context, format, rules, shape, trunkReuse } = await decodeTrunk(options, repo, model, plan, tasks, summary);
+    const { context, format, rules, shape, trunkReuse } = await decodeTrunk(
+      options,
+      repo,
+      engine,
+      plan,
+      tasks,
+      summary,
+    );
     const equalShare = Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64;
     const tailBudget = Math.max(64, Math.min(equalShare, options.tailCells ?? equalShare));
     const close = async () => {
       // The trunk's cells stay for the next swarm (the agents are released by now), and on disk when asked for.
       const file = trunkStateFile(shape);
-      if (file !== undefined && context.liveAgents.length === 0) await context.saveTrunk(file).catch(() => undefined);
-      await keepContext(context, shape);
+      if (engine.kind === "remote") await context.dispose();
+      else {
+        if (file !== undefined && context.liveAgents.length === 0) await context.saveTrunk(file).catch(() => undefined);
+        await keepContext(context, shape);
+      }
       await store.close();
     };
-    const parts = { options, board, repo, policy, dependencies, plan, tasks, model, context, format, tailBudget };
+    const parts = {
+      options,
+      board,
+      repo,
+      policy,
+      dependencies,
+      plan,
+      tasks,
+      engine,
+      model,
+      context,
+      format,
+      tailBudget,
+    };
     const optional = { ...(trunkReuse ? { trunkReuse } : {}), ...(verifier ? { verifier } : {}) };
     return { ...parts, rules, web, readView, disk, ...optional, close };
   } catch (error) {

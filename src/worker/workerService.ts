@@ -5,6 +5,7 @@ import path from "node:path";
 import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
 import type { SwarmEvent } from "../protocol/swarmEvents";
+import { withoutApiKey } from "../protocol/engine";
 import {
   answerApprovalMethod,
   branchDiffMethod,
@@ -139,7 +140,9 @@ export class WorkerService implements Disposable {
       const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
       for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
       if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath);
-      const { script: _script, stateDir, ...inputs } = params;
+      const { script: _script, stateDir, engine, ...rest } = params;
+      // The API key never reaches the disk: the saved inputs name the engine without it.
+      const inputs = { ...rest, ...(engine ? { engine: withoutApiKey(engine) } : {}) };
       const recorded = await recordNewSwarm({ recipe, inputs, stateDir: () => stateDir, launchedBy: "vscode" });
       return this.launch(recorded, { ...params, recipe, resume: false });
     });
@@ -169,6 +172,7 @@ export class WorkerService implements Disposable {
       ...(inputs.kvCells ? { kvCells: inputs.kvCells } : {}),
       ...(inputs.gpu ? { gpu: inputs.gpu } : {}),
       ...(inputs.kvCacheType ? { kvCacheType: inputs.kvCacheType } : {}),
+      ...((params.engine ?? inputs.engine) ? { engine: params.engine ?? inputs.engine } : {}),
       ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
       ...(inputs.web ? { web: inputs.web } : {}),
       ...(params.script ? { script: params.script } : {}),

@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import { toErrorData } from "../../core/rpc/rpcPeer";
 import { modelFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
 import { placementText } from "../models/modelFit";
+import { engineChoice } from "./engineChoice";
 import { runtimeSettings, type RuntimeRequest } from "./runtimeSettings";
 import { webSettingsOf, type Settings } from "../../protocol/settings";
 import { readSettings } from "../configuration";
@@ -30,6 +31,8 @@ export interface LaunchDeps {
   readonly input: LaunchInput;
   /** Pulling and remembering a model picked during the launch. */
   readonly models: ModelDeps;
+  /** Where a remote engine's API key is kept. */
+  readonly secrets: vscode.SecretStorage;
   openPanel(): void;
 }
 
@@ -114,7 +117,10 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     };
   const threads = args.threads ?? defaultThreads(settings);
   const runtime = runtimeSettings(settings, args.kvCells);
-  if (fit === undefined) {
+  const engine = await engineChoice(settings, deps.secrets);
+  if ("refusal" in engine) return { outcome: "refused", reason: engine.refusal };
+  // A remote engine is checked by the worker before any agent starts; there is no local model to load first.
+  if (fit === undefined && engine.engine?.kind !== "remote") {
     const loaded = await loadModel(deps, modelPath, threads, runtime);
     if (loaded.outcome !== "loaded") return loaded;
   }
@@ -127,6 +133,7 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     stateDir,
     threads,
     ...runtime,
+    ...engine,
     policy: settings.commandPolicy,
     agentRules: settings.agentRules,
     web: webSettingsOf(settings),
@@ -205,7 +212,10 @@ async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Pr
   const modelPath = saved ?? (await askModelPath(deps, settings.modelPath));
   if (modelPath === undefined) return cancelled;
   const threads = defaultThreads(settings);
-  const loaded = await loadModel(deps, modelPath, threads, runtimeSettings(settings));
+  const loaded =
+    settings.engine === "remote"
+      ? { outcome: "loaded" as const, fit: settings.maxAgents }
+      : await loadModel(deps, modelPath, threads, runtimeSettings(settings));
   if (loaded.outcome !== "loaded") return loaded;
   if (saved === undefined) await deps.models.memory.remember(modelPath);
   const fit = loaded.fit;

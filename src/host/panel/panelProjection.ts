@@ -3,7 +3,7 @@
 // 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
 import { describeRule } from "../../core/agentRules";
 import { agentsThatStillFit } from "../../core/swarmView";
-import type { SwarmStats } from "../../protocol/runtime";
+import { runtimeModeLabel, type RemoteEngineStats, type SwarmStats } from "../../protocol/runtime";
 import type { BudgetView, SwarmPanelView } from "../../protocol/webviewMessages";
 import { placementText } from "../models/modelFit";
 import { agentStatus, swarmStatus, type HostSwarmView } from "../swarm/swarmStatus";
@@ -21,10 +21,19 @@ export function colourOf(agentIds: readonly string[], agentId: string): number {
   return (at < 0 ? 0 : at) % 16;
 }
 
+/** A remote engine's prefix cache in words; unknown counts are said to be unknown, never shown as zero. */
+export function engineText(engine: RemoteEngineStats): string {
+  const requests = `${engine.requests} request(s) to ${engine.model} at ${engine.url}`;
+  if (!engine.cacheReported) return `${requests}; the engine does not report cached prompt tokens`;
+  const prompt = engine.cachedPromptTokens + engine.computedPromptTokens;
+  return `${requests}: ${engine.cachedPromptTokens} of ${prompt} prompt tokens came from its prefix cache`;
+}
+
 export function budgetView(stats: SwarmStats): BudgetView {
   const fit = agentsThatStillFit(stats);
   return {
     mode: stats.mode,
+    ...(stats.engine === undefined ? {} : { engine: engineText(stats.engine) }),
     poolCells: stats.poolCells,
     trunkCells: stats.trunkCells,
     trunkOwners: stats.trunkOwners,
@@ -106,5 +115,5 @@ export function modelName(modelPath: string): string {
 
 /** "shared cells" or "copy mode", as the sidebar and status bar say it. */
 export function modeLabel(mode: string | undefined): string {
-  return mode === "copy-mode" ? "copy mode" : mode === "shared-cells" ? "shared cells" : "mode unknown";
+  return runtimeModeLabel(mode);
 }

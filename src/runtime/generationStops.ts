@@ -1,0 +1,82 @@
+// What one generation asks for and when it ends, the same for every engine: the request's shape, its checks,
+// how generated tokens are spelled, and the stop conditions checked after each token (a stop string, the token
+// budget, an abort). The local runtime checks them step by step as it decodes; the remote engine as tokens stream.
+import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
+import type { Sampling, StopReason } from "../protocol/runtime";
+import type { SwarmModel } from "./loadModel";
+import { SwarmRuntimeError } from "./runtimeErrors";
+
+export interface GenerateRequest {
+  /** Most tokens to produce. */
+  maxTokens: number;
+  /** Text or tokens to read first (decoded in the same batch as the other agents' first step). */
+  prompt?: string | readonly Token[];
+  sampling?: Sampling;
+  /** Generation ends when the text contains one of these; the result's text stops before it. */
+  stop?: readonly string[];
+  /** Constrains the output to JSON that fits this schema (e.g. `z.toJSONSchema(schema)`). */
+  jsonSchema?: object;
+  /** Constrains the output to a GBNF grammar (e.g. a choice among tool names); not with `jsonSchema`. */
+  gbnf?: string;
+  /** Tokens fed back instead of the sampled ones, step by step (deterministic runs); sampling goes on after. */
+  forcedTokens?: readonly Token[];
+  /**
+   * Free text: when a stop string ends it, the tokens that spelled the stop are taken out of the agent's context
+   * (src/runtime/stopTextDrop.ts), so what it reads next (the call prefix) follows the text itself.
+   */
+  dropStopText?: boolean;
+  /** Called after each token with the text so far (up to a stop string, once one matched): live text. */
+  onText?: (text: string, tokens: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface Progress {
+  tokens: Token[];
+  sampledTokens: Token[];
+  stopReason: StopReason;
+  stopString?: string;
+  textEnd?: number;
+}
+
+export function checkRequest(request: GenerateRequest): void {
+  if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
+    throw new SwarmRuntimeError("invalid-request", `maxTokens must be a positive integer (got ${request.maxTokens}).`);
+  }
+  if (request.jsonSchema !== undefined && request.gbnf !== undefined) {
+    throw new SwarmRuntimeError("invalid-request", "Give either jsonSchema or gbnf, not both.");
+  }
+  if ((request.jsonSchema !== undefined || request.gbnf !== undefined) && (request.forcedTokens?.length ?? 0) > 0) {
+    throw new SwarmRuntimeError(
+      "invalid-request",
+      "forcedTokens and jsonSchema cannot be combined: a forced token would bypass the grammar's state.",
+    );
+  }
+}
+
+/**
+ * The text of generated tokens. Free text is spelled with its special tokens, so that a model that closes its
+ * thought or opens a call with the family's own control token (`</think>`, `[TOOL_CALLS]`) meets the stop.
+ */
+export function spell(model: SwarmModel, request: GenerateRequest, tokens: readonly Token[]): string {
+  return request.dropStopText === true ? model.model.detokenize(tokens, true) : model.detokenize(tokens);
+}
+
+/** Decides whether the step that produced `token` ends the generation. */
+export function afterToken(model: SwarmModel, request: GenerateRequest, progress: Progress): boolean {
+  const text = spell(model, request, progress.tokens);
+  for (const stop of request.stop ?? []) {
+    const at = stop.length > 0 ? text.indexOf(stop) : -1;
+    if (at >= 0) {
+      Object.assign(progress, { stopReason: "stop", stopString: stop, textEnd: at });
+      request.onText?.(text.slice(0, at), progress.tokens.length);
+      return true;
+    }
+  }
+  request.onText?.(text, progress.tokens.length);
+  if (progress.tokens.length >= request.maxTokens) return true;
+  if (request.signal?.aborted === true) {
+    progress.stopReason = "aborted";
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,113 @@
+// A real llama-server on loopback for the remote engine's tests: the binary scripts/buildLlamaServer.mjs builds
+// and caches (or SWARMBOARD_LLAMA_SERVER), a model from the shared folder, a free port. A missing binary fails the
+// test loudly with the command that builds it. `kill` is a SIGKILL (a crash, not a shutdown); `start` again brings
+// the same server back on the same port.
+import assert from "node:assert/strict";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { repoRoot } from "./runtimeTestModels";
+
+export function llamaServerBinary(): string {
+  const given = process.env.SWARMBOARD_LLAMA_SERVER;
+  if (given) {
+    assert.ok(existsSync(given), `SWARMBOARD_LLAMA_SERVER=${given} does not exist`);
+    return given;
+  }
+  const script = path.join(repoRoot(), "scripts", "buildLlamaServer.mjs");
+  const found = spawnSync(process.execPath, [script, "--print-path"], { encoding: "utf8" });
+  assert.equal(
+    found.status,
+    0,
+    `no llama-server built for this machine: run \`node scripts/buildLlamaServer.mjs\` (CI's setup does). ${found.stderr}`,
+  );
+  return found.stdout.trim().split("\n").at(-1)!;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface LlamaServerOptions {
+  readonly modelPath: string;
+  /** Parallel slots (-np) and the whole context (-c), shared by the slots with --kv-unified. */
+  readonly slots: number;
+  readonly contextCells: number;
+  readonly alias?: string;
+  readonly threads?: number;
+}
+
+export class LlamaServerProcess {
+  private child: ChildProcess | undefined;
+  private log = "";
+
+  private constructor(
+    readonly port: number,
+    private readonly options: LlamaServerOptions,
+  ) {}
+
+  static async start(options: LlamaServerOptions): Promise<LlamaServerProcess> {
+    const server = new LlamaServerProcess(await freePort(), options);
+    await server.start();
+    return server;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The server's own output so far (for a failing test's message). */
+  get output(): string {
+    return this.log.slice(-4000);
+  }
+
+  async start(): Promise<void> {
+    const { modelPath, slots, contextCells, alias, threads } = this.options;
+    const args = ["-m", modelPath, "--host", "127.0.0.1", "--port", String(this.port), "-np", String(slots)];
+    args.push("-c", String(contextCells), "--kv-unified", "-t", String(threads ?? 2), "--no-webui");
+    if (alias) args.push("--alias", alias);
+    this.log = "";
+    const child = spawn(llamaServerBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", (d: Buffer) => (this.log += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (this.log += d.toString()));
+    this.child = child;
+    await this.waitHealthy(60_000);
+  }
+
+  /** SIGKILL: the engine dies mid-request, as a crashed or preempted server would. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (child === undefined || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+  }
+
+  private async waitHealthy(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
+        assert.fail(`llama-server exited with ${this.child.exitCode}: ${this.output}`);
+      }
+      const ok = await fetch(`${this.url}/health`)
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (ok) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.fail(`llama-server did not become healthy within ${timeoutMs} ms: ${this.output}`);
+  }
+}
