@@ -5,6 +5,7 @@
 #   unzip for the test that runs the packaged VSIX on emulated older CPUs (test/runtime/packagedRuntime.test.ts);
 #   npm ci (its postinstall applies patches/ and builds node-llama-cpp with a unified KV cache, portable: every
 #   CPU variant, unless SWARMBOARD_RUNTIME_BUILD=native; cached outside the clone by key); with --host-tests,
+#   llama-server (the remote engine's tests run it on loopback; cached outside the clone by key) and
 #   code-server 4.100.3 for the real extension-host tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,8 @@ echo "== npm ci (applies patches/, builds node-llama-cpp with kvUnified or reuse
 npm ci --no-audit --no-fund
 
 if $host_tests; then
+  echo "== llama-server from node-llama-cpp's bundled llama.cpp, for the remote engine's tests (cached by key)"
+  node scripts/buildLlamaServer.mjs
   echo "== code-server 4.100.3 for the real extension-host tests"
   bash scripts/installCodeServer.sh
 fi
