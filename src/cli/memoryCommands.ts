@@ -64,6 +64,8 @@ export async function memoryCommand(argv: string[], cwd: string): Promise<number
   const { deleted, unknown } = await deleteMemories(workspace, words);
   if (deleted.length > 0) process.stdout.write(`Deleted ${deleted.join(", ")}.\n`);
   if (unknown.length > 0)
-    throw new InputError(`No memory ${unknown.join(", ")} in this repository; \`swarmboard memory list\` shows the ids.`);
+    throw new InputError(
+      `No memory ${unknown.join(", ")} in this repository; \`swarmboard memory list\` shows the ids.`,
+    );
   return 0;
 }

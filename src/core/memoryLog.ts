@@ -35,7 +35,8 @@ export function decodeMemories(text: string, source: string): DecodedMemories {
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
     const parsed = parseLine(line);
-    if (typeof parsed === "string") problems.push(`${source}: line ${i + 1} is not a memory and was skipped (${parsed}).`);
+    if (typeof parsed === "string")
+      problems.push(`${source}: line ${i + 1} is not a memory and was skipped (${parsed}).`);
     else if (!seen.has(parsed.id)) {
       seen.add(parsed.id);
       memories.push(parsed);

@@ -38,7 +38,12 @@ export function rankMemories(memories: readonly Memory[], query: string): Ranked
   });
   const byId = new Map(memories.map((m) => [m.id, m]));
   index.addAll(
-    [...byId.values()].map((m) => ({ id: m.id, text: m.text, paths: m.files.map((f) => f.path).join(" "), goal: m.goal })),
+    [...byId.values()].map((m) => ({
+      id: m.id,
+      text: m.text,
+      paths: m.files.map((f) => f.path).join(" "),
+      goal: m.goal,
+    })),
   );
   return index
     .search(query)
@@ -80,7 +85,13 @@ export function chooseMemories(input: MemoryChoiceInput): MemoryChoice {
     carried.push(memory);
     tokens += cost;
   }
-  return { carried, stale, unrelated: valid.length - ranked.length, overBudget: ranked.length - carried.length, tokens };
+  return {
+    carried,
+    stale,
+    unrelated: valid.length - ranked.length,
+    overBudget: ranked.length - carried.length,
+    tokens,
+  };
 }
 
 /** One memory as the trunk lists it: id, kind, provenance, the files at their blobs, the text. */
@@ -98,13 +109,15 @@ export function memoryLine(memory: Memory): string {
 export function renderMemorySection(choice: MemoryChoice): string {
   if (choice.carried.length === 0 && choice.stale === 0) return "";
   const left = [
-    choice.stale > 0 ? `${choice.stale} left out because their files changed since (stale)` : "",
-    choice.overBudget > 0 ? `${choice.overBudget} related ones left out for the trunk's memory budget` : "",
+    choice.stale > 0 ? `${choice.stale} stale (their files changed since)` : "",
+    choice.overBudget > 0 ? `${choice.overBudget} related that did not fit the trunk's memory budget` : "",
   ].filter((p) => p !== "");
-  return [
-    `Findings verified by earlier swarms on this repository whose files are unchanged since (same git blobs), ` +
-      `chosen for this goal: ${choice.carried.length}. Rely on them as FACTs and cite the id when you use one.`,
-    ...choice.carried.map(memoryLine),
-    ...(left.length > 0 ? [`Memories ${left.join("; ")}.`] : []),
-  ].join("\n");
+  const head =
+    choice.carried.length === 0
+      ? "No finding of earlier swarms on this repository is carried."
+      : `Findings verified by earlier swarms on this repository, their files unchanged since (same git blobs), ` +
+        `chosen for this goal (${choice.carried.length}): rely on them as FACTs and cite the id when you use one.`;
+  return [head, ...choice.carried.map(memoryLine), ...(left.length > 0 ? [`Left out: ${left.join("; ")}.`] : [])].join(
+    "\n",
+  );
 }

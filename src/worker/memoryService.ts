@@ -26,7 +26,9 @@ export async function listMemories(workspace: string, query?: string): Promise<M
   const byId = new Map(judged.map((j) => [j.memory.id, j]));
   const ordered =
     query === undefined
-      ? [...judged].sort((a, b) => b.memory.rememberedAt - a.memory.rememberedAt || b.memory.postedAt - a.memory.postedAt)
+      ? [...judged].sort(
+          (a, b) => b.memory.rememberedAt - a.memory.rememberedAt || b.memory.postedAt - a.memory.postedAt,
+        )
       : rankMemories(memories, query).map((r) => byId.get(r.memory.id) as JudgedMemory);
   return { memories: ordered, commit, file: store.file, problems };
 }

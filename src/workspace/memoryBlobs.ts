@@ -4,13 +4,26 @@ import type { JudgedMemory, Memory } from "../protocol/memory";
 import { gitText } from "./gitExec";
 
 /** The blob id of each of `paths` that is a file at `commit` (paths that are not there are absent from the map). */
-export async function blobsAt(topLevel: string, commit: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function blobsAt(
+  topLevel: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
   const blobs = new Map<string, string>();
   const wanted = new Set(paths);
   if (wanted.size === 0) return blobs;
   // `ls-tree -r` with the paths as pathspecs: one git call for all of them; a folder's files are listed too,
   // so only exact matches are kept.
-  const out = await gitText(topLevel, ["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit, "--", ...wanted]);
+  const out = await gitText(topLevel, [
+    "--literal-pathspecs",
+    "ls-tree",
+    "-r",
+    "-z",
+    "--full-tree",
+    commit,
+    "--",
+    ...wanted,
+  ]);
   for (const record of out.split("\0")) {
     const tab = record.indexOf("\t");
     if (tab < 0) continue;
@@ -22,7 +35,11 @@ export async function blobsAt(topLevel: string, commit: string, paths: readonly 
 }
 
 /** Each memory judged at `commit`: stale when any of its files has another blob there, or is gone. */
-export async function judgeMemories(topLevel: string, commit: string, memories: readonly Memory[]): Promise<JudgedMemory[]> {
+export async function judgeMemories(
+  topLevel: string,
+  commit: string,
+  memories: readonly Memory[],
+): Promise<JudgedMemory[]> {
   const now = await blobsAt(
     topLevel,
     commit,

@@ -61,7 +61,9 @@ async function patchFiles(h: SwarmHarvest, entry: BoardEntry): Promise<MemoryFil
   const paths =
     named.length > 0
       ? named
-      : (await gitText(h.topLevel, ["diff", "--name-only", "-z", h.startCommit, branchSha])).split("\0").filter(Boolean);
+      : (await gitText(h.topLevel, ["diff", "--name-only", "-z", h.startCommit, branchSha]))
+          .split("\0")
+          .filter(Boolean);
   return filesAt(h.topLevel, h.endCommit, paths);
 }
 

@@ -62,7 +62,7 @@ describe("memory selection", () => {
     const section = renderMemorySection(choice);
     assert.ok(!section.includes(median.id), "the stale memory is not in the trunk");
     assert.ok(section.includes(`[${mean.id}] FACT from swarm ${mean.swarmId}, agent agent-1, files src/stats.js@`));
-    assert.match(section, /1 left out because their files changed since \(stale\)/);
+    assert.match(section, /Left out: 1 stale \(their files changed since\)\./);
   });
 
   it("fills the token budget best first and skips what does not fit", () => {
@@ -91,7 +91,10 @@ describe("memory selection", () => {
       chooseMemories({ judged: [valid(median)], goal: "median", tokenBudget: 1000, countTokens: words }),
     );
     const withMemory = renderTrunk({ ...base, memory: section });
-    assert.ok(withMemory.startsWith(renderTrunk(base)), "the trunk without memory is a prefix (reused by a kept trunk)");
+    assert.ok(
+      withMemory.startsWith(renderTrunk(base)),
+      "the trunk without memory is a prefix (reused by a kept trunk)",
+    );
     assert.ok(withMemory.endsWith(`# Memory\n${section}\n`));
     assert.equal(renderTrunk({ ...base, memory: "" }), renderTrunk(base));
   });
