@@ -25,6 +25,8 @@ export const hostCommands = {
   restartWorker: { id: "swarmboard.restartWorker" },
   resumeSwarm: { id: "swarmboard.resumeSwarm" },
   cleanUpSwarm: { id: "swarmboard.cleanUpSwarm" },
+  searchMemories: { id: "swarmboard.searchMemories" },
+  deleteMemory: { id: "swarmboard.deleteMemory" },
   openFindingRef: { id: "swarmboard.openFindingRef", internal: true },
   mergeBranch: { id: "swarmboard.mergeBranch", internal: true },
   discardBranch: { id: "swarmboard.discardBranch", internal: true },
