@@ -7,6 +7,7 @@ import path from "node:path";
 import { chooseMemories, renderMemorySection, type MemoryChoice } from "../core/memorySelection";
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { BoardEntry } from "../protocol/board";
+import type { JudgedMemory } from "../protocol/memory";
 import type { Recipe } from "../protocol/recipe";
 import { judgeMemories } from "../workspace/memoryBlobs";
 import { harvestMemories } from "../workspace/memoryHarvest";
@@ -23,9 +24,15 @@ export interface SwarmMemory {
   remember(entries: readonly BoardEntry[]): Promise<void>;
 }
 
-/** The trunk tokens memories may take: the recipe's budgets.memoryTokens, else a quarter of an agent's tokens. */
-export function memoryTokenBudget(recipe: Recipe): number {
-  return recipe.budgets.memoryTokens ?? Math.floor(recipe.budgets.tokensPerAgent / 4);
+/**
+ * The trunk tokens memories may take: the recipe's budgets.memoryTokens, else a quarter of an agent's tokens; and
+ * where the KV pool is capped (--kv-cells, the recipe's kvCells), at most an eighth of it, so that memories never
+ * crowd out the agents' own cells.
+ */
+export function memoryTokenBudget(recipe: Recipe, kvCells?: number): number {
+  const wanted = recipe.budgets.memoryTokens ?? Math.floor(recipe.budgets.tokensPerAgent / 4);
+  const caps = [kvCells, recipe.budgets.kvCells].filter((c): c is number => c !== undefined && c > 0);
+  return Math.min(wanted, ...caps.map((c) => Math.floor(c / 8)));
 }
 
 interface SwarmMemoryInput {
@@ -55,9 +62,18 @@ export async function openSwarmMemory(input: SwarmMemoryInput): Promise<SwarmMem
   const store = await RepositoryMemory.forRepository(repo.topLevel);
   const startCommit = await refSha(repo.topLevel, `refs/heads/${repo.integrationBranch}`);
   if (startCommit === null) throw new Error(`The integration branch ${repo.integrationBranch} is missing.`);
-  const { memories, problems } = await store.read();
-  const judged = await judgeMemories(repo.topLevel, startCommit, memories);
-  const budget = memoryTokenBudget(options.recipe);
+  let judged: JudgedMemory[] = [];
+  const problems: string[] = [];
+  try {
+    const read = await store.read();
+    problems.push(...read.problems);
+    // A resumed swarm's own findings are on its board already.
+    const earlier = read.memories.filter((m) => m.swarmId !== options.swarmId);
+    judged = await judgeMemories(repo.topLevel, startCommit, earlier);
+  } catch (error) {
+    problems.push(`The repository's memory could not be read, so none is carried: ${(error as Error).message}`);
+  }
+  const budget = memoryTokenBudget(options.recipe, options.kvCells);
   const choice = chooseMemories({ judged, goal: options.goal, tokenBudget: budget, countTokens: input.countTokens });
   const record = path.join(options.stateDir, "memory.json");
   const stale = judged.filter((j) => j.status === "stale").map((j) => ({ id: j.memory.id, changed: j.changed }));

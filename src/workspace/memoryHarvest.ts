@@ -54,7 +54,13 @@ async function filesAt(topLevel: string, commit: string, paths: readonly string[
 /** The files a landed patch is about, with the commit they are judged at; undefined when it did not land. */
 async function patchFiles(h: SwarmHarvest, entry: BoardEntry): Promise<MemoryFile[] | undefined> {
   if (!h.verifiedMerges || refusedMerge.test(entry.text)) return undefined;
-  const branchSha = await refSha(h.topLevel, `refs/heads/${agentBranch(h.swarmId, entry.author)}`);
+  let branch: string;
+  try {
+    branch = agentBranch(h.swarmId, entry.author);
+  } catch {
+    return undefined; // an author that cannot have a branch (a sub-agent writes on its parent's)
+  }
+  const branchSha = await refSha(h.topLevel, `refs/heads/${branch}`);
   if (branchSha === null || branchSha === h.startCommit) return undefined;
   if (!(await isAncestor(h.topLevel, branchSha, h.endCommit))) return undefined;
   const named = namedPaths(entry);
