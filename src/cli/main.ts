@@ -19,6 +19,7 @@ import { recordSwarmEnd } from "../worker/swarmRecords";
 import { InputError } from "./inputChecks";
 import { prepareRun } from "./runInputs";
 import { cleanUpCommand, listCommand } from "./historyCommands";
+import { memoryCommand } from "./memoryCommands";
 import { runMcpServer } from "./mcpServer";
 import { evalCommand } from "./evalCommand";
 import { listenForMessages } from "./stdinMessages";
@@ -129,6 +130,7 @@ function replayScript(eventsFile: string): number {
 
 async function main(argv: string[]): Promise<number> {
   try {
+    if (argv[0] === "memory") return await memoryCommand(argv.slice(1), process.cwd());
     const command = parseCommandLine(argv);
     switch (command.command) {
       case "help":

@@ -41,6 +41,10 @@ export const usageText = `Usage:
   swarmboard clean-up <swarm-id> [--workspace <dir>] [--confirm <code>]
                                              without --confirm: list what would be removed and what is unmerged;
                                              with the code that list printed: remove its branches and worktrees
+  swarmboard memory list | search <words> | delete <memory-id>... [--workspace <dir>]
+                                             what earlier swarms verified on this repository (FACTs, merged patch
+                                             summaries), each valid or stale at HEAD, with its swarm, agent and files;
+                                             search ranks by BM25; a new swarm's trunk carries the relevant valid ones
   swarmboard model pull <hf-uri|name> [--dir <folder>]
                                              download a GGUF (resumable) into the model cache; a name is one of:
   swarmboard model pull --list [--kv-cells <n>]    instruct models with native tool calling: download size, KV bytes

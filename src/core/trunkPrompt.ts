@@ -31,6 +31,8 @@ export interface TrunkInput {
   readonly workspaceSummary: string;
   /** The repository's agent-rules files (AGENTS.md and the like); the section is left out when there are none. */
   readonly rules?: readonly AgentRule[];
+  /** Memories of earlier swarms (src/core/memorySelection.ts renderMemorySection); last, so the rest is reused. */
+  readonly memory?: string;
 }
 
 const byKey =
@@ -120,5 +122,6 @@ export function renderTrunk(input: TrunkInput): string {
     ...(rulesLine === "" ? [] : [rulesLine]),
     "",
     ...(conventions === "" ? [] : ["# Conventions", conventions, ""]),
+    ...(input.memory ? ["# Memory", input.memory, ""] : []),
   ].join("\n");
 }

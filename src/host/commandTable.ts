@@ -26,6 +26,8 @@ export const hostCommands = {
   resumeSwarm: { id: "swarmboard.resumeSwarm" },
   cleanUpSwarm: { id: "swarmboard.cleanUpSwarm" },
   setEngineApiKey: { id: "swarmboard.setEngineApiKey" },
+  searchMemories: { id: "swarmboard.searchMemories" },
+  deleteMemory: { id: "swarmboard.deleteMemory" },
   openFindingRef: { id: "swarmboard.openFindingRef", internal: true },
   mergeBranch: { id: "swarmboard.mergeBranch", internal: true },
   discardBranch: { id: "swarmboard.discardBranch", internal: true },

@@ -8,6 +8,8 @@ import { reportSettingsProblems } from "./configuration";
 import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
 import { launchSwarm, launchWithEditorContext } from "./launch/launchSwarm";
+import { memoryCommandHandlers } from "./memory/memoryCommands";
+import { RepositoryMemories } from "./memory/repositoryMemories";
 import { LaunchInput } from "./launch/launchInput";
 import { setEngineApiKey } from "./launch/engineChoice";
 import { registerChatParticipant } from "./chat/swarmParticipant";
@@ -49,7 +51,8 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const store = own(new SwarmStore(worker));
   const stuck = own(new StuckWatch(store));
   own(trackModelSet(store));
-  const tree = own(new SwarmsTreeProvider(worker, store, (id) => stuck.isStuck(id)));
+  const memories = own(new RepositoryMemories(worker, store, log));
+  const tree = own(new SwarmsTreeProvider(worker, store, (id) => stuck.isStuck(id), memories));
   const view = own(
     vscode.window.createTreeView("swarmboard.swarms", { treeDataProvider: tree, showCollapseAll: false }),
   );
@@ -80,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       ...swarmCommandHandlers({ ...launchDeps, showLane: (id) => panels.showLane(id) }),
       ...review.handlers,
       ...historyCommandHandlers({ worker, store, log, confirmations, history, resumeOverrides }),
+      ...memoryCommandHandlers({ memories, confirmations, picker, log }),
       launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
       launchSwarmWithContext: (arg?: unknown) => launchWithEditorContext(launchDeps, arg),
       selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>

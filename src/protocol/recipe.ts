@@ -81,6 +81,15 @@ export const budgetsSchema = z.strictObject({
     .int()
     .nonnegative("expected zero or more sub-agents")
     .optional(),
+  /**
+   * Most trunk tokens for memories of earlier swarms on the repository (src/core/memorySelection.ts); every agent
+   * reads them. Absent: a quarter of tokensPerAgent; 0: no memory in the trunk.
+   */
+  memoryTokens: z
+    .number({ error: "expected a number of tokens" })
+    .int()
+    .nonnegative("expected 0 (no memory) or a positive number of tokens")
+    .optional(),
 });
 export type Budgets = z.infer<typeof budgetsSchema>;
 

@@ -37,6 +37,7 @@ import {
 import { resolveKvPool } from "./kvPool";
 import { planSeats, type SeatPlan } from "./seatPlan";
 import { estimateDisk, type SwarmDisk } from "./swarmDisk";
+import { openSwarmMemory } from "./swarmMemory";
 import type { SwarmRunOptions } from "./swarmRunOptions";
 import { WebAccess } from "./web/webAccess";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
@@ -144,6 +145,7 @@ async function decodeTrunk(
   plan: SeatPlan,
   tasks: readonly Task[],
   summary: string,
+  memory: string,
 ): Promise<DecodedTrunk> {
   const roster = plannedRoster({
     seats: plan.stages.flat(),
@@ -158,6 +160,7 @@ async function decodeTrunk(
     roster,
     workspaceSummary: summary,
     rules,
+    memory,
   });
   // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
   await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
@@ -236,14 +239,9 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
           });
     const tasks = await openTasks({ options, repo, board, policy, dependencies, verifier }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
-    const { context, format, rules, shape, trunkReuse } = await decodeTrunk(
-      options,
-      repo,
-      engine,
-      plan,
-      tasks,
-      summary,
-    );
+    const memory = await openSwarmMemory({ options, repo, board, countTokens: (t) => model.tokenize(t).length, note });
+    const trunk = await decodeTrunk(options, repo, engine, plan, tasks, summary, memory.section);
+    const { context, format, rules, shape, trunkReuse } = trunk;
     const equalShare = Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64;
     const tailBudget = Math.max(64, Math.min(equalShare, options.tailCells ?? equalShare));
     const close = async () => {
@@ -254,6 +252,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
         if (file !== undefined && context.liveAgents.length === 0) await context.saveTrunk(file).catch(() => undefined);
         await keepContext(context, shape);
       }
+      await memory.remember(board.board.entries());
       await store.close();
     };
     const parts = {

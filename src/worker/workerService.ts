@@ -39,6 +39,7 @@ import { EventsTrace } from "./eventsTrace";
 import { cleanUp, listSwarms, recordedEvents, resumableRecord } from "./historyService";
 import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
 import { modelLoadFacts } from "./modelLoadFacts";
+import { serveMemory } from "./memoryService";
 import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
 import { resolveRecipe } from "./recipeResolve";
 import { reviewService } from "./reviewService";
@@ -81,6 +82,7 @@ export class WorkerService implements Disposable {
     s.add(peer.handle(listSwarmsMethod, ({ workspace }) => listSwarms(workspace)));
     s.add(peer.handle(pastSwarmEventsMethod, ({ workspace, swarmId }) => recordedEvents(workspace, swarmId)));
     s.add(peer.handle(resumeSwarmMethod, (p) => this.resume(p)));
+    for (const method of serveMemory(peer)) s.add(method);
     s.add(
       peer.handle(cleanUpSwarmMethod, ({ workspace, swarmId, confirm }) => {
         if (this.swarms.has(swarmId))

@@ -10,6 +10,7 @@ import { stableHash } from "../../src/core/taskSources";
 import { builtinRecipes } from "../../src/core/recipeCatalog";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { denyAllApprover } from "../../src/workspace/approvals";
+import { RepositoryMemory } from "../../src/workspace/repositoryMemory";
 import { removeDir, tempDir } from "../unit/workspace/gitFixture";
 import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
 import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
@@ -125,5 +126,20 @@ describe("the fix-failing-tests swarm on a mocha project, verified merges (real 
       Array(8).fill(1),
       "one step fewer after each call",
     );
+  });
+
+  it("remembers the verified merge's summary for later swarms, not the refused one, with its file at the end", async () => {
+    const { memories } = await (await RepositoryMemory.forRepository(project)).read();
+    const patches = memories.filter((m) => m.kind === "PATCH_SUMMARY");
+    assert.deepEqual(
+      patches.map((m) => m.text),
+      [patchSummaries()[1]?.text],
+    );
+    const end = git(project, "rev-parse", "swarmboard/verified/main");
+    assert.deepEqual(patches[0]?.files, [
+      { path: "src/math.js", blob: git(project, "rev-parse", "swarmboard/verified/main:src/math.js") },
+    ]);
+    assert.equal(patches[0]?.commit, end);
+    assert.equal(patches[0]?.agent, "agent-1");
   });
 });

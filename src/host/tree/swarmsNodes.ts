@@ -17,7 +17,7 @@ import {
 } from "../swarm/swarmStatus";
 import { branchesLine, historyTooltip } from "./pastSwarmText";
 
-export type SwarmsNodeKind = "worker" | "model" | "hint" | "swarm" | "agent" | "finding";
+export type SwarmsNodeKind = "worker" | "model" | "hint" | "swarm" | "agent" | "finding" | "memories" | "memory";
 
 export interface SwarmsNode {
   readonly id: string;
@@ -35,6 +35,9 @@ export interface SwarmsNode {
   readonly collapsible?: boolean;
   /** Collapsed at first (a past swarm); otherwise a swarm opens expanded. */
   readonly folded?: boolean;
+  /** A memory node's memory id and the folder whose repository holds it (the delete command takes the node). */
+  readonly memoryId?: string;
+  readonly workspace?: string;
 }
 
 const agentIcons: Record<string, string> = {

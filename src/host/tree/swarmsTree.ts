@@ -3,6 +3,7 @@
 // rebuilds its nodes from the store on every read.
 import * as vscode from "vscode";
 import { DisposableBase } from "../../core/disposable";
+import type { RepositoryMemories } from "../memory/repositoryMemories";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 import { readSettings } from "../configuration";
@@ -17,6 +18,7 @@ import {
   workerNode,
   type SwarmsNode,
 } from "./swarmsNodes";
+import { memoriesNode, memoryNode } from "./memoryNodes";
 
 export type { SwarmsNode } from "./swarmsNodes";
 
@@ -29,8 +31,10 @@ export class SwarmsTreeProvider extends DisposableBase implements vscode.TreeDat
     private readonly worker: WorkerProcess,
     private readonly swarms: SwarmStore,
     private readonly isStuck: (swarmId: string) => boolean = () => false,
+    private readonly memories?: RepositoryMemories,
   ) {
     super();
+    if (memories) this.register(memories.onDidChange(() => this.refresh()));
     this.register(worker.onDidChangeState(() => this.refresh()));
     this.register(swarms.onDidChange(() => this.refresh()));
     this.register(
@@ -52,6 +56,11 @@ export class SwarmsTreeProvider extends DisposableBase implements vscode.TreeDat
 
   getChildren(element?: SwarmsNode): SwarmsNode[] {
     if (!element) return this.roots();
+    if (element.kind === "memories") {
+      // Opening the node reads the memory again (a CLI or another window may have changed it).
+      void this.memories?.refresh();
+      return (this.memories?.memories() ?? []).map(memoryNode);
+    }
     const swarm = element.swarmId ? this.swarms.swarm(element.swarmId) : undefined;
     if (!swarm) return [];
     if (element.kind === "swarm") return swarm.agents.map((a) => agentNode(swarm, a));
@@ -72,6 +81,7 @@ export class SwarmsTreeProvider extends DisposableBase implements vscode.TreeDat
     if (withModel) roots.push(modelNode(withModel));
     else roots.push(configuredModelNode(settings.ok ? settings.settings.modelPath : ""));
     roots.push(...swarms.map((s) => swarmNode(s, this.isStuck(s.id))));
+    if (this.memories) roots.push(memoriesNode(this.memories.memories()));
     return roots;
   }
 

@@ -20,6 +20,7 @@ describe("activation", () => {
     ).contributes.commands.map((c) => c.command);
     assert.deepEqual(contributed.sort(), [
       "swarmboard.cleanUpSwarm",
+      "swarmboard.deleteMemory",
       "swarmboard.launchSwarm",
       "swarmboard.launchSwarmWithContext",
       "swarmboard.listFindings",
@@ -30,6 +31,7 @@ describe("activation", () => {
       "swarmboard.restartWorker",
       "swarmboard.resumeSwarm",
       "swarmboard.reviewBranches",
+      "swarmboard.searchMemories",
       "swarmboard.selectModel",
       "swarmboard.showLane",
       "swarmboard.stopAgent",
