@@ -1,17 +1,14 @@
 // Everything a swarm needs before its first fork, in one value: the board (its durable log, resumed or new),
 // the repository (recovered after a crash), the model, the seat plan, the one command policy, the open tasks,
 // and the trunk decoded once into a new swarm context. Each step is one named function below.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { SwarmBoard } from "../core/swarmBoard";
-import { plannedRoster } from "../core/roster";
-import { renderTrunk } from "../core/trunkPrompt";
-import { readAgentRules } from "../workspace/agentRulesFiles";
 import type { AgentRule } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { Task } from "../protocol/tasks";
 import { webSettingsSchema } from "../protocol/webTools";
-import { AgentChatFormat } from "../runtime/agentChatFormat";
+import { type AgentChatFormat } from "../runtime/agentChatFormat";
 import type { EngineContext } from "../runtime/engine";
 import { openEngine, type SwarmEngine } from "../runtime/engines";
 import { gpuChoiceOf } from "../runtime/gpuBackend";
@@ -26,17 +23,10 @@ import { detectDependencyFolders, type DependencyFolders } from "../workspace/de
 import { MergeVerifier } from "../workspace/mergeVerifier";
 import { recoverSwarm } from "../workspace/swarmCleanup";
 import { SwarmRepository } from "../workspace/swarmRepository";
-import {
-  decodeOrRestore,
-  keepContext,
-  takeKeptContext,
-  trunkShape,
-  trunkStateFile,
-  type TrunkShape,
-} from "./keptTrunk";
-import { resolveKvPool } from "./kvPool";
+import { keepContext, trunkStateFile } from "./keptTrunk";
 import { planSeats, type SeatPlan } from "./seatPlan";
 import { estimateDisk, type SwarmDisk } from "./swarmDisk";
+import { decodeTrunk } from "./trunkDecode";
 import { openSwarmMemory } from "./swarmMemory";
 import type { SwarmRunOptions } from "./swarmRunOptions";
 import { WebAccess } from "./web/webAccess";
@@ -129,77 +119,6 @@ async function openTasks(
   return gatherTasks(options.recipe, options.goal, repo.topLevel, board, tested.tasks);
 }
 
-interface DecodedTrunk {
-  context: EngineContext;
-  format: AgentChatFormat;
-  rules: AgentRule[];
-  shape: TrunkShape;
-  trunkReuse?: TrunkReuse;
-}
-
-/** Renders the trunk (charter, tools, roster, goal, workspace) and decodes it once into a new context. */
-async function decodeTrunk(
-  options: SwarmRunOptions,
-  repo: SwarmRepository,
-  engine: SwarmEngine,
-  plan: SeatPlan,
-  tasks: readonly Task[],
-  summary: string,
-  memory: string,
-): Promise<DecodedTrunk> {
-  const roster = plannedRoster({
-    seats: plan.stages.flat(),
-    tasks,
-    ...(plan.synthesist ? { synthesist: plan.synthesist.role } : {}),
-  });
-  const rules = options.agentRules === false ? [] : await readAgentRules(repo.topLevel);
-  const trunkText = renderTrunk({
-    recipe: options.recipe,
-    goal: options.goal,
-    tools: [],
-    roster,
-    workspaceSummary: summary,
-    rules,
-    memory,
-  });
-  // What every agent was told, kept with the run (the trunk is the one prompt all agents share).
-  await writeFile(path.join(options.stateDir, "trunk.txt"), trunkText);
-  const { model } = engine;
-  const format = await AgentChatFormat.create(model, trunkText, plan.tools);
-  const shape = trunkShape(options, model, plan.widestStage + plan.subagentSeats);
-  if (engine.kind === "remote") {
-    // The engine's prefix cache is the kept trunk: it is sent once, now, and every agent's request starts with it.
-    const context = await engine.createContext({ maxAgents: shape.maxAgents, kvCells: 1 });
-    await context.appendToTrunk(format.trunkTokens);
-    return { context, format, rules, shape };
-  }
-  const kept = await takeKeptContext(shape);
-  if (kept !== undefined) {
-    try {
-      const trunkReuse = await kept.replaceTrunk(format.trunkTokens);
-      return { context: kept, format, rules, shape, trunkReuse };
-    } catch (error) {
-      await kept.dispose();
-      throw error;
-    }
-  }
-  const pool = await resolveKvPool(model, { ...options, sequences: shape.maxAgents + 2 });
-  const context = await engine.createContext({
-    maxAgents: shape.maxAgents,
-    kvCells: pool.cells,
-    threads: options.threads,
-    poolOrigin: pool.origin,
-    ...(options.kvCacheType ? { kvCacheType: options.kvCacheType } : {}),
-  });
-  try {
-    await decodeOrRestore(context, shape, format.trunkTokens);
-  } catch (error) {
-    await context.dispose();
-    throw error;
-  }
-  return { context, format, rules, shape };
-}
-
 /** Sets a swarm up; `note` receives the board entries posted on the way. */
 export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEntry) => void): Promise<SwarmSetup> {
   const store = await openBoardLog(options);
@@ -240,7 +159,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const tasks = await openTasks({ options, repo, board, policy, dependencies, verifier }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
     const memory = await openSwarmMemory({ options, repo, board, countTokens: (t) => model.tokenize(t).length, note });
-    const trunk = await decodeTrunk(options, repo, engine, plan, tasks, summary, memory.section);
+    const trunk = await decodeTrunk({ options, repo, engine, plan, tasks, summary, memory: memory.section });
     const { context, format, rules, shape, trunkReuse } = trunk;
     const equalShare = Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64;
     const tailBudget = Math.max(64, Math.min(equalShare, options.tailCells ?? equalShare));
