@@ -1,7 +1,8 @@
 // What one benchmark configuration measures, and the clock that takes the measurements. The same definitions
 // hold for the three modes, so their rows can be divided by each other.
 
-export type BenchMode = "shared-cells" | "copy-mode" | "usual-bill";
+/** `remote`: llama-server on loopback, driven through the remote engine (bench/remoteArm.ts). */
+export type BenchMode = "shared-cells" | "copy-mode" | "usual-bill" | "remote";
 
 export interface BenchConfig {
   readonly model: string;

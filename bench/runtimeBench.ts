@@ -12,6 +12,7 @@ import { formatBenchTables, formatHighlights, formatScaling } from "./benchRepor
 import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runForkedAgents } from "./forkedAgents";
 import { formatTailTable, runTailSweep, type TailRow } from "./privateTails";
+import { remoteArmMissing, runRemoteArm } from "./remoteArm";
 import { runUsualBill } from "./usualBill";
 import { flashAttentionFor } from "../src/runtime/swarmContextOptions";
 import { runBenchMain } from "./benchMain";
@@ -42,6 +43,12 @@ async function runOne(model: SwarmModel, config: BenchConfig, options: BenchOpti
     forcedTokens(tokenizer, agent, config.generatedTokens),
   );
   const common = { config, threads: options.threads, trunk, forced, batchSize };
+  if (config.mode === "remote") {
+    const missing = remoteArmMissing();
+    if (missing !== undefined) return { config, skipped: missing };
+    const remote = { modelPath: model.facts.path, threads: options.threads, bytesPerCell: model.facts.kvBytesPerCell };
+    return { config, figures: await runRemoteArm({ ...remote, config, trunk }) };
+  }
   if (config.mode !== "usual-bill") return { config, figures: await runForkedAgents({ model, ...common }) };
   const prefill = config.agents * config.trunkTokens;
   if (prefill > options.usualBillMaxPrefill) {
@@ -68,7 +75,7 @@ function progressLine(row: BenchRow, done: number, total: number): string {
   if (f === undefined) return `${what}: skipped (${row.skipped})`;
   return (
     `${what}: prefill ${f.prefillTokens} tok in ${f.prefillMs.toFixed(0)} ms, step ${f.meanStepMs.toFixed(1)} ms, ` +
-    `${f.dispatchesPerStep.toFixed(2)} dispatches/step, ${f.kvCellsEnd} cells, all first tokens ${f.allFirstTokenMs.toFixed(0)} ms`
+    `${Number.isFinite(f.dispatchesPerStep) ? f.dispatchesPerStep.toFixed(2) : "-"} dispatches/step, ${f.kvCellsEnd} cells, all first tokens ${f.allFirstTokenMs.toFixed(0)} ms`
   );
 }
 

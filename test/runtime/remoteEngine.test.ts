@@ -8,7 +8,7 @@ import type { EngineAgent } from "../../src/runtime/engine";
 import { openEngine, type SwarmEngine } from "../../src/runtime/engines";
 import { loadSwarmModel } from "../../src/runtime/loadModel";
 import { createSwarmContext } from "../../src/runtime/swarmContext";
-import { freePort, LlamaServerProcess } from "./llamaServerProcess";
+import { freePort, LlamaServerProcess } from "../../bench/llamaServerProcess";
 import { sharedModelPath } from "./runtimeTestModels";
 
 const modelPath = () => sharedModelPath("tiny-random-qwen2-chatml.gguf");

@@ -12,7 +12,7 @@ import { denyAllApprover } from "../../src/workspace/approvals";
 import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
 import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
 import { gatherTasks } from "../../src/worker/workspaceTasks";
-import { LlamaServerProcess } from "../runtime/llamaServerProcess";
+import { LlamaServerProcess } from "../../bench/llamaServerProcess";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, ofType, testRecipe, type SampleRepo } from "./swarmFixtures";
 

@@ -1,27 +1,36 @@
-// A real llama-server on loopback for the remote engine's tests: the binary scripts/buildLlamaServer.mjs builds
-// and caches (or SWARMBOARD_LLAMA_SERVER), a model from the shared folder, a free port. A missing binary fails the
-// test loudly with the command that builds it. `kill` is a SIGKILL (a crash, not a shutdown); `start` again brings
+// A real llama-server on loopback for the remote engine's tests and the benchmark's remote arm: the binary
+// scripts/buildLlamaServer.mjs builds and caches (or SWARMBOARD_LLAMA_SERVER), a model, a free port. A missing
+// binary is an error that gives the command that builds it. `kill` is a SIGKILL (a crash, not a shutdown); `start` again brings
 // the same server back on the same port.
-import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { repoRoot } from "./runtimeTestModels";
+
+/** The repository root, found from this file whether it runs from bench/, out/bench/ or dist/bench/. */
+function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, "CONTRIBUTING.md"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the repository root above ${__dirname}`);
+    dir = parent;
+  }
+  return dir;
+}
 
 export function llamaServerBinary(): string {
   const given = process.env.SWARMBOARD_LLAMA_SERVER;
   if (given) {
-    assert.ok(existsSync(given), `SWARMBOARD_LLAMA_SERVER=${given} does not exist`);
+    if (!existsSync(given)) throw new Error(`SWARMBOARD_LLAMA_SERVER=${given} does not exist`);
     return given;
   }
   const script = path.join(repoRoot(), "scripts", "buildLlamaServer.mjs");
   const found = spawnSync(process.execPath, [script, "--print-path"], { encoding: "utf8" });
-  assert.equal(
-    found.status,
-    0,
-    `no llama-server built for this machine: run \`node scripts/buildLlamaServer.mjs\` (CI's setup does). ${found.stderr}`,
-  );
+  if (found.status !== 0) {
+    throw new Error(
+      `no llama-server built for this machine: run \`node scripts/buildLlamaServer.mjs\` (CI's setup does). ${found.stderr}`,
+    );
+  }
   return found.stdout.trim().split("\n").at(-1)!;
 }
 
@@ -100,7 +109,7 @@ export class LlamaServerProcess {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
-        assert.fail(`llama-server exited with ${this.child.exitCode}: ${this.output}`);
+        throw new Error(`llama-server exited with ${this.child.exitCode}: ${this.output}`);
       }
       const ok = await fetch(`${this.url}/health`)
         .then((r) => r.ok)
@@ -108,6 +117,6 @@ export class LlamaServerProcess {
       if (ok) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    assert.fail(`llama-server did not become healthy within ${timeoutMs} ms: ${this.output}`);
+    throw new Error(`llama-server did not become healthy within ${timeoutMs} ms: ${this.output}`);
   }
 }
