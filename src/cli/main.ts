@@ -21,7 +21,7 @@ import { prepareRun } from "./runInputs";
 import { cleanUpCommand, listCommand } from "./historyCommands";
 import { runMcpServer } from "./mcpServer";
 import { evalCommand } from "./evalCommand";
-import { listenForMessages } from "./stdinMessages";
+import { listenForSteering } from "./stdinMessages";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
@@ -71,6 +71,7 @@ async function run(opts: RunOptions): Promise<number> {
       resume: prepared.resume,
       agentRules: !opts.noAgentRules,
       policy: defaultPolicyRules,
+      ...(opts.askUserTimeout !== undefined ? { askUserTimeoutSeconds: opts.askUserTimeout } : {}),
     },
     approver: () => unattendedApprover(opts.approveAsks),
     deliver: (batch) => {
@@ -91,9 +92,14 @@ async function run(opts: RunOptions): Promise<number> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  const stopListening = listenForMessages(
+  const stopListening = listenForSteering(
     process.stdin,
-    (to, text) => session.message(to, text),
+    {
+      message: (to, text) => session.message(to, text),
+      pauseAgent: (agentId, paused) => session.steering.pauseAgent(agentId, paused),
+      addTask: (text) => session.steering.addTask(text, Date.now()),
+      answer: (questionId, text) => session.steering.answer(questionId, text),
+    },
     (line) => process.stderr.write(`${line}\n`),
   );
   process.stdout.write(`swarm ${recorded.swarmId}: state dir ${recorded.stateDir}\n`);

@@ -40,6 +40,15 @@ export interface ApprovalView {
   readonly time: number;
 }
 
+/** An agent's open ask_user question, until it is answered, times out or is withdrawn. */
+export interface QuestionView {
+  readonly questionId: string;
+  readonly agentId: string;
+  readonly question: string;
+  readonly time: number;
+  readonly timeoutMs: number;
+}
+
 export interface SwarmViewState {
   readonly id: string;
   readonly goal: string;
@@ -62,6 +71,8 @@ export interface SwarmViewState {
   readonly compactions: number;
   readonly compactedCells: number;
   readonly approvals: readonly ApprovalView[];
+  /** Open ask_user questions, oldest first. */
+  readonly questions: readonly QuestionView[];
 }
 
 const laneCap = 200;
@@ -81,6 +92,7 @@ export function emptySwarm(id: string, time: number): SwarmViewState {
     compactions: 0,
     compactedCells: 0,
     approvals: [],
+    questions: [],
   };
 }
 
@@ -210,6 +222,12 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
           },
         ],
       };
+    case "user-question": {
+      const { questionId, agentId, question, timeoutMs } = e;
+      return { ...s, questions: [...s.questions, { questionId, agentId, question, timeoutMs, time: e.time }] };
+    }
+    case "user-question-ended":
+      return withoutQuestion(s, e.questionId);
     case "swarm-ended":
       return {
         ...s,
@@ -218,8 +236,14 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         endReason: e.reason,
         ...(e.reportPath ? { reportPath: e.reportPath } : {}),
         approvals: [],
+        questions: [],
       };
   }
+}
+
+/** Drops a question that ended (or that the person just answered) from the view. */
+export function withoutQuestion(s: SwarmViewState, questionId: string): SwarmViewState {
+  return { ...s, questions: s.questions.filter((q) => q.questionId !== questionId) };
 }
 
 /** Drops an answered approval from the view. */

@@ -8,6 +8,7 @@ import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } fr
 import { turnScriptSchema } from "./turnScript";
 import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
+import { askUserTimeoutSchema } from "./steering";
 
 /** The longest goal a swarm takes (it goes into every agent's trunk). */
 export const maxGoalChars = 20_000;
@@ -35,6 +36,8 @@ export const startSwarmParams = z.object({
   agentRules: z.boolean().optional(),
   /** How agents reach the web (the `swarmboard.web*` settings); default: no allowed host, no search. */
   web: webSettingsSchema.optional(),
+  /** Seconds an agent's ask_user question waits for an answer (`swarmboard.askUserTimeoutSeconds`); default 300. */
+  askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
 });
 export type StartSwarmParams = z.infer<typeof startSwarmParams>;
 

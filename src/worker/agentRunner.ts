@@ -56,6 +56,10 @@ export class AgentRunner {
         this.apply(["stop"], stopReason);
         break;
       }
+      if (deps.pause?.requested()) {
+        await this.holdWhilePaused(deps.pause);
+        continue;
+      }
       const call = await deps.calls.next();
       this.tokens += call.tokens;
       this.steps++;
@@ -94,6 +98,18 @@ export class AgentRunner {
         if (!(await this.pauseForCells(`kv-full: ${(error as Error).message}`))) return false;
       }
     }
+  }
+
+  /**
+   * The person paused the agent: it waits between steps, its cells, claims and worktree kept, until resumed; a stop
+   * or the end of its wall clock ends the wait and the loop's next check stops it.
+   */
+  private async holdWhilePaused(pause: NonNullable<AgentRunnerDeps["pause"]>): Promise<void> {
+    const { deps } = this;
+    this.apply(["pause"], "paused by the user");
+    const end = await pause.waitWhilePaused(deps.timeLeftMs?.(), () => deps.board.renew(deps.id, deps.now()));
+    if (end === "resumed") this.apply(["resume"]);
+    if (end === "time") this.apply(["stop"], "the wall clock ran out while it was paused");
   }
 
   /** Pauses until cells are freed, then resumes (true); fails the agent when none will be (false). */
@@ -187,6 +203,7 @@ export class AgentRunner {
       ...(deps.delegation
         ? { spawnSubagent: deps.delegation.spawnSubagent, collectSubagents: deps.delegation.collectSubagents }
         : {}),
+      ...(deps.askUser ? { askUser: deps.askUser } : {}),
     };
     const outcome = await dispatchCall(context, deps.tools, call.name, call.argsText);
     const left = this.budgetLeft();
