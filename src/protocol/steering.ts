@@ -29,17 +29,16 @@ export const pauseAgentMethod = defineMethod(
 
 export const maxTaskChars = 2_000;
 
+export const taskTextSchema = z
+  .string()
+  .trim()
+  .min(1, "expected a task")
+  .max(maxTaskChars, `a task is at most ${maxTaskChars.toLocaleString("en-US")} characters`);
+
 /** A task added by the person: it lands on the board as an open task that an agent can claim by its id. */
 export const addTaskMethod = defineMethod(
   "swarm/addTask",
-  z.object({
-    swarmId: z.string(),
-    text: z
-      .string()
-      .trim()
-      .min(1, "expected a task")
-      .max(maxTaskChars, `a task is at most ${maxTaskChars.toLocaleString("en-US")} characters`),
-  }),
+  z.object({ swarmId: z.string(), text: taskTextSchema }),
   z.object({ taskId: z.string() }),
 );
 

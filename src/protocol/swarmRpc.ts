@@ -55,6 +55,13 @@ export const stopAgentMethod = defineMethod(
   z.object({ stopping: z.boolean() }),
 );
 
+/** The text of a person's message. */
+export const messageTextSchema = z
+  .string()
+  .trim()
+  .min(1, "expected a message")
+  .max(8_000, "a message is at most 8,000 characters");
+
 /** A person's message: to one agent (read when its current tool call returns) or to the whole swarm. */
 export const messageSwarmMethod = defineMethod(
   "swarm/message",
@@ -62,7 +69,7 @@ export const messageSwarmMethod = defineMethod(
     swarmId: z.string(),
     /** An agent's id, or "swarm" for every agent. */
     to: z.string().min(1),
-    text: z.string().trim().min(1, "expected a message").max(8_000, "a message is at most 8,000 characters"),
+    text: messageTextSchema,
   }),
   z.object({ messageId: z.string(), to: z.string() }),
 );

@@ -14,9 +14,11 @@ export function serveSteering(peer: RpcPeer, find: (swarmId: string) => SwarmSes
     if (found === undefined) throw new HandlerError("unknown-swarm", `No swarm ${swarmId} runs in this worker.`);
     return found;
   };
-  const refused = (code: string) => (error: unknown): never => {
-    throw new HandlerError(code, (error as Error).message);
-  };
+  const refused =
+    (code: string) =>
+    (error: unknown): never => {
+      throw new HandlerError(code, (error as Error).message);
+    };
   return [
     peer.handle(messageSwarmMethod, async ({ swarmId, to, text }) => {
       const sent = await session(swarmId).message(to, text).catch(refused("message-refused"));

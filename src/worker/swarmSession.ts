@@ -51,7 +51,11 @@ export class SwarmSession {
     private readonly emitEvent: (event: SwarmEvent) => void,
   ) {
     const askUserSeconds = options.askUserTimeoutSeconds ?? defaultAskUserTimeoutSeconds;
-    this.steering = new SwarmSteering(() => this.running?.board, (e) => this.emit(e), askUserSeconds * 1000);
+    this.steering = new SwarmSteering(
+      () => this.running?.board,
+      (e) => this.emit(e),
+      askUserSeconds * 1000,
+    );
   }
 
   /** Stops every agent at its next step; what exists is compiled into the report. */

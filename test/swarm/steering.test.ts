@@ -86,8 +86,10 @@ describe("steering a running swarm: pause/resume, add a task, ask_user (real CLI
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     };
-    const question = (agentId: string, nth = 0) => (now: SwarmEvent[]) =>
-      ofType(now, "user-question").filter((q) => q.agentId === agentId)[nth];
+    const question =
+      (agentId: string, nth = 0) =>
+      (now: SwarmEvent[]) =>
+        ofType(now, "user-question").filter((q) => q.agentId === agentId)[nth];
 
     const asked2 = await until("agent-2's question", question("agent-2"));
     const asked1 = await until("agent-1's question", question("agent-1"));
