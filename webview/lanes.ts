@@ -73,7 +73,7 @@ export function mountLanes(on: LaneHandlers): LanesDom {
     setAttr(stop, "title", `Stop ${a.id}`);
     setAttr(stop, "aria-label", `Stop ${a.id}`);
     stop.addEventListener("click", () => on.stop(a.id));
-    const pause = el("button", "icon-button", "⏸");
+    const pause = el("button", "icon-button", el("span", "codicon codicon-debug-pause"));
     // The button's label follows the state (update below): it pauses a working agent, resumes a paused one.
     pause.addEventListener("click", () => on.pause(a.id, pause.dataset.paused !== "true"));
     const claim = el("div", "claim", "");
@@ -145,7 +145,8 @@ export function mountLanes(on: LaneHandlers): LanesDom {
       lane.pause.hidden = !liveStates.has(a.state) || a.state === "starting";
       const paused = a.state === "paused";
       lane.pause.dataset.paused = String(paused);
-      setText(lane.pause, paused ? "▶" : "⏸");
+      const glyph = lane.pause.firstElementChild as HTMLElement;
+      setAttr(glyph, "class", `codicon codicon-${paused ? "debug-continue" : "debug-pause"}`);
       setAttr(lane.pause, "title", `${paused ? "Resume" : "Pause"} ${a.id}`);
       setAttr(lane.pause, "aria-label", `${paused ? "Resume" : "Pause"} ${a.id}`);
       setText(lane.claim, a.claim ? `Claim: ${a.claim}` : "No claim");

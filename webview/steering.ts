@@ -45,7 +45,10 @@ function mountQuestion(q: QuestionView, on: SteeringHandlers): HTMLElement {
     on.answer(q.questionId, text);
     box.value = "";
   };
-  const minutes = Math.max(1, Math.round(q.timeoutMs / 60_000));
+  const wait =
+    q.timeoutMs >= 60_000
+      ? `${Math.round(q.timeoutMs / 60_000)} min`
+      : `${Math.max(1, Math.round(q.timeoutMs / 1000))} s`;
   const node = el(
     "li",
     "question",
@@ -55,7 +58,7 @@ function mountQuestion(q: QuestionView, on: SteeringHandlers): HTMLElement {
     el(
       "div",
       "steer-actions",
-      el("span", "muted", `No answer within ${minutes} min: it decides alone.`),
+      el("span", "muted", `No answer within ${wait}: it decides alone.`),
       button("Answer", "", send),
     ),
   );

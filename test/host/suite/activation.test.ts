@@ -19,15 +19,21 @@ describe("activation", () => {
       extension.packageJSON as { contributes: { commands: { command: string }[] } }
     ).contributes.commands.map((c) => c.command);
     assert.deepEqual(contributed.sort(), [
+      "swarmboard.addTask",
+      "swarmboard.answerQuestion",
       "swarmboard.cleanUpSwarm",
       "swarmboard.launchSwarm",
       "swarmboard.launchSwarmWithContext",
       "swarmboard.listFindings",
+      "swarmboard.messageAgent",
+      "swarmboard.messageSwarm",
       "swarmboard.openBranchDiff",
       "swarmboard.openPanel",
+      "swarmboard.pauseAgent",
       "swarmboard.pingWorker",
       "swarmboard.pullModel",
       "swarmboard.restartWorker",
+      "swarmboard.resumeAgent",
       "swarmboard.resumeSwarm",
       "swarmboard.reviewBranches",
       "swarmboard.selectModel",
