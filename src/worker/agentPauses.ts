@@ -3,6 +3,9 @@
 // not wait for it and the others go on, and it keeps its sequence (cells), claims (renewed while it waits) and
 // worktree. It goes on when resumed, stopped, or when its wall clock runs out (then it stops as usual).
 
+import type { LoopInput } from "../protocol/agentLoop";
+import type { AgentRunnerDeps } from "./agentRunnerDeps";
+
 /** Why a paused agent stopped waiting. */
 export type PauseEnd = "resumed" | "aborted" | "time";
 
@@ -80,4 +83,19 @@ export class AgentPauses {
       this.paused.get(agentId)?.push(done);
     });
   }
+}
+
+/**
+ * The runner's side: the agent's loop shows it paused while it waits; resumed, it goes back to where it was; a stop
+ * (the user, the swarm) leaves it paused for the loop's next check to stop it; its wall clock running out stops it.
+ */
+export async function holdWhilePaused(
+  pause: NonNullable<AgentRunnerDeps["pause"]>,
+  deps: Pick<AgentRunnerDeps, "id" | "board" | "now" | "timeLeftMs">,
+  apply: (inputs: readonly LoopInput[], reason?: string) => void,
+): Promise<void> {
+  apply(["pause"], "paused by the user");
+  const end = await pause.waitWhilePaused(deps.timeLeftMs?.(), () => deps.board.renew(deps.id, deps.now()));
+  if (end === "resumed") apply(["resume"]);
+  if (end === "time") apply(["stop"], "the wall clock ran out while it was paused");
 }

@@ -11,6 +11,7 @@ import type { ModelCall } from "./agentCalls";
 import type { AgentRunnerDeps } from "./agentRunnerDeps";
 import { dispatchCall } from "./callDispatch";
 import { readback } from "./agentReadback";
+import { holdWhilePaused } from "./agentPauses";
 import { failedCall, type CallOutcome } from "./tools/toolDefinition";
 
 export type { AgentEventDraft, AgentRunnerDeps } from "./agentRunnerDeps";
@@ -57,7 +58,7 @@ export class AgentRunner {
         break;
       }
       if (deps.pause?.requested()) {
-        await this.holdWhilePaused(deps.pause);
+        await holdWhilePaused(deps.pause, deps, (inputs, reason) => this.apply(inputs, reason));
         continue;
       }
       const call = await deps.calls.next();
@@ -98,18 +99,6 @@ export class AgentRunner {
         if (!(await this.pauseForCells(`kv-full: ${(error as Error).message}`))) return false;
       }
     }
-  }
-
-  /**
-   * The person paused the agent: it waits between steps, its cells, claims and worktree kept, until resumed; a stop
-   * or the end of its wall clock ends the wait and the loop's next check stops it.
-   */
-  private async holdWhilePaused(pause: NonNullable<AgentRunnerDeps["pause"]>): Promise<void> {
-    const { deps } = this;
-    this.apply(["pause"], "paused by the user");
-    const end = await pause.waitWhilePaused(deps.timeLeftMs?.(), () => deps.board.renew(deps.id, deps.now()));
-    if (end === "resumed") this.apply(["resume"]);
-    if (end === "time") this.apply(["stop"], "the wall clock ran out while it was paused");
   }
 
   /** Pauses until cells are freed, then resumes (true); fails the agent when none will be (false). */
