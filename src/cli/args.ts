@@ -41,7 +41,7 @@ export interface RunOptions {
   plain: boolean;
   /** Leave the repository's agent-rules files (AGENTS.md and the like) out of the trunk. */
   noAgentRules: boolean;
-  /** Seconds an agent's ask_user question waits for an answer on stdin (0: nobody answers); default 300. */
+  /** Seconds an agent's ask_user question waits for an answer on stdin (0: nobody answers); default 300 on a TTY, else 0. */
   askUserTimeout?: number;
 }
 

@@ -22,6 +22,7 @@ import { cleanUpCommand, listCommand } from "./historyCommands";
 import { runMcpServer } from "./mcpServer";
 import { evalCommand } from "./evalCommand";
 import { listenForSteering } from "./stdinMessages";
+import { defaultAskUserTimeoutSeconds } from "../protocol/steering";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
@@ -71,7 +72,8 @@ async function run(opts: RunOptions): Promise<number> {
       resume: prepared.resume,
       agentRules: !opts.noAgentRules,
       policy: defaultPolicyRules,
-      ...(opts.askUserTimeout !== undefined ? { askUserTimeoutSeconds: opts.askUserTimeout } : {}),
+      // Nobody at a terminal (stdin piped or closed): agents' questions are told at once that nobody answers.
+      askUserTimeoutSeconds: opts.askUserTimeout ?? (process.stdin.isTTY ? defaultAskUserTimeoutSeconds : 0),
     },
     approver: () => unattendedApprover(opts.approveAsks),
     deliver: (batch) => {
