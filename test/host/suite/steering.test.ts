@@ -1,9 +1,9 @@
 // Steering a running swarm in the real host (scripted agent on stories260K, a fresh git repository of the sample
-// project): "Message Agent…" on agent-1's tree node (its input box answered as a user would) reaches agent-1 when its
-// current tool call returns; "Add Task…" on the swarm node puts a task on the board; agent-1's ask_user question
-// shows as a notification and in the panel (photographed with the message box), and the answer typed after
-// "Answer…" reaches the agent; its second question gets no answer and times out, and the agent is told so; agent-1
-// is paused and resumed from its tree node.
+// project): "Message Agent…" on agent-1's tree node (its input box answered as a user would) and a message typed in
+// the panel's Steer box reach agent-1 when its current tool call returns; "Add Task…" on the swarm node and "Add as
+// task" in the panel put tasks on the board; agent-1's ask_user question shows as a notification and in the panel
+// (photographed with the message box), and the answer typed after "Answer…" reaches the agent; its second question
+// gets no answer and times out, and the agent is told so; agent-1 is paused and resumed from its tree node.
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -13,11 +13,12 @@ import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
 import type { SwarmsNode } from "../../../src/host/tree/swarmsNodes";
 import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../../src/protocol/turnScript";
-import { requestScreenshot } from "./automationMarkers";
+import { requestScreenshot, typeInPanel } from "./automationMarkers";
 import { swarmboard, waitFor } from "./hostApi";
 import { git, modelPath, repoRoot } from "./reviewSwarmRun";
 
 const timeoutSeconds = 40;
+const panelMessage = "panel: check the tests too";
 const read = (p: string) => ({ tool: "read_file", args: { path: p, startLine: 1, endLine: 3 } });
 const script: TurnScript = {
   agents: {
@@ -172,6 +173,30 @@ describe("steering a running swarm from the tree, the panel and notifications", 
     }
   });
 
+  it("sends what is typed in the panel's Steer box: a message to agent-1, then a task", async function () {
+    // Typing into the page needs the runner's browser (code-server); a desktop run covers the tree's commands only.
+    if (vscode.env.uiKind !== vscode.UIKind.Web) this.skip();
+    await typeInPanel({
+      name: "steer-message",
+      select: { label: "Send to", value: "agent-1" },
+      fill: { label: "Message to the swarm", text: panelMessage },
+      click: "Send",
+    });
+    const entry = await waitFor("the panel's message on the board", () =>
+      view()?.entries.find((e) => e.kind === "MESSAGE" && e.text === panelMessage),
+    );
+    assert.deepEqual([entry.author, entry.to], ["user", { agent: "agent-1" }]);
+    await typeInPanel({
+      name: "steer-task",
+      fill: { label: "Message to the swarm", text: "Document median" },
+      click: "Add as task",
+    });
+    const task = await waitFor("the panel's task on the board", () =>
+      view()?.entries.find((e) => e.kind === "OBSERVED" && e.scope.taskId === "user-task-2"),
+    );
+    assert.equal(task.text, "Task added by the person: Document median");
+  });
+
   it("brings the answer typed after Answer… to agent-1, with the message at the same tool return", async () => {
     releaseNotice();
     await typeInto(hooks, "agent-1 asks", "Start with src/stats.js");
@@ -217,11 +242,18 @@ describe("steering a running swarm from the tree, the panel and notifications", 
       (e) => e.type === "board-entry" && e.entry.kind === "MESSAGE" && e.entry.text === "look at src/stats.js first",
     );
     assert.ok(message?.type === "board-entry", "the message is on the board");
-    const delivered = events.filter((e) => e.type === "message-delivered" && e.messageId === message.entry.id);
-    assert.deepEqual(
-      delivered.map((d) => (d.type === "message-delivered" ? [d.agentId, d.point] : [])),
-      [["agent-1", "tool-call-returned"]],
-    );
+    const deliveries = (text: string) => {
+      const posted = events.find(
+        (e) => e.type === "board-entry" && e.entry.kind === "MESSAGE" && e.entry.text === text,
+      );
+      const id = posted?.type === "board-entry" ? posted.entry.id : "(not posted)";
+      return events.flatMap((e) =>
+        e.type === "message-delivered" && e.messageId === id ? [[e.agentId, e.point]] : [],
+      );
+    };
+    assert.deepEqual(deliveries("look at src/stats.js first"), [["agent-1", "tool-call-returned"]]);
+    if (vscode.env.uiKind === vscode.UIKind.Web)
+      assert.deepEqual(deliveries(panelMessage), [["agent-1", "tool-call-returned"]], "typed in the panel");
     const ends = events.filter((e) => e.type === "user-question-ended");
     assert.deepEqual(
       ends.map((e) => (e.type === "user-question-ended" ? e.outcome : "")),
