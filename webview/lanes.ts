@@ -25,6 +25,8 @@ interface LaneDom {
   readonly timeline: HTMLElement;
   readonly current: HTMLElement;
   readonly stop: HTMLElement;
+  /** Pause, or Resume when the agent is paused. */
+  readonly pause: HTMLElement;
   /** Keys of the items shown, oldest first. */
   keys: string[];
 }
@@ -52,7 +54,12 @@ export interface LanesDom {
   ids(): string[];
 }
 
-export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
+export interface LaneHandlers {
+  stop(agentId: string): void;
+  pause(agentId: string, paused: boolean): void;
+}
+
+export function mountLanes(on: LaneHandlers): LanesDom {
   const list = el("div", "lanes");
   setAttr(list, "role", "list");
   const empty = el("p", "muted", "Each agent's live timeline appears here once a swarm runs.");
@@ -65,7 +72,10 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
     const stop = el("button", "icon-button", "■");
     setAttr(stop, "title", `Stop ${a.id}`);
     setAttr(stop, "aria-label", `Stop ${a.id}`);
-    stop.addEventListener("click", () => onStopAgent(a.id));
+    stop.addEventListener("click", () => on.stop(a.id));
+    const pause = el("button", "icon-button", el("span", "codicon codicon-debug-pause"));
+    // The button's label follows the state (update below): it pauses a working agent, resumes a paused one.
+    pause.addEventListener("click", () => on.pause(a.id, pause.dataset.paused !== "true"));
     const claim = el("div", "claim", "");
     const meta = el("div", "lane-meta muted", "");
     const timeline = el("ol", "timeline");
@@ -75,7 +85,16 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
     const root = el(
       "article",
       `lane c${a.colour}`,
-      el("div", "lane-head", el("span", "swatch"), el("strong", "", a.id), el("span", "muted", a.role), state, stop),
+      el(
+        "div",
+        "lane-head",
+        el("span", "swatch"),
+        el("strong", "", a.id),
+        el("span", "muted", a.role),
+        state,
+        pause,
+        stop,
+      ),
       claim,
       meta,
       timeline,
@@ -85,7 +104,7 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
     setAttr(root, "role", "listitem");
     setAttr(root, "tabindex", "0");
     setAttr(root, "aria-label", `Agent ${a.id}, ${a.role}`);
-    return { root, state, claim, meta, timeline, current, stop, keys: [] };
+    return { root, state, claim, meta, timeline, current, stop, pause, keys: [] };
   };
 
   const updateTimeline = (lane: LaneDom, items: AgentLaneView["lane"]) => {
@@ -123,6 +142,13 @@ export function mountLanes(onStopAgent: (agentId: string) => void): LanesDom {
       lane.state.dataset.state = a.state;
       // Only a live agent can be stopped (an interrupted one has no worker left to stop it).
       lane.stop.hidden = !liveStates.has(a.state);
+      lane.pause.hidden = !liveStates.has(a.state) || a.state === "starting";
+      const paused = a.state === "paused";
+      lane.pause.dataset.paused = String(paused);
+      const glyph = lane.pause.firstElementChild as HTMLElement;
+      setAttr(glyph, "class", `codicon codicon-${paused ? "debug-continue" : "debug-pause"}`);
+      setAttr(lane.pause, "title", `${paused ? "Resume" : "Pause"} ${a.id}`);
+      setAttr(lane.pause, "aria-label", `${paused ? "Resume" : "Pause"} ${a.id}`);
       setText(lane.claim, a.claim ? `Claim: ${a.claim}` : "No claim");
       setText(
         lane.meta,

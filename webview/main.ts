@@ -52,6 +52,8 @@ function domFacts(dom: PanelDom) {
     // Inside the app only: the page's own scripts (and VS Code's) live outside #app.
     scriptElements: document.querySelectorAll("#app script").length,
     injectedRan: (window as unknown as Record<string, unknown>).swarmboardInjected !== undefined,
+    questionIds: dom.steering.questionIds(),
+    recipients: dom.steering.recipients(),
   };
 }
 
@@ -89,6 +91,10 @@ function main(): void {
     action: (action) => send({ type: "action", action }),
     openFinding: (path, line) => send({ type: "openFinding", path, ...(line ? { line } : {}) }),
     stopAgent: (agentId) => send({ type: "stopAgent", agentId }),
+    pauseAgent: (agentId, paused) => send({ type: "pauseAgent", agentId, paused }),
+    sendMessage: (to, text) => send({ type: "sendMessage", to, text }),
+    addTask: (text) => send({ type: "addTask", text }),
+    answer: (questionId, text) => send({ type: "answerQuestion", questionId, text }),
   });
   const initial = readInitialState();
   if (initial) updatePanel(dom, initial);

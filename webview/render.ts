@@ -6,6 +6,7 @@ import { el, setText } from "./dom";
 import { mountFeed, type FeedDom } from "./findingsFeed";
 import { mountBudget, type BudgetDom } from "./kvBudget";
 import { mountLanes, type LanesDom } from "./lanes";
+import { mountSteering, type SteeringDom } from "./steering";
 import { mountUsageChart, type UsageChartDom } from "./usageChart";
 
 export type PageAction = "pingWorker" | "launchSwarm" | "stopSwarm";
@@ -14,6 +15,10 @@ export interface PanelHandlers {
   action(action: PageAction): void;
   openFinding(path: string, line: number | undefined): void;
   stopAgent(agentId: string): void;
+  pauseAgent(agentId: string, paused: boolean): void;
+  sendMessage(to: string, text: string): void;
+  addTask(text: string): void;
+  answer(questionId: string, text: string): void;
 }
 
 export interface PanelDom {
@@ -24,6 +29,7 @@ export interface PanelDom {
   rules: HTMLElement;
   stop: HTMLButtonElement;
   lanes: LanesDom;
+  steering: SteeringDom;
   feed: FeedDom;
   budget: BudgetDom;
   usage: UsageChartDom;
@@ -59,7 +65,8 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
   rules.id = "swarm-rules";
   rules.hidden = true;
   const stop = button("Stop swarm", "secondary", () => on.action("stopSwarm"));
-  const lanes = mountLanes((id) => on.stopAgent(id));
+  const lanes = mountLanes({ stop: (id) => on.stopAgent(id), pause: (id, paused) => on.pauseAgent(id, paused) });
+  const steering = mountSteering(on);
   const feed = mountFeed((path, line) => on.openFinding(path, line));
   const budget = mountBudget();
   const usage = mountUsageChart();
@@ -81,11 +88,11 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
     el(
       "div",
       "layout",
-      el("main", "main-col", lanes.root),
+      el("main", "main-col", steering.root, lanes.root),
       el("aside", "side-col", budget.root, usage.root, feed.root),
     ),
   );
-  return { title, worker, summary, rules, stop, lanes, feed, budget, usage };
+  return { title, worker, summary, rules, stop, lanes, steering, feed, budget, usage };
 }
 
 function elapsed(from: number, to: number): string {
@@ -100,6 +107,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   if (version) setText(version, `v${state.extensionVersion}`);
   const swarm = state.swarm;
   dom.stop.disabled = !swarm || !(swarm.status === "running" || swarm.status === "starting");
+  dom.steering.update(!dom.stop.disabled, swarm?.agents ?? [], swarm?.questions ?? []);
   if (!swarm) {
     dom.rules.hidden = true;
     setText(dom.summary, "No swarm yet");

@@ -2,6 +2,7 @@
 // Every flag has one meaning and a bad one gets a message that says what was expected.
 import type { EngineSettings } from "../protocol/engine";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
+import { askUserTimeoutSchema, maxAskUserTimeoutSeconds } from "../protocol/steering";
 import { parseEval, type EvalOptions } from "./evalArgs";
 import { engineFlags, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
 
@@ -43,6 +44,8 @@ export interface RunOptions {
   plain: boolean;
   /** Leave the repository's agent-rules files (AGENTS.md and the like) out of the trunk. */
   noAgentRules: boolean;
+  /** Seconds an agent's ask_user question waits for an answer on stdin (0: nobody answers); default 300 on a TTY, else 0. */
+  askUserTimeout?: number;
 }
 
 export interface PullOptions {
@@ -118,6 +121,7 @@ const runFlags = new Set([
   "--events",
   "--state-dir",
   "--script",
+  "--ask-user-timeout",
 ]);
 const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
 
@@ -151,7 +155,17 @@ function parseRun(argv: string[]): RunOptions {
     approveAsks: f.has("--approve-asks"),
     plain: f.has("--plain"),
     noAgentRules: f.has("--no-agent-rules"),
+    askUserTimeout: opt("--ask-user-timeout", askUserSeconds),
   };
+}
+
+function askUserSeconds(flag: string, value: string): number {
+  const parsed = askUserTimeoutSchema.safeParse(Number(value));
+  if (!/^\d+$/.test(value) || !parsed.success)
+    throw new UsageError(
+      `${flag} expects whole seconds from 0 (nobody answers) to ${maxAskUserTimeoutSeconds}, got "${value}".`,
+    );
+  return parsed.data;
 }
 
 function parseMcp(argv: string[]): McpOptions {

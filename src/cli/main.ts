@@ -22,7 +22,8 @@ import { cleanUpCommand, listCommand } from "./historyCommands";
 import { memoryCommand } from "./memoryCommands";
 import { runMcpServer } from "./mcpServer";
 import { evalCommand } from "./evalCommand";
-import { listenForMessages } from "./stdinMessages";
+import { listenForSteering } from "./stdinMessages";
+import { defaultAskUserTimeoutSeconds } from "../protocol/steering";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
@@ -73,6 +74,8 @@ async function run(opts: RunOptions): Promise<number> {
       resume: prepared.resume,
       agentRules: !opts.noAgentRules,
       policy: defaultPolicyRules,
+      // Nobody at a terminal (stdin piped or closed): agents' questions are told at once that nobody answers.
+      askUserTimeoutSeconds: opts.askUserTimeout ?? (process.stdin.isTTY ? defaultAskUserTimeoutSeconds : 0),
     },
     approver: () => unattendedApprover(opts.approveAsks),
     deliver: (batch) => {
@@ -93,9 +96,14 @@ async function run(opts: RunOptions): Promise<number> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  const stopListening = listenForMessages(
+  const stopListening = listenForSteering(
     process.stdin,
-    (to, text) => session.message(to, text),
+    {
+      message: (to, text) => session.message(to, text),
+      pauseAgent: (agentId, paused) => session.steering.pauseAgent(agentId, paused),
+      addTask: (text) => session.steering.addTask(text, Date.now()),
+      answer: (questionId, text) => session.steering.answer(questionId, text),
+    },
     (line) => process.stderr.write(`${line}\n`),
   );
   process.stdout.write(`swarm ${recorded.swarmId}: state dir ${recorded.stateDir}\n`);

@@ -111,6 +111,8 @@ export class McpSwarms {
           deny: [...defaultPolicyRules.deny],
         },
         agentRules: options.agentRules,
+        // An MCP client has no person behind ask_user: agents are told at once to decide alone.
+        askUserTimeoutSeconds: 0,
         ...(input.agents ? { agents: input.agents } : {}),
         ...(options.kvCells ? { kvCells: options.kvCells } : {}),
         ...(options.gpu ? { gpu: options.gpu } : {}),

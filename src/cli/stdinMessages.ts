@@ -1,41 +1,90 @@
-// Steering from the terminal: while `swarmboard run` runs, each line typed on its standard input is a message from
-// the person: "@agent-2 look at src/parse.ts first" goes to agent-2 (read with its next tool result), any other
-// line to every agent (at its next step). What was sent, or why not, is said on stderr.
+// Steering from the terminal: while `swarmboard run` runs, each line typed on its standard input is the person's:
+//   @agent-2 look at src/parse.ts first   a message to agent-2 (read with its next tool result)
+//   any other text                         a message to every agent (at its next step)
+//   /pause agent-2, /resume agent-2        pause or resume one agent (it keeps its cells, claims and worktree)
+//   /task add a --json flag                a task on the board that a free or later agent claims
+//   @answer question-1 yes, keep the API   the answer to an agent's ask_user question
+// What was done, or why not, is said on stderr.
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 
-export interface MessageLine {
-  /** An agent's id, or "swarm". */
-  readonly to: string;
-  readonly text: string;
+export type SteeringLine =
+  | { readonly kind: "message"; readonly to: string; readonly text: string }
+  | { readonly kind: "pause"; readonly agentId: string; readonly paused: boolean }
+  | { readonly kind: "task"; readonly text: string }
+  | { readonly kind: "answer"; readonly questionId: string; readonly text: string }
+  | { readonly kind: "unclear"; readonly why: string };
+
+/** What the lines act on: the running swarm's session (src/worker/swarmSession.ts). */
+export interface SteeringTarget {
+  message(to: string, text: string): Promise<{ id: string }>;
+  pauseAgent(agentId: string, paused: boolean): { changed: boolean };
+  addTask(text: string): Promise<{ id: string }>;
+  answer(questionId: string, text: string): boolean;
 }
 
-/** The message a typed line stands for; undefined for a blank line or a bare "@agent". */
-export function parseMessageLine(line: string): MessageLine | undefined {
+const usage =
+  'write "@agent-N text" for one agent, text for every agent, "/pause agent-N", "/resume agent-N", ' +
+  '"/task text" or "@answer question-N text"';
+
+/** What a typed line stands for; undefined for a blank line. */
+export function parseSteeringLine(line: string): SteeringLine | undefined {
   const trimmed = line.trim();
+  if (trimmed === "") return undefined;
+  const command = /^\/(\S+)\s*(.*)$/s.exec(trimmed);
+  if (command !== null) {
+    const [, name, rest] = command as unknown as [string, string, string];
+    const arg = rest.trim();
+    if ((name === "pause" || name === "resume") && /^\S+$/.test(arg))
+      return { kind: "pause", agentId: arg, paused: name === "pause" };
+    if (name === "task" && arg !== "") return { kind: "task", text: arg };
+    return { kind: "unclear", why: `"/${name}" needs ${name === "task" ? "a task" : "one agent id"}; ${usage}` };
+  }
+  const answer = /^@answer\s+(\S+)\s+(.+)$/s.exec(trimmed);
+  if (answer !== null) return { kind: "answer", questionId: answer[1]!, text: answer[2]!.trim() };
   const addressed = /^@(\S+)\s+(.+)$/s.exec(trimmed);
-  if (addressed !== null) return { to: addressed[1]!, text: addressed[2]!.trim() };
-  if (trimmed === "" || trimmed.startsWith("@")) return undefined;
-  return { to: "swarm", text: trimmed };
+  if (addressed !== null) return { kind: "message", to: addressed[1]!, text: addressed[2]!.trim() };
+  if (trimmed.startsWith("@")) return { kind: "unclear", why: usage };
+  return { kind: "message", to: "swarm", text: trimmed };
 }
 
-/** Reads message lines from `input` until closed; returns the function that stops listening. */
-export function listenForMessages(
-  input: Readable,
-  send: (to: string, text: string) => Promise<{ id: string }>,
-  say: (line: string) => void,
-): () => void {
-  const lines = createInterface({ input, terminal: false });
-  lines.on("line", (line) => {
-    const message = parseMessageLine(line);
-    if (message === undefined) {
-      if (line.trim() !== "") say(`not sent: write "@agent-N text" for one agent, or text for every agent`);
-      return;
+/** Carries out one line; resolves with what to tell the person. */
+async function act(line: SteeringLine, target: SteeringTarget): Promise<string> {
+  switch (line.kind) {
+    case "unclear":
+      return `not understood: ${line.why}`;
+    case "message":
+      return target.message(line.to, line.text).then(
+        (sent) => `message ${sent.id} sent to ${line.to}`,
+        (error: unknown) => `message not sent: ${(error as Error).message}`,
+      );
+    case "pause": {
+      const verb = line.paused ? "paused" : "resumed";
+      try {
+        const { changed } = target.pauseAgent(line.agentId, line.paused);
+        return changed ? `${line.agentId} ${verb}` : `${line.agentId} was already ${verb}`;
+      } catch (error) {
+        return `not ${verb}: ${(error as Error).message}`;
+      }
     }
-    send(message.to, message.text).then(
-      (sent) => say(`message ${sent.id} sent to ${message.to}`),
-      (error: unknown) => say(`message not sent: ${(error as Error).message}`),
-    );
+    case "task":
+      return target.addTask(line.text).then(
+        (task) => `task ${task.id} added to the board`,
+        (error: unknown) => `task not added: ${(error as Error).message}`,
+      );
+    case "answer":
+      return target.answer(line.questionId, line.text)
+        ? `answer to ${line.questionId} sent`
+        : `answer not sent: ${line.questionId} is not open (answered, timed out or withdrawn already)`;
+  }
+}
+
+/** Reads steering lines from `input` until closed; returns the function that stops listening. */
+export function listenForSteering(input: Readable, target: SteeringTarget, say: (line: string) => void): () => void {
+  const lines = createInterface({ input, terminal: false });
+  lines.on("line", (text) => {
+    const line = parseSteeringLine(text);
+    if (line !== undefined) void act(line, target).then(say);
   });
   return () => lines.close();
 }

@@ -107,6 +107,14 @@ export class TerminalView {
       case "approval-request":
         this.print(`  ? ${e.agentId} asks to run: ${e.command} (${e.reason})`);
         break;
+      case "user-question":
+        this.print(
+          `  ? ${e.agentId} asks you (${e.questionId}, ${Math.round(e.timeoutMs / 1000)} s): ${e.question}\n    answer with: @answer ${e.questionId} <text>`,
+        );
+        break;
+      case "user-question-ended":
+        if (e.outcome !== "answered") this.print(`  ${e.questionId} of ${e.agentId}: ${e.outcome}, it goes on`);
+        break;
       case "swarm-ended":
         this.print(`swarm ${e.outcome}: ${e.reason}`);
         break;

@@ -24,7 +24,11 @@ export const usageText = `Usage:
       --approve-asks              allow commands the policy would ask about (default: deny them)
       --plain                     plain lines even on a terminal
       --no-agent-rules            leave AGENTS.md, CLAUDE.md, .clinerules, ... out of the trunk
-      While it runs, a line typed on stdin is a message: "@agent-2 <text>" to one agent, any other to all.
+      --ask-user-timeout <s>      how long an agent's ask_user question waits for your answer on stdin (default
+                                  300 on a terminal, 0 when stdin is not one: nobody answers, agents decide alone)
+      While it runs, a line typed on stdin steers it: "@agent-2 <text>" messages one agent, any other line all;
+      "/pause agent-2" and "/resume agent-2"; "/task <text>" adds a task to the board; "@answer question-1 <text>"
+      answers an agent's question.
   swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
                 [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]
                                              an MCP server on stdio: tools swarmboard_launch, _status, _findings,

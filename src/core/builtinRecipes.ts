@@ -17,8 +17,16 @@ export const codeTools = [
   "merge_progress",
 ];
 
+/**
+ * The working roles of the built-ins may ask the person (ask_user: a notification in VS Code, a line in the CLI,
+ * no answer in time = decide alone); the synthesist fans in at the end and does not. `codeTools` stays without it:
+ * the eval recipe and the tests' recipes run with nobody to ask.
+ */
+const askTools = ["ask_user"];
+const workerTools = [...codeTools, ...askTools];
+
 /** Researchers divide the question by claims (an angle is a task id naming it) and read past the repository. */
-const researchTools = [...readTools, "claim", "release", "roster", "fetch_url", "web_search"];
+const researchTools = [...readTools, "claim", "release", "roster", "fetch_url", "web_search", ...askTools];
 
 const minute = 60_000;
 
@@ -65,7 +73,7 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
       {
         name: "worker",
         count: 4,
-        tools: codeTools,
+        tools: workerTools,
         instructions:
           "Claim one sub-task, change only what your claim covers, verify with the tests, then merge. Post a PATCH_SUMMARY.",
       },
@@ -98,7 +106,7 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
       {
         name: "fixer",
         count: 3,
-        tools: codeTools,
+        tools: workerTools,
         instructions:
           "Claim one failing test. Find the cause, fix the code (not the test, unless the test is wrong), rerun it, merge.",
       },
@@ -117,7 +125,7 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
       {
         name: "sweeper",
         count: 3,
-        tools: codeTools,
+        tools: workerTools,
         instructions:
           "Claim one TODO or FIXME. Resolve it and remove the comment, or post a FAIL saying why it cannot be done now.",
       },

@@ -40,6 +40,15 @@ export interface ApprovalView {
   readonly time: number;
 }
 
+/** An agent's open ask_user question, until it is answered, times out or is withdrawn. */
+export interface QuestionView {
+  readonly questionId: string;
+  readonly agentId: string;
+  readonly question: string;
+  readonly time: number;
+  readonly timeoutMs: number;
+}
+
 export interface SwarmViewState {
   readonly id: string;
   readonly goal: string;
@@ -64,6 +73,8 @@ export interface SwarmViewState {
   readonly approvals: readonly ApprovalView[];
   /** While a remote engine is unreachable: what the swarm waits for, in words. */
   readonly engineDown?: string;
+  /** Open ask_user questions, oldest first. */
+  readonly questions: readonly QuestionView[];
 }
 
 const laneCap = 200;
@@ -83,6 +94,7 @@ export function emptySwarm(id: string, time: number): SwarmViewState {
     compactions: 0,
     compactedCells: 0,
     approvals: [],
+    questions: [],
   };
 }
 
@@ -221,6 +233,12 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
           },
         ],
       };
+    case "user-question": {
+      const { questionId, agentId, question, timeoutMs } = e;
+      return { ...s, questions: [...s.questions, { questionId, agentId, question, timeoutMs, time: e.time }] };
+    }
+    case "user-question-ended":
+      return withoutQuestion(s, e.questionId);
     case "swarm-ended":
       return {
         ...s,
@@ -229,8 +247,14 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         endReason: e.reason,
         ...(e.reportPath ? { reportPath: e.reportPath } : {}),
         approvals: [],
+        questions: [],
       };
   }
+}
+
+/** Drops a question that ended (or that the person just answered) from the view. */
+export function withoutQuestion(s: SwarmViewState, questionId: string): SwarmViewState {
+  return { ...s, questions: s.questions.filter((q) => q.questionId !== questionId) };
 }
 
 /** Drops an answered approval from the view. */

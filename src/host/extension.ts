@@ -27,6 +27,8 @@ import { SwarmStatusBar } from "./statusBar";
 import { historyCommandHandlers, type HistoryCommandDeps } from "./swarm/historyCommands";
 import { PastSwarms } from "./swarm/pastSwarms";
 import { swarmCommandHandlers } from "./swarm/swarmCommands";
+import { QuestionPrompts } from "./swarm/questionPrompts";
+import { steeringCommandHandlers } from "./swarm/steeringCommands";
 import { SwarmEndNotices } from "./swarm/swarmEndNotices";
 import { SwarmStore } from "./swarm/swarmStore";
 import { superviseSwarms } from "./supervision/swarmSupervision";
@@ -84,6 +86,8 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       ...review.handlers,
       ...historyCommandHandlers({ worker, store, log, confirmations, history, resumeOverrides }),
       ...memoryCommandHandlers({ memories, confirmations, picker, log }),
+      // The steering boxes are the launch's input (one input on screen at a time; tests answer it the same way).
+      ...steeringCommandHandlers({ worker, store, log, input: launchInput }),
       launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
       launchSwarmWithContext: (arg?: unknown) => launchWithEditorContext(launchDeps, arg),
       selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>
@@ -100,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const participant = own(registerChatParticipant({ delegation, store, log }));
   own(superviseSwarms(worker, store, stuck, log));
   own(new SwarmEndNotices(store, notices, log));
+  own(new QuestionPrompts(store, notices, log));
   worker.ensureStarted();
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};

@@ -3,6 +3,7 @@
 // instead of reaching the worker. Keep the defaults equal to package.json's (a unit test checks).
 import { z } from "zod";
 import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
+import { askUserTimeoutSchema, defaultAskUserTimeoutSeconds } from "./steering";
 import type { WebSettings } from "./webTools";
 
 export const commandPolicySchema = z.object({
@@ -54,6 +55,8 @@ export const settingsSchema = z.object({
   webPageChars: z.number().int().min(200).default(6000),
   /** A SearXNG-style JSON search endpoint for web_search; empty (the default) turns web_search off. */
   webSearchEndpoint: z.string().default(""),
+  /** Seconds an agent's ask_user question waits for your answer; 0: nobody answers, agents decide alone. */
+  askUserTimeoutSeconds: askUserTimeoutSchema.default(defaultAskUserTimeoutSeconds),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -76,6 +79,7 @@ export const settingKeys = [
   "webFetchTimeoutMs",
   "webPageChars",
   "webSearchEndpoint",
+  "askUserTimeoutSeconds",
 ] as const;
 
 /** The web settings as a swarm's start request carries them. */

@@ -6,6 +6,7 @@ import { loopStates } from "./agentLoop";
 import { agentRuleListingSchema } from "./agentRules";
 import { boardEntrySchema } from "./board";
 import { engineStateEventSchema, modelFactsSchema, runtimeModeSchema, swarmStatsSchema } from "./runtime";
+import { questionOutcomeSchema } from "./steering";
 
 /** The states of an agent's cooperation loop (src/protocol/agentLoop.ts) plus `starting` (forked, reading its brief). */
 export const agentStateSchema = z.enum(["starting", ...loopStates]);
@@ -131,6 +132,24 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     cwd: z.string(),
     /** Why the policy asks rather than allows. */
     reason: z.string(),
+  }),
+  /** An agent asked the person a question (`ask_user`); it waits for the answer at most `timeoutMs`. */
+  z.object({
+    ...base,
+    type: z.literal("user-question"),
+    questionId: z.string(),
+    agentId: z.string(),
+    question: z.string(),
+    timeoutMs: z.number().int().nonnegative(),
+  }),
+  /** The question ended: answered (the answer reached the agent), timed out, or withdrawn (the agent stopped). */
+  z.object({
+    ...base,
+    type: z.literal("user-question-ended"),
+    questionId: z.string(),
+    agentId: z.string(),
+    outcome: questionOutcomeSchema,
+    answer: z.string().optional(),
   }),
   z.object({
     ...base,

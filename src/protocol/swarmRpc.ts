@@ -9,6 +9,7 @@ import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } fr
 import { turnScriptSchema } from "./turnScript";
 import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
+import { askUserTimeoutSchema } from "./steering";
 
 /** The longest goal a swarm takes (it goes into every agent's trunk). */
 export const maxGoalChars = 20_000;
@@ -38,6 +39,8 @@ export const startSwarmParams = z.object({
   agentRules: z.boolean().optional(),
   /** How agents reach the web (the `swarmboard.web*` settings); default: no allowed host, no search. */
   web: webSettingsSchema.optional(),
+  /** Seconds an agent's ask_user question waits for an answer (`swarmboard.askUserTimeoutSeconds`); default 300. */
+  askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
 });
 export type StartSwarmParams = z.infer<typeof startSwarmParams>;
 
@@ -55,6 +58,13 @@ export const stopAgentMethod = defineMethod(
   z.object({ stopping: z.boolean() }),
 );
 
+/** The text of a person's message. */
+export const messageTextSchema = z
+  .string()
+  .trim()
+  .min(1, "expected a message")
+  .max(8_000, "a message is at most 8,000 characters");
+
 /** A person's message: to one agent (read when its current tool call returns) or to the whole swarm. */
 export const messageSwarmMethod = defineMethod(
   "swarm/message",
@@ -62,7 +72,7 @@ export const messageSwarmMethod = defineMethod(
     swarmId: z.string(),
     /** An agent's id, or "swarm" for every agent. */
     to: z.string().min(1),
-    text: z.string().trim().min(1, "expected a message").max(8_000, "a message is at most 8,000 characters"),
+    text: messageTextSchema,
   }),
   z.object({ messageId: z.string(), to: z.string() }),
 );

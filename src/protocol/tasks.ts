@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { fileRefSchema, relativePathSchema } from "./board";
 
-export const taskKindSchema = z.enum(["goal", "test-failure", "todo", "diagnostic"]);
+/** `user`: a task the person added to a running swarm (src/worker/userTasks.ts). */
+export const taskKindSchema = z.enum(["goal", "test-failure", "todo", "diagnostic", "user"]);
 export type TaskKind = z.infer<typeof taskKindSchema>;
 
 export const taskSchema = z.object({

@@ -4,6 +4,8 @@
 // messages plus a ready handshake, and `postMessage` already keeps order.
 import { z } from "zod";
 import { runtimeModeSchema } from "./runtime";
+import { answerTextSchema, taskTextSchema } from "./steering";
+import { messageTextSchema } from "./swarmRpc";
 
 /** What the panel shows of the worker process. */
 export const workerStatusSchema = z.discriminatedUnion("state", [
@@ -92,6 +94,16 @@ export const usageSampleSchema = z.object({
 });
 export type UsageSample = z.infer<typeof usageSampleSchema>;
 
+/** An agent's open ask_user question, as the panel shows it with its answer box. */
+export const questionViewSchema = z.object({
+  questionId: z.string(),
+  agentId: z.string(),
+  question: z.string(),
+  time: z.number(),
+  timeoutMs: z.number(),
+});
+export type QuestionView = z.infer<typeof questionViewSchema>;
+
 export const swarmPanelViewSchema = z.object({
   id: z.string(),
   goal: z.string(),
@@ -109,6 +121,8 @@ export const swarmPanelViewSchema = z.object({
   budget: budgetViewSchema.optional(),
   /** The run so far, oldest first (thinned evenly past a cap, so a long run keeps its whole shape). */
   usage: z.array(usageSampleSchema).optional(),
+  /** Agents' questions waiting for the person's answer, oldest first. */
+  questions: z.array(questionViewSchema).optional(),
 });
 export type SwarmPanelView = z.infer<typeof swarmPanelViewSchema>;
 
@@ -155,6 +169,9 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
         scriptElements: z.number().int(),
         /** Whether any injected handler ran (it would set a marker on window). */
         injectedRan: z.boolean(),
+        /** The open questions shown, by id, and the message box's recipients (tests compare them with the store). */
+        questionIds: z.array(z.string()).optional(),
+        recipients: z.array(z.string()).optional(),
       })
       .optional(),
   }),
@@ -170,6 +187,14 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   }),
   /** Stop one agent (its lane's button). */
   z.object({ type: z.literal("stopAgent"), agentId: z.string().min(1).max(200) }),
+  /** Pause or resume one agent (its lane's button). */
+  z.object({ type: z.literal("pauseAgent"), agentId: z.string().min(1).max(200), paused: z.boolean() }),
+  /** The message box: to "swarm" or one agent's id. */
+  z.object({ type: z.literal("sendMessage"), to: z.string().min(1).max(200), text: messageTextSchema }),
+  /** The message box's "Add as task". */
+  z.object({ type: z.literal("addTask"), text: taskTextSchema }),
+  /** A question's answer box. */
+  z.object({ type: z.literal("answerQuestion"), questionId: z.string().min(1).max(200), text: answerTextSchema }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 

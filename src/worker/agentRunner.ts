@@ -11,6 +11,7 @@ import type { ModelCall } from "./agentCalls";
 import type { AgentRunnerDeps } from "./agentRunnerDeps";
 import { dispatchCall } from "./callDispatch";
 import { readback } from "./agentReadback";
+import { holdWhilePaused } from "./agentPauses";
 import { failedCall, type CallOutcome } from "./tools/toolDefinition";
 
 export type { AgentEventDraft, AgentRunnerDeps } from "./agentRunnerDeps";
@@ -55,6 +56,10 @@ export class AgentRunner {
       if (stopReason !== undefined) {
         this.apply(["stop"], stopReason);
         break;
+      }
+      if (deps.pause?.requested()) {
+        await holdWhilePaused(deps.pause, deps, (inputs, reason) => this.apply(inputs, reason));
+        continue;
       }
       const call = await deps.calls.next();
       this.tokens += call.tokens;
@@ -187,6 +192,7 @@ export class AgentRunner {
       ...(deps.delegation
         ? { spawnSubagent: deps.delegation.spawnSubagent, collectSubagents: deps.delegation.collectSubagents }
         : {}),
+      ...(deps.askUser ? { askUser: deps.askUser } : {}),
     };
     const outcome = await dispatchCall(context, deps.tools, call.name, call.argsText);
     const left = this.budgetLeft();

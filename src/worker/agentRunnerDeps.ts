@@ -7,7 +7,9 @@ import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentWorkspace } from "../workspace/agentWorkspace";
 import type { AgentCalls } from "./agentCalls";
 import type { AgentCompaction } from "./agentCompaction";
+import type { PauseEnd } from "./agentPauses";
 import type { Delegation } from "./backgroundSubagents";
+import type { AskUserOutcome } from "./swarmQuestions";
 import type { CatalogTool } from "./toolCatalog";
 import type { WebAccess } from "./web/webAccess";
 
@@ -52,4 +54,12 @@ export interface AgentRunnerDeps {
    * forked in the middle of its parent's spawn call, reads its brief as that call's result.
    */
   readonly opening?: "brief" | "call-result";
+  /** The person's pause switch for this agent (src/worker/agentPauses.ts). */
+  readonly pause?: {
+    requested(): boolean;
+    /** Waits while paused, at most `limitMs`; `renew` keeps the agent's claims alive meanwhile. */
+    waitWhilePaused(limitMs: number | undefined, renew: () => void): Promise<PauseEnd>;
+  };
+  /** Asks the person (ask_user); absent where nobody can be asked. */
+  readonly askUser?: (question: string) => Promise<AskUserOutcome>;
 }

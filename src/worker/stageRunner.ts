@@ -8,6 +8,7 @@ import { agentBrief } from "../core/agentBriefs";
 import { stageInputText, type StageOutput } from "../core/stageInputs";
 import { runStageGraph } from "../core/stageSchedule";
 import { isFindingKind } from "../protocol/findingKinds";
+import type { Task } from "../protocol/tasks";
 import type { Seat } from "./seatPlan";
 import type { SeatEnd } from "./swarmSeats";
 import type { SwarmSetup } from "./swarmSetup";
@@ -25,6 +26,8 @@ export async function runDeclaredStages(
   setup: SwarmSetup,
   runSeat: (seat: Seat, brief: string) => Promise<SeatEnd[]>,
   mayStart: () => boolean,
+  /** The open tasks when a seat starts (the person may add some while the swarm runs). */
+  openTasks: () => readonly Task[] = () => setup.tasks,
 ): Promise<SeatEnd[]> {
   const briefs = path.join(setup.options.stateDir, "briefs");
   await mkdir(briefs, { recursive: true });
@@ -39,7 +42,7 @@ export async function runDeclaredStages(
       );
       const runs = await Promise.all(
         setup.plan.stages[i]!.map(async (seat) => {
-          const brief = [agentBrief(seat.id, seat.role, setup.tasks), ...(input ? [input] : [])].join("\n");
+          const brief = [agentBrief(seat.id, seat.role, openTasks()), ...(input ? [input] : [])].join("\n");
           await writeFile(path.join(briefs, `${seat.id}.txt`), brief);
           return runSeat(seat, brief);
         }),

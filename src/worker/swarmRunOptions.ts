@@ -50,6 +50,8 @@ export interface SwarmRunOptions {
    * what the trunk leaves of the pool.
    */
   readonly tailCells?: number;
+  /** Seconds an agent's ask_user question waits for the person (0: nobody answers); default 300. */
+  readonly askUserTimeoutSeconds?: number;
 }
 
 /** An agent's scripted calls: its own, else the synthesist's for a synthesist; none left ([]) in a scripted run. */

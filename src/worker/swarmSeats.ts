@@ -10,6 +10,7 @@ import { AgentWorkspace } from "../workspace/agentWorkspace";
 import { AgentCalls } from "./agentCalls";
 import { compactionOnContext } from "./agentCompaction";
 import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
+import type { AgentPauses } from "./agentPauses";
 import type { AgentStops } from "./agentStops";
 import { BackgroundByParent, type Delegation } from "./backgroundSubagents";
 import { CellWaiters } from "./cellWaiters";
@@ -18,6 +19,7 @@ import type { SwarmSetup } from "./swarmSetup";
 import { toolsForRole, type CatalogTool } from "./toolCatalog";
 import type { SubagentOutcome } from "./tools/toolDefinition";
 import { scriptFor } from "./swarmRunOptions";
+import type { AskUserOutcome } from "./swarmQuestions";
 
 /** How deep sub-agents may nest (a sub-agent of a sub-agent, no further). */
 const maxSubagentDepth = 2;
@@ -32,6 +34,10 @@ export interface SeatHooks {
   readonly budgetAction: () => "continue" | "fanIn" | "stop";
   /** Milliseconds until an agent must stop (the synthesist runs to the end, the others to fan-in). */
   readonly timeLeftMs?: (isSynthesist: boolean) => number;
+  /** The person's pause switch per agent. */
+  readonly pauses?: AgentPauses;
+  /** Asks the person a question for an agent (ask_user). */
+  readonly askUser?: (agentId: string, question: string, signal: AbortSignal) => Promise<AskUserOutcome>;
 }
 
 /** One agent that ended, as the summary lists it. */
@@ -143,6 +149,7 @@ export class SwarmSeats {
     } finally {
       // Its sub-agents in the background end before it does (they work in its worktree, for its task).
       await this.background.settle(slot.id);
+      this.hooks.pauses?.forget(slot.id);
       await slot.agent.release();
       this.cells.freed();
       board.leave(slot.id);
@@ -210,6 +217,7 @@ export class SwarmSeats {
       },
     });
     const canDelegate = tools.some((t) => t.name === "spawn_subagent");
+    const { pauses, askUser } = this.hooks;
     return new AgentRunner({
       id,
       isSynthesist,
@@ -231,6 +239,8 @@ export class SwarmSeats {
       compaction: compactionOnContext({ id, agent, context, board, calls, shareCells: tailBudget, privateCells, emit }),
       opening: slot.opening,
       ...(canDelegate ? { delegation: this.delegation(slot) } : {}),
+      ...(pauses ? { pause: pauses.switchFor(id, signal) } : {}),
+      ...(askUser ? { askUser: (question: string) => askUser(id, question, signal) } : {}),
     });
   }
 }

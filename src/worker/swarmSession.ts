@@ -16,6 +16,8 @@ import type { Seat } from "./seatPlan";
 import { SwarmSeats, type SeatEnd } from "./swarmSeats";
 import { runDeclaredStages } from "./stageRunner";
 import { setUpSwarm, type SwarmRunOptions, type SwarmSetup } from "./swarmSetup";
+import { SwarmSteering } from "./swarmSteering";
+import { defaultAskUserTimeoutSeconds } from "../protocol/steering";
 
 export type { SwarmRunOptions } from "./swarmSetup";
 
@@ -41,11 +43,20 @@ export class SwarmSession {
   private readonly stops = new AgentStops();
   /** The set-up swarm while its agents run (messages go to its board). */
   private running: SwarmSetup | undefined;
+  /** Pause or resume an agent, add a task, answer a question (the person's other levers). */
+  readonly steering: SwarmSteering;
 
   constructor(
     private readonly options: SwarmRunOptions,
     private readonly emitEvent: (event: SwarmEvent) => void,
-  ) {}
+  ) {
+    const askUserSeconds = options.askUserTimeoutSeconds ?? defaultAskUserTimeoutSeconds;
+    this.steering = new SwarmSteering(
+      () => this.running?.board,
+      (e) => this.emit(e),
+      askUserSeconds * 1000,
+    );
+  }
 
   /** Stops every agent at its next step; what exists is compiled into the report. */
   stop(): void {
@@ -79,6 +90,7 @@ export class SwarmSession {
       return await this.runStages(setup, new SwarmSeats(setup, this.seatHooks()));
     } finally {
       this.running = undefined;
+      this.steering.close();
       await setup.close();
     }
   }
@@ -90,6 +102,9 @@ export class SwarmSession {
       stops: this.stops,
       budgetAction: () => this.budgetAction(),
       timeLeftMs: (isSynthesist: boolean) => this.timeLeftMs(isSynthesist),
+      pauses: this.steering.pauses,
+      askUser: (agentId: string, question: string, signal: AbortSignal) =>
+        this.steering.questions.ask(agentId, question, signal),
     };
   }
 
@@ -117,6 +132,7 @@ export class SwarmSession {
         setup,
         (seat, brief) => this.runWithTakeover(setup, seats, seat, brief),
         () => !this.controller.signal.aborted && !this.fanInDue(),
+        () => this.steering.openTasks(setup.tasks),
       );
       const reportPath = await this.fanIn(setup, seats, ends);
       this.emit({ type: "kv-stats", stats: context.stats() });
@@ -146,7 +162,7 @@ export class SwarmSession {
       if (handover === undefined) break;
       const end = await seats.runFreshSeat(seat.role, seat.tools, async (id) => {
         await this.postHandover(setup, handoverText(handover, id), handover.taskId);
-        return takeoverBrief(agentBrief(id, seat.role, tasks), handover);
+        return takeoverBrief(agentBrief(id, seat.role, this.steering.openTasks(tasks)), handover);
       });
       ends.push(end);
     }

@@ -3,6 +3,7 @@
 // JSON schema of its grammar and parses the call when it arrives. Adding a tool is adding its definition to
 // one of those lists (and its argument schema to src/protocol when it is new).
 import type { Role } from "../protocol/recipe";
+import { askUserTool } from "./tools/askUserTool";
 import { boardTools } from "./tools/boardTools";
 import { controlTools } from "./tools/controlTools";
 import { rosterTool } from "./tools/rosterTool";
@@ -12,7 +13,14 @@ import { workspaceTools } from "./tools/workspaceTools";
 
 export type { CatalogTool } from "./tools/toolDefinition";
 
-const catalogue: readonly CatalogTool[] = [...workspaceTools, ...boardTools, rosterTool, ...webTools, ...controlTools];
+const catalogue: readonly CatalogTool[] = [
+  ...workspaceTools,
+  ...boardTools,
+  rosterTool,
+  ...webTools,
+  ...controlTools,
+  askUserTool,
+];
 const byName = new Map(catalogue.map((tool) => [tool.name, tool]));
 
 /**

@@ -1,6 +1,6 @@
 // What the worker serves to the host: swarms (start, stop, stop an agent, answer an approval, the event
-// stream), the review of a swarm's branches, and models. One swarm runs at a time per worker; the model
-// stays loaded between swarms.
+// stream; steering in src/worker/steeringService.ts), the review of a swarm's branches, and models. One swarm
+// runs at a time per worker; the model stays loaded between swarms.
 import path from "node:path";
 import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
@@ -20,7 +20,6 @@ import {
   pullProgressNotification,
   startSwarmMethod,
   stopAgentMethod,
-  messageSwarmMethod,
   stopSwarmMethod,
   swarmEventsNotification,
   type StartSwarmParams,
@@ -46,6 +45,7 @@ import { reviewService } from "./reviewService";
 import { SwarmApprovals } from "./swarmApprovals";
 import type { SwarmRunOptions, SwarmSession } from "./swarmSession";
 import { startSwarm } from "./startSwarm";
+import { serveSteering } from "./steeringService";
 
 /** Approvals that go out as `approval-request` events on the swarm's stream. */
 function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): SwarmApprovals {
@@ -102,16 +102,7 @@ export class WorkerService implements Disposable {
         stopping: this.swarms.get(swarmId)?.session.stopAgent(agentId) ?? false,
       })),
     );
-    s.add(
-      peer.handle(messageSwarmMethod, async ({ swarmId, to, text }) => {
-        const swarm = this.swarms.get(swarmId);
-        if (swarm === undefined) throw new HandlerError("unknown-swarm", `No swarm ${swarmId} runs in this worker.`);
-        const sent = await swarm.session.message(to, text).catch((error: unknown) => {
-          throw new HandlerError("message-refused", (error as Error).message);
-        });
-        return { messageId: sent.id, to };
-      }),
-    );
+    for (const served of serveSteering(peer, (swarmId) => this.swarms.get(swarmId)?.session)) s.add(served);
     s.add(
       peer.handle(answerApprovalMethod, ({ swarmId, requestId, decision }) => ({
         known: this.swarms.get(swarmId)?.approvals.answer(requestId, decision) ?? false,

@@ -9,6 +9,7 @@ import { finishedTaskIds } from "../core/finishedTasks";
 import type { SwarmBoard } from "../core/swarmBoard";
 import type { Recipe } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
+import { userTasksOnBoard } from "./userTasks";
 
 /**
  * The swarm's open tasks: the goal, TODO comments and any `testTasks` (see testFailureTasks), deduplicated,
@@ -24,6 +25,8 @@ export async function gatherTasks(
   const tasks: Task[] = goal.trim() === "" ? [] : [taskFromGoal(goal)];
   if (recipe.taskSources.includes("todo-comments")) tasks.push(...(await todoTasksAtHead(repoRoot)));
   tasks.push(...testTasks);
+  // Tasks the person added to this swarm before it was interrupted (a resumed swarm).
+  if (board) tasks.push(...userTasksOnBoard(board.board.entries()));
   const finished = board ? finishedTaskIds(board.board.entries()) : new Set<string>();
   return dedupeTasks(tasks).filter((t) => !finished.has(t.id));
 }

@@ -9,7 +9,12 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { makeScratch, startCodeServer, type CodeServer } from "./codeServer";
 import { recordPastSwarm, wantsPastSwarm } from "./pastSwarmSetup";
-import { screenshotRequestPrefix, suiteOutputPrefix } from "./suite/automationMarkers";
+import {
+  panelInputRequestPrefix,
+  screenshotRequestPrefix,
+  suiteOutputPrefix,
+  type PanelInputRequest,
+} from "./suite/automationMarkers";
 
 const repoRoot = path.resolve(__dirname, "../../..");
 const suiteIndex = path.join(repoRoot, "out/test/host/suite/index.js");
@@ -84,6 +89,8 @@ async function exposeAutomation(page: Page, logFile: string): Promise<{ exited: 
     appendFileSync(logFile, `[${type}] ${text}\n`);
     if (text.startsWith(screenshotRequestPrefix)) {
       await takeScreenshot(page, text.slice(screenshotRequestPrefix.length).trim());
+    } else if (text.startsWith(panelInputRequestPrefix)) {
+      await typeInPanel(page, JSON.parse(text.slice(panelInputRequestPrefix.length)) as PanelInputRequest);
     } else if (text.startsWith(suiteOutputPrefix)) {
       const line = text.slice(suiteOutputPrefix.length);
       tally(line);
@@ -107,6 +114,33 @@ async function takeScreenshot(page: Page, name: string): Promise<void> {
   rmSync(file, { force: true });
   renameSync(`${file}.partial.png`, file);
   process.stdout.write(`host tests: screenshot saved to ${path.relative(repoRoot, file)}\n`);
+}
+
+/**
+ * Types into the Swarmboard panel as a user would: the panel's page lives in a webview frame, found by the box's
+ * aria-label. Writes `<name>.input.json` (ok, or what was missing) for the suite to read.
+ */
+async function typeInPanel(page: Page, request: PanelInputRequest): Promise<void> {
+  if (!/^[a-z0-9-]+$/.test(request.name)) {
+    process.stderr.write(`host tests: refused a panel input name "${request.name}" (use a-z, 0-9, -)\n`);
+    return;
+  }
+  let outcome: { ok: boolean; error?: string } = { ok: false, error: `no frame has the box "${request.fill.label}"` };
+  try {
+    for (const frame of page.frames()) {
+      const box = frame.locator(`textarea[aria-label="${request.fill.label}"]`);
+      if ((await box.count()) === 0) continue;
+      if (request.select)
+        await frame.locator(`select[aria-label="${request.select.label}"]`).selectOption(request.select.value);
+      await box.fill(request.fill.text);
+      await frame.getByRole("button", { name: request.click, exact: true }).click();
+      outcome = { ok: true };
+      break;
+    }
+  } catch (error) {
+    outcome = { ok: false, error: (error as Error).message };
+  }
+  writeFileSync(path.join(artifacts, `${request.name}.input.json`), JSON.stringify(outcome));
 }
 
 /** The workbench opens a git repository of the sample project: swarms need one (agents work on branches). */

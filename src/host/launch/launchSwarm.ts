@@ -137,6 +137,7 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     policy: settings.commandPolicy,
     agentRules: settings.agentRules,
     web: webSettingsOf(settings),
+    askUserTimeoutSeconds: settings.askUserTimeoutSeconds,
     ...(args.agents ? { agents: args.agents } : {}),
     ...(args.budgetMs ? { budgetMs: args.budgetMs } : {}),
     ...(args.script ? { script: args.script } : {}),

@@ -88,18 +88,33 @@ export class PanelController extends DisposableBase {
     }, postIntervalMs);
   }
 
+  /** Each request runs the same command as the tree's (those check their arguments again and say what failed). */
   private async handle(request: PanelRequest): Promise<void> {
     const swarm = this.swarms.current();
     if (!swarm) return;
-    if (request.type === "stopAgent") {
-      await vscode.commands.executeCommand(commandId("stopAgent"), { swarmId: swarm.id, agentId: request.agentId });
-      return;
+    const run = (name: HostCommand, arg: object) =>
+      vscode.commands.executeCommand(commandId(name), { swarmId: swarm.id, ...arg });
+    switch (request.type) {
+      case "stopAgent":
+        await run("stopAgent", { agentId: request.agentId });
+        return;
+      case "pauseAgent":
+        await run(request.paused ? "pauseAgent" : "resumeAgent", { agentId: request.agentId });
+        return;
+      case "sendMessage":
+        if (request.to === "swarm") await run("messageSwarm", { text: request.text });
+        else await run("messageAgent", { agentId: request.to, text: request.text });
+        return;
+      case "addTask":
+        await run("addTask", { text: request.text });
+        return;
+      case "answerQuestion":
+        await run("answerQuestion", { questionId: request.questionId, text: request.text });
+        return;
+      case "openFinding":
+        // It keeps the path inside the swarm's workspace.
+        await run("openFindingRef", { path: request.path, line: request.line ?? 1 });
+        return;
     }
-    // The same command as the tree's findings: it keeps the path inside the swarm's workspace.
-    await vscode.commands.executeCommand(commandId("openFindingRef"), {
-      swarmId: swarm.id,
-      path: request.path,
-      line: request.line ?? 1,
-    });
   }
 }

@@ -104,6 +104,7 @@ export function projectSwarm(view: HostSwarmView): SwarmPanelView {
       ? { budget: { ...budgetView(view.stats), compactions: view.compactions, compactedCells: view.compactedCells } }
       : {}),
     ...(view.usage && view.usage.length > 0 ? { usage: [...view.usage] } : {}),
+    ...(view.questions.length > 0 ? { questions: view.questions.map((q) => ({ ...q })) } : {}),
   };
 }
 

@@ -16,7 +16,10 @@ import { formatZodIssues } from "../../protocol/zodIssues";
 export type PanelAction = Extract<WebviewToHost, { type: "action" }>["action"];
 export type ProbeReply = Extract<WebviewToHost, { type: "probeReply" }>;
 /** Requests from the page that carry data (checked again by the controller before acting). */
-export type PanelRequest = Extract<WebviewToHost, { type: "openFinding" | "stopAgent" }>;
+export type PanelRequest = Extract<
+  WebviewToHost,
+  { type: "openFinding" | "stopAgent" | "pauseAgent" | "sendMessage" | "addTask" | "answerQuestion" }
+>;
 
 const viewType = "swarmboard.panel";
 const probeTimeoutMs = 15_000;
@@ -150,6 +153,10 @@ export class SwarmPanel extends DisposableBase {
         return;
       case "openFinding":
       case "stopAgent":
+      case "pauseAgent":
+      case "sendMessage":
+      case "addTask":
+      case "answerQuestion":
         this.onRequest(msg);
         return;
     }

@@ -64,7 +64,7 @@ export function agentCount(view: HostSwarmView): string {
   return parts.join(" + ");
 }
 
-/** The view after its worker died: ended, with no live cells, lanes or approvals left. */
+/** The view after its worker died: ended, with no live cells, lanes, approvals or questions left. */
 export function interruptedView(view: SwarmViewState, reason: string, time: number): HostSwarmView {
   const { stats: _dropped, ...rest } = view;
   return {
@@ -73,6 +73,7 @@ export function interruptedView(view: SwarmViewState, reason: string, time: numb
     endedAt: time,
     endReason: reason,
     approvals: [],
+    questions: [],
     agents: view.agents.map((a) => ({ ...a, current: "" })),
     interrupted: reason,
   };

@@ -85,7 +85,8 @@ function swarmContext(view: HostSwarmView): string {
 
 export function swarmNode(view: HostSwarmView, stuck: boolean): SwarmsNode {
   const status = stuck ? "stuck? no progress" : swarmStatus(view);
-  const parts = [view.recipe, status, elapsed(view), `${view.agents.length} agents`, branchesLine(view)];
+  const asking = view.questions.length > 0 ? `${view.questions.length} asking you` : "";
+  const parts = [view.recipe, status, asking, elapsed(view), `${view.agents.length} agents`, branchesLine(view)];
   const tooltip = `${view.id}\n${view.goal}\n${agentCount(view)}\n${view.rules?.length ? `rules: ${view.rules.map((r) => r.path).join(", ")}\n` : ""}${view.endReason ?? ""}`;
   return {
     id: `swarm:${view.id}`,
@@ -117,7 +118,8 @@ export function agentNode(view: HostSwarmView, agent: AgentView): SwarmsNode {
     description: `${state} · ${parts.join(" · ")}`,
     tooltip: `${agent.id}: ${state}${agent.reason ? ` (${agent.reason})` : ""}\n${agent.tokens} tokens, ${cells} private KV cells${agent.claim ? `\nclaim: ${agent.claim}` : ""}${agent.branch ? `\nbranch ${agent.branch}` : ""}`,
     icon: agentIcons[state] ?? "circle-outline",
-    contextValue: `agent${live ? "-live" : ""}${agent.branch ? "-branch" : ""}`,
+    // "-paused": the menus offer Resume instead of Pause.
+    contextValue: `agent${live ? "-live" : ""}${live && agent.state === "paused" ? "-paused" : ""}${agent.branch ? "-branch" : ""}`,
     swarmId: view.id,
     agentId: agent.id,
     ...(agent.branch ? { branch: agent.branch } : {}),

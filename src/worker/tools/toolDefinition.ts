@@ -10,6 +10,7 @@ import { formatZodIssues } from "../../protocol/zodIssues";
 import type { SwarmBoard } from "../../core/swarmBoard";
 import type { AgentWorkspace } from "../../workspace/agentWorkspace";
 import { knownToolError, toToolError } from "../../workspace/toolErrors";
+import type { AskUserOutcome } from "../swarmQuestions";
 import type { WebAccess } from "../web/webAccess";
 
 export type ToolKind = "workspace" | "board" | "control" | "delegate" | "web";
@@ -39,6 +40,8 @@ export interface ToolContext {
   readonly spawnSubagent?: (task: string, wait: boolean) => Promise<SubagentOutcome>;
   /** Waits for this agent's background sub-agents and returns the outcomes not yet read. */
   readonly collectSubagents?: () => Promise<SubagentOutcome[]>;
+  /** Asks the person a question and waits for the answer or the timeout (ask_user); absent where nobody can. */
+  readonly askUser?: (question: string) => Promise<AskUserOutcome>;
 }
 
 export interface CallProgress {

@@ -19,16 +19,22 @@ describe("activation", () => {
       extension.packageJSON as { contributes: { commands: { command: string }[] } }
     ).contributes.commands.map((c) => c.command);
     assert.deepEqual(contributed.sort(), [
+      "swarmboard.addTask",
+      "swarmboard.answerQuestion",
       "swarmboard.cleanUpSwarm",
       "swarmboard.deleteMemory",
       "swarmboard.launchSwarm",
       "swarmboard.launchSwarmWithContext",
       "swarmboard.listFindings",
+      "swarmboard.messageAgent",
+      "swarmboard.messageSwarm",
       "swarmboard.openBranchDiff",
       "swarmboard.openPanel",
+      "swarmboard.pauseAgent",
       "swarmboard.pingWorker",
       "swarmboard.pullModel",
       "swarmboard.restartWorker",
+      "swarmboard.resumeAgent",
       "swarmboard.resumeSwarm",
       "swarmboard.reviewBranches",
       "swarmboard.searchMemories",

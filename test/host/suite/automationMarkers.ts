@@ -2,12 +2,25 @@
 // lines reach the runner through the workbench's `codeAutomationLog`, mixed with the workbench's own log; a
 // marker tells them apart. A screenshot request is a marked line too: the runner saves the picture under
 // .test-artifacts/host/ and the suite waits for the file to appear. No `vscode` import: the runner loads this.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** Prefix of each line of the suite's mocha output (added by index.ts, stripped by the runner). */
 export const suiteOutputPrefix = "[swarmboard-suite] ";
 export const screenshotRequestPrefix = "[swarmboard-screenshot] ";
+export const panelInputRequestPrefix = "[swarmboard-panel-input] ";
+
+/** What the runner does in the panel's page as a user would: pick a recipient, type into a box, click a button. */
+export interface PanelInputRequest {
+  /** Names the result file (a-z, 0-9, -). */
+  readonly name: string;
+  /** A <select> by its aria-label, and the value to pick. */
+  readonly select?: { readonly label: string; readonly value: string };
+  /** A <textarea> by its aria-label, and the text to type. */
+  readonly fill: { readonly label: string; readonly text: string };
+  /** The button to click, by its text. */
+  readonly click: string;
+}
 
 export const hostArtifactsDir = path.resolve(__dirname, "../../../../.test-artifacts/host");
 
@@ -25,4 +38,21 @@ export async function requestScreenshot(name: string, timeoutMs = 30_000): Promi
     await new Promise((r) => setTimeout(r, 100));
   }
   return file;
+}
+
+/**
+ * Asks the runner to type into the Swarmboard panel's page (inside its webview frame) and click, as a user would;
+ * resolves once it did, or throws with what it could not find.
+ */
+export async function typeInPanel(request: PanelInputRequest, timeoutMs = 30_000): Promise<void> {
+  const file = path.join(hostArtifactsDir, `${request.name}.input.json`);
+  console.log(`${panelInputRequestPrefix}${JSON.stringify(request)}`);
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline)
+      throw new Error(`the runner did not act on the panel input ${request.name} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const outcome = JSON.parse(readFileSync(file, "utf8")) as { ok: boolean; error?: string };
+  if (!outcome.ok) throw new Error(`the runner could not type into the panel: ${outcome.error}`);
 }

@@ -25,6 +25,24 @@ describe("cli: the command line", () => {
     );
   });
 
+  it("takes --ask-user-timeout as whole seconds from 0, unset by default, and says what it expects", () => {
+    const timeoutOf = (argv: string[]) => {
+      const run = parseCommandLine(["run", "--goal", "g", ...argv]);
+      return run.command === "run" ? run.askUserTimeout : "not a run";
+    };
+    assert.equal(timeoutOf(["--ask-user-timeout", "0"]), 0);
+    assert.equal(timeoutOf(["--ask-user-timeout", "90"]), 90);
+    assert.equal(timeoutOf([]), undefined);
+    for (const bad of ["-1", "1.5", "soon", "86401"])
+      assert.throws(
+        () => timeoutOf(["--ask-user-timeout", bad]),
+        (e: unknown) =>
+          e instanceof UsageError &&
+          e.message === `--ask-user-timeout expects whole seconds from 0 (nobody answers) to 86400, got "${bad}".`,
+        bad,
+      );
+  });
+
   it("parses list and clean-up", () => {
     assert.deepEqual(parseCommandLine(["list", "--workspace", "/w"]), { command: "list", workspace: "/w" });
     assert.deepEqual(parseCommandLine(["clean-up", "s-1", "--confirm", "abcd1234"]), {
