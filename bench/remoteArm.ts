@@ -38,7 +38,14 @@ export async function runRemoteArm(input: RemoteArmInput): Promise<BenchFigures>
     threads: input.threads,
   });
   try {
-    const settings = { kind: "remote" as const, url: server.url, model: "", timeoutMs: 600_000, busyRetries: 4 };
+    const settings = {
+      kind: "remote" as const,
+      url: server.url,
+      model: "",
+      dialect: "llama-server" as const,
+      timeoutMs: 600_000,
+      busyRetries: 4,
+    };
     const engine = await openEngine(settings, { modelPath: input.modelPath, threads: 1 });
     const context = await engine.createContext({ maxAgents: config.agents, kvCells: 1 });
     // The health checks above made requests of their own: the engine's counts start here.

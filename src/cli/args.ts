@@ -118,6 +118,7 @@ const runFlags = new Set([
   "--engine",
   "--engine-url",
   "--engine-model",
+  "--engine-dialect",
   "--events",
   "--state-dir",
   "--script",

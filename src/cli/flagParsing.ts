@@ -45,6 +45,8 @@ export function engineFlags(f: Map<string, string>, env: NodeJS.ProcessEnv = pro
     kind: "remote",
     url,
     model: f.get("--engine-model") ?? "",
+    dialect:
+      oneOf("--engine-dialect", f.get("--engine-dialect"), ["auto", "llama-server", "openai"] as const) ?? "auto",
     ...(env[engineKeyVariable] ? { apiKey: env[engineKeyVariable] } : {}),
   });
   if (!parsed.success) throw new UsageError(`--engine-url ${url}: ${parsed.error.issues[0]?.message ?? "not a URL"}.`);

@@ -18,6 +18,8 @@ export const usageText = `Usage:
       --engine-url <url>          the remote engine (llama-server), e.g. http://127.0.0.1:8080; its API key, if
                                   any, from $SWARMBOARD_ENGINE_API_KEY; --model is then read for its vocabulary only
       --engine-model <name>       the model's name on the server (default: the one it serves)
+      --engine-dialect <api>      auto (default: llama-server's own API when the server has it), llama-server,
+                                  openai (/v1/completions: vLLM, SGLang)
       --state-dir <dir>           board, worktrees, report and trace (default: <workspace>/../.swarmboard-state/<id>)
       --events <file>             JSON-lines trace of every event (default: <state-dir>/events.jsonl)
       --script <file.json>        scripted turns: deterministic runs with forced tokens

@@ -10,6 +10,11 @@ export const remoteEngineSchema = z.object({
   url: z.url({ protocol: /^https?$/, error: "expected an http:// or https:// URL of the serving engine" }),
   /** The model's name on the server; empty takes the one it serves (and says which). */
   model: z.string().default(""),
+  /**
+   * How to speak to it: llama-server's native API (token ids back, cached-token counts), the OpenAI-compatible
+   * /v1/completions (vLLM, SGLang), or auto: llama-server's when the engine has its /props.
+   */
+  dialect: z.enum(["auto", "llama-server", "openai"]).default("auto"),
   apiKey: z.string().optional(),
   /** Longest wait for the first byte of a reply, in ms. */
   timeoutMs: z.number().int().min(100).default(600_000),

@@ -36,6 +36,8 @@ export const settingsSchema = z.object({
   engineUrl: z.string().default(""),
   /** The model's name on the remote engine; empty takes the one it serves. */
   engineModel: z.string().default(""),
+  /** How to speak to it: auto (llama-server's API when it has one), llama-server, openai (vLLM, SGLang). */
+  engineDialect: z.enum(["auto", "llama-server", "openai"]).default("auto"),
   commandPolicy: commandPolicySchema.default({
     allow: ["git status", "git diff", "git log", "ls", "cat", "npm test"],
     ask: [],
@@ -71,6 +73,7 @@ export const settingKeys = [
   "engine",
   "engineUrl",
   "engineModel",
+  "engineDialect",
   "commandPolicy",
   "showFindingsInEditor",
   "agentRules",

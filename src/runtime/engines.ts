@@ -15,7 +15,7 @@ export interface SwarmEngine {
   readonly kind: EngineSettings["kind"];
   readonly model: SwarmModel;
   /** The remote engine's checked facts (absent for the local one). */
-  readonly remote?: EngineHealth & { readonly url: string };
+  readonly remote?: Omit<EngineHealth, "dialect"> & { readonly url: string; readonly dialect: string };
   createContext(options: SwarmContextOptions): Promise<EngineContext>;
 }
 
@@ -35,11 +35,12 @@ export async function openEngine(settings: EngineSettings, load: LoadSwarmModelO
   return {
     kind: "remote",
     model,
-    remote: { ...health, url: http.url },
+    remote: { ...health, url: http.url, dialect: health.dialect.name },
     createContext: async (options) =>
       new RemoteContext({
         model,
         http,
+        dialect: health.dialect,
         engineModel: health.engineModel,
         slotCells: health.slotCells,
         maxAgents: options.maxAgents,

@@ -12,10 +12,11 @@ import { freePort, LlamaServerProcess } from "../../bench/llamaServerProcess";
 import { sharedModelPath } from "./runtimeTestModels";
 
 const modelPath = () => sharedModelPath("tiny-random-qwen2-chatml.gguf");
-const remote = (url: string, model = "") => ({
+const remote = (url: string, model = "", dialect: "auto" | "openai" = "auto") => ({
   kind: "remote" as const,
   url,
   model,
+  dialect,
   timeoutMs: 60_000,
   busyRetries: 2,
 });
@@ -51,6 +52,7 @@ describe("the remote engine on a real llama-server", function () {
 
   it("checks the engine before any agent starts and says what it serves", () => {
     assert.equal(engine.kind, "remote");
+    assert.equal(engine.remote?.dialect, "llama-server", "auto finds llama-server's own API");
     assert.equal(engine.remote?.engineModel, "tiny-qwen");
     assert.ok((engine.remote?.slotCells ?? 0) >= 4096, `context per request ${engine.remote?.slotCells}`);
     assert.equal(engine.remote?.slots, 4);
@@ -177,6 +179,56 @@ describe("the remote engine on a real llama-server", function () {
     } finally {
       await context.dispose();
     }
+  });
+
+  describe("the OpenAI-compatible dialect (llama-server's /v1/completions, as vLLM and SGLang serve it)", () => {
+    let openai: SwarmEngine;
+    before(async () => {
+      openai = await openEngine(remote(server.url, "tiny-qwen", "openai"), { modelPath: modelPath(), threads: 1 });
+    });
+
+    it("sends token-id prompts, re-tokenizes the text it gets back, and counts the cached prompt tokens", async () => {
+      assert.equal(openai.remote?.dialect, "openai");
+      assert.ok((openai.remote?.slotCells ?? 0) >= 4096, `context ${openai.remote?.slotCells}`);
+      const local = await loadSwarmModel({ modelPath: modelPath(), threads: 1 });
+      const localContext = await createSwarmContext(local, { maxAgents: 1, kvCells: 4096 });
+      const context = await openai.createContext({ maxAgents: 1, kvCells: 1 });
+      try {
+        await localContext.appendToTrunk(trunkText);
+        await context.appendToTrunk(trunkText);
+        const here = await localContext.fork("agent-1");
+        const there = await context.fork("agent-1");
+        const greedyHere = await here.generate({ maxTokens: 12, prompt: "\nNext:" });
+        const greedyThere = await there.generate({ maxTokens: 12, prompt: "\nNext:" });
+        assert.equal(greedyThere.text, greedyHere.text, "the same greedy text as the local runtime");
+        await there.generate({ maxTokens: 4, prompt: "\nAgain:" });
+        const engineStats = context.stats().engine!;
+        assert.equal(engineStats.cacheReported, true, JSON.stringify(engineStats));
+        assert.ok(engineStats.cachedPromptTokens >= context.trunkTokens.length, JSON.stringify(engineStats));
+      } finally {
+        await context.dispose();
+        await localContext.dispose();
+      }
+    });
+
+    it("constrains a call with a grammar and stops at a stop string", async () => {
+      const context = await openai.createContext({ maxAgents: 1, kvCells: 1 });
+      try {
+        await context.appendToTrunk(trunkText);
+        const agent = await context.fork("agent-1");
+        const choice = await agent.generate({ maxTokens: 16, gbnf: 'root ::= "read_file" | "edit_file"' });
+        assert.ok(["read_file", "edit_file"].includes(choice.text), choice.text);
+        const stopped = await agent.generate({
+          maxTokens: 40,
+          gbnf: 'root ::= "alpha beta gamma delta"',
+          stop: [" gamma"],
+        });
+        assert.equal(stopped.stopReason, "stop");
+        assert.equal(stopped.text, "alpha beta");
+      } finally {
+        await context.dispose();
+      }
+    });
   });
 
   describe("refuses an engine it cannot use, before any agent starts", () => {

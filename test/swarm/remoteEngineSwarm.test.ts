@@ -104,7 +104,14 @@ describe("swarms on a remote engine (llama-server on loopback)", function () {
       contextCells: 32_768,
       alias: "tiny-qwen",
     });
-    engine = { kind: "remote", url: server.url, model: "tiny-qwen", timeoutMs: 120_000, busyRetries: 4 };
+    engine = {
+      kind: "remote",
+      url: server.url,
+      model: "tiny-qwen",
+      dialect: "auto",
+      timeoutMs: 120_000,
+      busyRetries: 4,
+    };
   });
   after(async () => server?.stop());
 

@@ -24,6 +24,7 @@ export async function engineChoice(settings: Settings, secrets: vscode.SecretSto
     kind: "remote",
     url: settings.engineUrl,
     model: settings.engineModel,
+    dialect: settings.engineDialect,
     ...(apiKey ? { apiKey } : {}),
   });
   if (!parsed.success)

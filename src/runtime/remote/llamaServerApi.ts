@@ -1,46 +1,41 @@
-// llama.cpp's llama-server, as the remote engine speaks to it: its native /completion endpoint takes token ids
-// as the prompt (so the prompt is exactly the tokens the local chat wrapper rendered), a GBNF grammar or a JSON
-// schema, and streams back token ids with `return_tokens`; its final event says how many prompt tokens came
-// from the slot's cache (`timings.cache_n`). Only the fields Swarmboard reads are parsed; the rest pass.
+// The `llama-server` dialect: llama.cpp's native API. /completion takes token ids as the prompt (exactly the
+// tokens the local chat wrapper rendered), a GBNF grammar or a JSON schema, and streams back token ids with
+// `return_tokens`; with `timings_per_token` every event says how many prompt tokens came from the slot's cache
+// (`timings.cache_n`) and how many it computed, so a stream closed at a stop string still counts. /props gives the
+// context per slot, /tokenize the engine's tokens. Only the fields Swarmboard reads are parsed; the rest pass.
 import { z } from "zod";
-import type { Sampling } from "../../protocol/runtime";
+import type { CompletionBody, EngineChunk, EngineDialect } from "./engineDialect";
 
 export const propsSchema = z.looseObject({
   default_generation_settings: z.looseObject({ n_ctx: z.number().int().positive() }),
   total_slots: z.number().int().positive().optional(),
-  model_path: z.string().optional(),
-  model_alias: z.string().optional(),
 });
-export type EngineProps = z.infer<typeof propsSchema>;
 
 export const modelsSchema = z.looseObject({
-  data: z.array(z.looseObject({ id: z.string() })),
+  data: z.array(
+    z.looseObject({
+      id: z.string(),
+      /** vLLM's context length. */
+      max_model_len: z.number().int().positive().optional(),
+      /** llama-server's (its context per slot). */
+      meta: z.looseObject({ n_ctx: z.number().int().positive().optional() }).nullish(),
+    }),
+  ),
 });
 
-export const timingsSchema = z.looseObject({
+const timingsSchema = z.looseObject({
   cache_n: z.number().int().nonnegative().optional(),
   prompt_n: z.number().int().nonnegative().optional(),
-  predicted_n: z.number().int().nonnegative().optional(),
-  predicted_ms: z.number().nonnegative().optional(),
 });
 
-/** One streamed event: some tokens, and on the last one why it stopped and the timings. */
-export const completionChunkSchema = z.looseObject({
-  content: z.string().optional(),
+const completionChunkSchema = z.looseObject({
   tokens: z.array(z.number().int()).optional(),
   stop: z.boolean().optional(),
   stop_type: z.string().optional(),
   timings: timingsSchema.optional(),
 });
-export type CompletionChunk = z.infer<typeof completionChunkSchema>;
 
-export interface CompletionBody {
-  readonly prompt: readonly number[];
-  readonly maxTokens: number;
-  readonly sampling?: Sampling;
-  readonly gbnf?: string;
-  readonly jsonSchema?: object;
-}
+const tokenizeReplySchema = z.looseObject({ tokens: z.array(z.number().int()) });
 
 /** The /completion request: cached prompt, tokens back, stop strings checked by the caller on the tokens. */
 export function completionRequest(body: CompletionBody): object {
@@ -50,7 +45,6 @@ export function completionRequest(body: CompletionBody): object {
     n_predict: body.maxTokens,
     stream: true,
     return_tokens: true,
-    // Every event carries the timings, so a stream closed at a stop string still says what was cached.
     timings_per_token: true,
     cache_prompt: true,
     temperature: sampling.temperature ?? 0,
@@ -61,3 +55,38 @@ export function completionRequest(body: CompletionBody): object {
     ...(body.jsonSchema === undefined ? {} : { json_schema: body.jsonSchema }),
   };
 }
+
+export const llamaServerDialect: EngineDialect = {
+  name: "llama-server",
+  async contextFacts(http) {
+    const props = await http.getJson("/props", propsSchema);
+    return { slotCells: props.default_generation_settings.n_ctx, slots: props.total_slots ?? 1 };
+  },
+  async tokenize(http, _engineModel, text) {
+    return (await http.postJson("/tokenize", { content: text }, tokenizeReplySchema)).tokens;
+  },
+  async *stream(http, _engineModel, body, signal): AsyncGenerator<EngineChunk> {
+    let counted = false;
+    for await (const chunk of http.postStream("/completion", completionRequest(body), completionChunkSchema, signal)) {
+      const timings = chunk.timings;
+      const prompt =
+        !counted && timings?.prompt_n !== undefined
+          ? { computed: timings.prompt_n, ...(timings.cache_n === undefined ? {} : { cached: timings.cache_n }) }
+          : undefined;
+      if (prompt !== undefined) counted = true;
+      const end =
+        chunk.stop === true
+          ? chunk.stop_type === "eos"
+            ? "eos"
+            : chunk.stop_type === "limit"
+              ? "limit"
+              : "other"
+          : undefined;
+      yield {
+        ...(chunk.tokens ? { tokens: chunk.tokens } : {}),
+        ...(prompt ? { prompt } : {}),
+        ...(end ? { end } : {}),
+      };
+    }
+  },
+};

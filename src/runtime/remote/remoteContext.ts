@@ -15,6 +15,7 @@ import { KvAdmissionError, SwarmRuntimeError } from "../runtimeErrors";
 import { checkSeat, type SequencePositionCheck } from "../swarmContextOptions";
 import { commonPrefixLength, withTrunkBos, type TrunkReuse } from "../trunkReuse";
 import type { TrunkRestore } from "../trunkStateFile";
+import type { EngineDialect } from "./engineDialect";
 import type { EngineHttp } from "./engineHttp";
 import { EngineOutage } from "./engineOutage";
 import { generateRemote, toTokens, type RemoteShared } from "./remoteGeneration";
@@ -26,6 +27,7 @@ const trunkId = "trunk";
 export interface RemoteContextOptions {
   readonly model: SwarmModel;
   readonly http: EngineHttp;
+  readonly dialect: EngineDialect;
   /** The engine's name for its model. */
   readonly engineModel: string;
   /** Tokens one request may hold. */
@@ -46,6 +48,8 @@ export class RemoteContext implements EngineContext {
     this.shared = {
       model: options.model,
       http: options.http,
+      dialect: options.dialect,
+      engineModel: options.engineModel,
       slotCells: options.slotCells,
       counters: new RemoteCounters(),
       outage: new EngineOutage(options.http, (event) => this.stateListeners.forEach((listen) => listen(event))),

@@ -10,7 +10,7 @@ import type { SwarmModel } from "../loadModel";
 import { keptBeforeStop } from "../stopTextDrop";
 import type { EngineHttp } from "./engineHttp";
 import type { EngineOutage } from "./engineOutage";
-import { completionChunkSchema, completionRequest, type CompletionChunk } from "./llamaServerApi";
+import type { CompletionBody, EngineDialect } from "./engineDialect";
 import { isConnectionLoss } from "./remoteErrors";
 import type { RemoteCounters } from "./remoteStats";
 
@@ -18,6 +18,9 @@ import type { RemoteCounters } from "./remoteStats";
 export interface RemoteShared {
   readonly model: SwarmModel;
   readonly http: EngineHttp;
+  readonly dialect: EngineDialect;
+  /** The engine's name for its model. */
+  readonly engineModel: string;
   /** Tokens one request may hold (the engine's context per slot). */
   readonly slotCells: number;
   readonly outage: EngineOutage;
@@ -69,6 +72,17 @@ function takeForced(
   return false;
 }
 
+/** The body of one completion request for the rest of this generation. */
+function bodyOf(input: Token[], request: GenerateRequest, progress: Progress): CompletionBody {
+  return {
+    prompt: [...input, ...progress.tokens],
+    maxTokens: request.maxTokens - progress.tokens.length,
+    ...(request.sampling ? { sampling: request.sampling } : {}),
+    ...(request.gbnf === undefined ? {} : { gbnf: request.gbnf }),
+    ...(request.jsonSchema === undefined ? {} : { jsonSchema: request.jsonSchema }),
+  };
+}
+
 /** Reads one streamed completion into `progress`; true when the generation is over. */
 async function streamOnce(
   shared: RemoteShared,
@@ -77,39 +91,42 @@ async function streamOnce(
   request: GenerateRequest,
   progress: Progress,
 ) {
-  const { model, http, counters } = shared;
-  const prompt = [...input, ...progress.tokens];
-  const body = completionRequest({
-    prompt,
-    maxTokens: request.maxTokens - progress.tokens.length,
-    ...(request.sampling ? { sampling: request.sampling } : {}),
-    ...(request.gbnf === undefined ? {} : { gbnf: request.gbnf }),
-    ...(request.jsonSchema === undefined ? {} : { jsonSchema: request.jsonSchema }),
-  });
+  const { model, http, counters, dialect, engineModel } = shared;
+  const body = bodyOf(input, request, progress);
+  const before = progress.tokens.length;
+  let text = "";
   counters.requests++;
-  let counted = false;
   const started = Date.now();
-  const chunks = http.postStream("/completion", body, completionChunkSchema, request.signal);
   try {
-    for await (const chunk of chunks) {
-      if (!counted && chunk.timings !== undefined) counted = counters.countPrompt(chunk.timings);
-      if (takeChunk(model, request, progress, chunk)) return true;
-      if (chunk.stop === true) {
-        if (chunk.stop_type === "eos") progress.stopReason = "eos";
-        else if (prompt.length + progress.tokens.length + 1 >= shared.slotCells)
+    for await (const chunk of dialect.stream(http, engineModel, body, request.signal)) {
+      if (chunk.prompt !== undefined) counters.countPrompt(chunk.prompt);
+      if (chunk.tokens !== undefined && takeTokens(model, request, progress, chunk.tokens as Token[])) return true;
+      if (chunk.text !== undefined) {
+        text += chunk.text;
+        // At its token budget the stream is read on to the engine's own end, whose event carries the usage.
+        if (takeText(model, request, progress, before, text) && progress.stopReason !== "max-tokens") return true;
+      }
+      if (chunk.end !== undefined) {
+        if (chunk.end === "eos") progress.stopReason = "eos";
+        else if (body.prompt.length + progress.tokens.length - before + 1 >= shared.slotCells)
           kvFull(shared, agentId, input.length + progress.tokens.length, progress);
         return true;
       }
     }
     return true;
   } finally {
-    counters.countGeneration(progress.tokens.length, Date.now() - started);
+    counters.countGeneration(progress.tokens.length - before, Date.now() - started);
   }
 }
 
-/** Adds a chunk's tokens; true when one of them ends the generation. */
-function takeChunk(model: SwarmModel, request: GenerateRequest, progress: Progress, chunk: CompletionChunk): boolean {
-  for (const token of (chunk.tokens ?? []) as Token[]) {
+/** Adds streamed token ids; true when one of them ends the generation. */
+function takeTokens(
+  model: SwarmModel,
+  request: GenerateRequest,
+  progress: Progress,
+  tokens: readonly Token[],
+): boolean {
+  for (const token of tokens) {
     progress.sampledTokens.push(token);
     if (model.model.isEogToken(token)) {
       progress.stopReason = "eos";
@@ -121,12 +138,23 @@ function takeChunk(model: SwarmModel, request: GenerateRequest, progress: Progre
   return false;
 }
 
+/**
+ * Streamed text (the openai dialect): the generation's tokens are its text re-tokenized, special tokens included
+ * (a family's `<tool_call>` comes back as that token), then the same stop checks run on them.
+ */
+function takeText(model: SwarmModel, request: GenerateRequest, progress: Progress, before: number, text: string) {
+  const tokens = model.model.tokenize(text, true);
+  progress.tokens.splice(before, progress.tokens.length - before, ...tokens);
+  progress.sampledTokens.splice(before, progress.sampledTokens.length - before, ...tokens);
+  return afterToken(model, request, progress);
+}
+
 /** Has the engine compute forced tokens (one generated token, discarded), so its cache holds them as well. */
 async function prefill(shared: RemoteShared, tokens: readonly Token[], signal?: AbortSignal): Promise<void> {
-  const body = completionRequest({ prompt: tokens, maxTokens: 1 });
-  shared.counters.requests++;
-  for await (const chunk of shared.http.postStream("/completion", body, completionChunkSchema, signal)) {
-    if (chunk.timings !== undefined && shared.counters.countPrompt(chunk.timings)) break;
+  const { counters, dialect, http, engineModel } = shared;
+  counters.requests++;
+  for await (const chunk of dialect.stream(http, engineModel, { prompt: tokens, maxTokens: 1 }, signal)) {
+    if (chunk.prompt !== undefined) counters.countPrompt(chunk.prompt);
   }
 }
 

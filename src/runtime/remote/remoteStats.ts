@@ -13,15 +13,13 @@ export class RemoteCounters {
   generatedTokens = 0;
   generationMs = 0;
 
-  /** Counts one request's prompt from the engine's timings; false when they do not carry the counts yet. */
-  countPrompt(timings: { cache_n?: number | undefined; prompt_n?: number | undefined }): boolean {
-    if (timings.prompt_n === undefined) return false;
-    this.computedPromptTokens += timings.prompt_n;
-    if (timings.cache_n !== undefined) {
-      this.cachedPromptTokens += timings.cache_n;
+  /** Counts one request's prompt as the engine reported it (cached tokens only where it says them). */
+  countPrompt(prompt: { readonly computed: number; readonly cached?: number | undefined }): void {
+    this.computedPromptTokens += prompt.computed;
+    if (prompt.cached !== undefined) {
+      this.cachedPromptTokens += prompt.cached;
       this.cacheReported = true;
     }
-    return true;
   }
 
   countGeneration(tokens: number, ms: number): void {
