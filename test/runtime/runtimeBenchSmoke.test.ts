@@ -11,7 +11,7 @@ import { sharedModelPath } from "./runtimeTestModels";
 const benchScript = path.resolve(__dirname, "../../bench/runtimeBench.js");
 
 function runBench(args: string[]): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [benchScript, ...args], { encoding: "utf8", timeout: 120_000 });
+  const result = spawnSync(process.execPath, [benchScript, ...args], { encoding: "utf8", timeout: 240_000 });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -26,7 +26,7 @@ describe("runtime benchmark --quick (stories260K)", function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("measures the three modes side by side and writes the figures", function () {
+  it("measures the four modes side by side (the remote one on a real llama-server) and writes the figures", function () {
     const json = path.join(dir, "figures.json");
     const { status, output } = runBench([
       "--quick",
@@ -42,7 +42,10 @@ describe("runtime benchmark --quick (stories260K)", function () {
     const { rows } = JSON.parse(readFileSync(json, "utf8")) as { rows: BenchRow[] };
     assert.deepEqual(
       rows.map((row) => `${row.config.agents}:${row.config.mode}`),
-      ["1:shared-cells", "1:copy-mode", "1:usual-bill", "4:shared-cells", "4:copy-mode", "4:usual-bill"],
+      [
+        ...["1:shared-cells", "1:copy-mode", "1:usual-bill", "1:remote"],
+        ...["4:shared-cells", "4:copy-mode", "4:usual-bill", "4:remote"],
+      ],
     );
     const at4 = (mode: string) => {
       const figures = rows.find((row) => row.config.agents === 4 && row.config.mode === mode)?.figures;
@@ -62,6 +65,10 @@ describe("runtime benchmark --quick (stories260K)", function () {
     assert.equal(copy.kvCellsEnd, trunk - 1 + 4 * (trunk - 1 + tail));
     assert.equal(shared.dispatchesPerStep, 1);
     assert.equal(copy.dispatchesPerStep, 1);
+    // The remote arm's prefill is what llama-server says it computed: the trunk at least once, at most once per slot.
+    const remote = at4("remote");
+    assert.ok(remote.prefillTokens >= trunk && remote.prefillTokens <= 4 * trunk + 4, `${remote.prefillTokens}`);
+    assert.match(remote.note ?? "", /llama-server -np 4 --kv-unified: \d+ prompt tokens computed/);
   });
 
   it("refuses an unknown flag with the usage line", function () {

@@ -90,7 +90,8 @@ async function sameVocabulary(http: EngineHttp, health: Omit<EngineHealth, "note
 }
 
 async function honoursGrammar(http: EngineHttp, health: Omit<EngineHealth, "notes">, model: SwarmModel) {
-  const body = { prompt: model.tokenize("Say anything:"), maxTokens: 8, gbnf: grammarProbe.gbnf };
+  // Room for the word spelled one character per token (a tiny vocabulary); the grammar ends it when complete.
+  const body = { prompt: model.tokenize("Say anything:"), maxTokens: 64, gbnf: grammarProbe.gbnf };
   const tokens: number[] = [];
   let text = "";
   for await (const chunk of health.dialect.stream(http, health.engineModel, body)) {
