@@ -84,7 +84,15 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
     registerCommandTable({
       ...swarmCommandHandlers({ ...launchDeps, showLane: (id) => panels.showLane(id) }),
       ...review.handlers,
-      ...historyCommandHandlers({ worker, store, log, confirmations, history, resumeOverrides }),
+      ...historyCommandHandlers({
+        worker,
+        store,
+        log,
+        confirmations,
+        history,
+        resumeOverrides,
+        secrets: context.secrets,
+      }),
       ...memoryCommandHandlers({ memories, confirmations, picker, log }),
       // The steering boxes are the launch's input (one input on screen at a time; tests answer it the same way).
       ...steeringCommandHandlers({ worker, store, log, input: launchInput }),

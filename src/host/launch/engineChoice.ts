@@ -11,7 +11,7 @@ export const engineKeySecret = "swarmboard.engineApiKey";
 export type EngineChoice = { readonly engine?: EngineSettings } | { readonly refusal: string };
 
 export async function engineChoice(settings: Settings, secrets: vscode.SecretStorage): Promise<EngineChoice> {
-  if (settings.engine === "local") return {};
+  if (settings.engine === "local") return { engine: { kind: "local" } };
   if (settings.engineUrl === "") {
     return {
       refusal:

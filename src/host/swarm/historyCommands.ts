@@ -8,6 +8,8 @@ import type { TurnScript } from "../../protocol/turnScript";
 import type { CommandHandler, HostCommand } from "../commandTable";
 import { reportingFailures } from "../commandFailures";
 import type { Confirmations } from "../confirmations";
+import { readSettings } from "../configuration";
+import { engineChoice } from "../launch/engineChoice";
 import type { HostLog } from "../hostLog";
 import type { WorkerProcess } from "../workerProcess";
 import type { PastSwarms } from "./pastSwarms";
@@ -22,6 +24,8 @@ export interface HistoryCommandDeps {
   readonly history: PastSwarms;
   /** Scripted turns for the resumed agents (set by the in-host tests only, through their hooks). */
   readonly resumeOverrides: { script?: TurnScript };
+  /** Where a remote engine's API key is kept: a resumed swarm runs on the engine the settings name now. */
+  readonly secrets: vscode.SecretStorage;
 }
 
 type HistoryCommand = Extract<HostCommand, "resumeSwarm" | "cleanUpSwarm">;
@@ -78,9 +82,13 @@ async function resume(deps: HistoryCommandDeps, arg: unknown): Promise<string | 
   const before = deps.store.resuming(view.id);
   try {
     const script = deps.resumeOverrides.script;
+    const settings = readSettings();
+    const engine = settings.ok ? await engineChoice(settings.settings, deps.secrets) : {};
+    if ("refusal" in engine) throw new Error(engine.refusal);
     const { swarmId } = await deps.worker.request(resumeSwarmMethod, {
       workspace,
       swarmId: view.id,
+      ...engine,
       ...(script ? { script } : {}),
     });
     deps.log.info(`resumed swarm ${swarmId}`);
