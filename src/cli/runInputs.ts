@@ -6,6 +6,7 @@ import type { EngineSettings } from "../protocol/engine";
 import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
+import { checkEngineReady } from "../worker/engineCheck";
 import { resolveRecipe } from "../worker/recipeResolve";
 import { resumeRefusalOf } from "../worker/historyService";
 import type { RunOptions } from "./args";
@@ -63,6 +64,9 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
     ...(opts.kvCacheType ? { kvCacheType: opts.kvCacheType } : {}),
     ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
   };
+  await checkEngineReady(opts.engine, modelPath).catch((error: Error) => {
+    throw new InputError(error.message);
+  });
   const poolLine =
     opts.engine?.kind === "remote"
       ? `engine: ${opts.engine.url} (remote; ${path.basename(modelPath)} read for its vocabulary only)`

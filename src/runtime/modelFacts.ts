@@ -92,7 +92,11 @@ export function readModelFacts(input: ModelFactsInput): ModelFacts {
     kvType:
       input.keyTypeName === input.valueTypeName ? input.keyTypeName : `${input.keyTypeName}/${input.valueTypeName}`,
     kvBytesPerCell: bytesPerCell,
-    trainContextSize: input.trainContextSize,
+    // A vocabulary-only load (a remote engine's) reads no hyperparameters: its context length is in the metadata.
+    trainContextSize:
+      input.trainContextSize > 0
+        ? input.trainContextSize
+        : positiveInteger(field(arch, "context_length"), `${architecture}.context_length`),
     vocabularySize: vocabularySizeOf(input.metadata),
   };
 }

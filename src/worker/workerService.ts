@@ -6,6 +6,7 @@ import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import { withoutApiKey } from "../protocol/engine";
+import { checkEngineReady } from "./engineCheck";
 import {
   answerApprovalMethod,
   branchDiffMethod,
@@ -133,6 +134,7 @@ export class WorkerService implements Disposable {
       const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
       for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
       if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath);
+      await refuseUnreadyEngine(params.engine, params.modelPath);
       const { script: _script, stateDir, engine, ...rest } = params;
       // The API key never reaches the disk: the saved inputs name the engine without it.
       const inputs = { ...rest, ...(engine ? { engine: withoutApiKey(engine) } : {}) };
@@ -151,6 +153,7 @@ export class WorkerService implements Disposable {
     const saved = await readSavedSwarm(record.stateDir);
     const { inputs } = saved;
     if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath ?? inputs.modelPath);
+    await refuseUnreadyEngine(params.engine ?? inputs.engine, params.modelPath ?? inputs.modelPath);
     const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
     return this.launch(recorded, {
       goal: inputs.goal,
@@ -233,6 +236,13 @@ export class WorkerService implements Disposable {
     for (const swarm of this.swarms.values()) swarm.session.stop();
     this.store.dispose();
   }
+}
+
+/** A remote engine that cannot serve the swarm is refused with its own code and message, before anything starts. */
+async function refuseUnreadyEngine(engine: StartSwarmParams["engine"], modelPath: string): Promise<void> {
+  await checkEngineReady(engine, modelPath).catch((error: Error & { code?: string }) => {
+    throw new HandlerError(error.code ?? "engine-unready", error.message);
+  });
 }
 
 /** Agents that generate freely act only through tool calls: a model that cannot make them is refused up front. */
