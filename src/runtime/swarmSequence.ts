@@ -11,7 +11,8 @@ import type { CellLedger } from "./cellLedger";
 import type { GenerationMeter } from "./generationMeter";
 import type { KvAdmission } from "./kvAdmission";
 import type { SwarmModel } from "./loadModel";
-import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
+import { runExclusive } from "./exclusiveUse";
+import { KvAdmissionError } from "./runtimeErrors";
 import type { StepBarrier } from "./stepBarrier";
 
 /** What all sequences of one swarm context share. */
@@ -44,21 +45,8 @@ export class SwarmSequence {
   }
 
   /** Runs `work` with the sequence marked busy, refusing when it is released or already busy. */
-  async exclusive<T>(what: string, work: () => Promise<T>): Promise<T> {
-    if (this.released)
-      throw new SwarmRuntimeError("agent-released", `${this.id} was released; fork a new agent to ${what}.`);
-    if (this.busy) {
-      throw new SwarmRuntimeError(
-        "agent-busy",
-        `${this.id} is busy; wait for its current append or generation before you ${what}.`,
-      );
-    }
-    this.busy = true;
-    try {
-      return await work();
-    } finally {
-      this.busy = false;
-    }
+  exclusive<T>(what: string, work: () => Promise<T>): Promise<T> {
+    return runExclusive(this, what, work);
   }
 
   /** Decodes `tokens` after what is pending, keeping the last token pending. */

@@ -4,7 +4,8 @@ import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" }
 import type { GenerateResult } from "../../protocol/runtime";
 import type { AgentRole, EngineAgent } from "../engine";
 import type { GenerateRequest } from "../generationStops";
-import { KvAdmissionError, SwarmRuntimeError } from "../runtimeErrors";
+import { runExclusive } from "../exclusiveUse";
+import { KvAdmissionError } from "../runtimeErrors";
 import type { RemoteGeneration } from "./remoteGeneration";
 
 /** What the context does for its agents. */
@@ -18,7 +19,7 @@ export interface RemoteAgentHost {
 export class RemoteAgent implements EngineAgent {
   private context: Token[];
   private parent: string;
-  private busy = false;
+  busy = false;
   paused = false;
   released = false;
 
@@ -84,20 +85,7 @@ export class RemoteAgent implements EngineAgent {
     this.paused = false;
   }
 
-  private async exclusive<T>(what: string, work: () => Promise<T>): Promise<T> {
-    if (this.released)
-      throw new SwarmRuntimeError("agent-released", `${this.id} was released; fork a new agent to ${what}.`);
-    if (this.busy) {
-      throw new SwarmRuntimeError(
-        "agent-busy",
-        `${this.id} is busy; wait for its current append or generation before you ${what}.`,
-      );
-    }
-    this.busy = true;
-    try {
-      return await work();
-    } finally {
-      this.busy = false;
-    }
+  private exclusive<T>(what: string, work: () => Promise<T>): Promise<T> {
+    return runExclusive(this, what, work);
   }
 }
