@@ -66,10 +66,10 @@ export function mountBudget(): BudgetDom {
     rowsPerDispatch: "Rows per dispatch",
     tokensPerSecond: "Tokens/s",
     compactions: "Compactions",
-    restBytes: "Worker memory beyond weights and KV",
+    restBytes: "Memory besides weights, KV",
     fixedRestBytes: "Of it fixed",
-    perAgentRestBytes: "Per agent",
-    moreAgentsByMemory: "More agents memory holds",
+    perAgentRestBytes: "Of it per agent",
+    moreAgentsByMemory: "Agents memory holds",
   };
   const figures = Object.fromEntries(names.map((n) => [n, figure(labels[n], n)])) as Record<
     (typeof names)[number],

@@ -21,9 +21,7 @@ import { repositoryProtectedPaths } from "./repositoryProtection";
 import { agentBranch } from "./branchNames";
 import type { SharedReadView } from "./sharedReadView";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
-import { isSparseWorktree } from "./sparseMarker";
-import { coneOfScope } from "./sparseCheckout";
-import { SparseWorktree } from "./sparseWorktree";
+import { addOptions, sparseWorktreeAt, type SparseWorktree } from "./sparseWorktree";
 import { ReadOnlyRefusal } from "./toolErrors";
 
 export interface AgentWorkspaceOptions {
@@ -151,13 +149,8 @@ export class AgentWorkspace {
   }
 
   private async makeOwn(scope: Scope | undefined): Promise<OwnTree> {
-    const folders =
-      this.options.sparse === true
-        ? scope === undefined
-          ? []
-          : await coneOfScope(this.repo.topLevel, `refs/heads/${this.repo.integrationBranch}`, scope)
-        : undefined;
-    const worktree = await this.repo.addAgent(this.agent, folders === undefined ? {} : { sparseFolders: folders });
+    const how = await addOptions(this.repo, this.options.sparse === true, scope);
+    const worktree = await this.repo.addAgent(this.agent, how);
     const dependencyLinks = await linkDependencyFolders(
       worktree.path,
       this.options.dependencies ?? NO_DEPENDENCY_FOLDERS,
@@ -168,7 +161,7 @@ export class AgentWorkspace {
       writableExceptions: this.options.writableExceptions ?? [],
       dependencyLinks,
     };
-    const sparse = isSparseWorktree(worktree.path) ? new SparseWorktree(worktree.path) : undefined;
+    const sparse = sparseWorktreeAt(worktree.path);
     return { worktree, rules, ...(sparse ? { sparse } : {}) };
   }
 
@@ -251,7 +244,8 @@ export class AgentWorkspace {
 
   /** Policy first, then approval where needed (always, without a sandbox), then the run (agentCommand.ts). */
   async runCommand(args: ToolArgs<"run_command">, signal?: AbortSignal): Promise<ToolResult<"run_command">> {
-    const { worktree } = await this.writeTree("run_command");
+    const { worktree, sparse } = await this.writeTree("run_command");
+    await sparse?.holdForCommand(args.command);
     return runAgentCommand(worktree, this.sandboxOptions, this.options, args, signal);
   }
 }

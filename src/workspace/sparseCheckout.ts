@@ -105,11 +105,16 @@ export function folderToHold(folders: readonly string[], rel: string, isFolder: 
   return coneHolds(folders, clean) ? "" : parentFolder(clean);
 }
 
+/** Tracked files (under `spec`) that the cone leaves out: skip-worktree entries of the index. */
+export async function pathsOutsideCone(worktree: string, spec = "."): Promise<Set<string>> {
+  const listed = (await runGit(worktree, ["ls-files", "-t", "-z", "--", spec])).stdout.split("\0");
+  return new Set(listed.filter((e) => e.startsWith("S ")).map((e) => e.slice(2)));
+}
+
 /** Tracked files under `dir` that the cone leaves out (skip-worktree in the index), with their sizes at HEAD. */
 export async function filesOutsideCone(worktree: string, dir: string): Promise<Array<{ path: string; size: number }>> {
   const spec = cleanFolder(dir) === "" ? "." : cleanFolder(dir);
-  const listed = (await runGit(worktree, ["ls-files", "-t", "-z", "--", spec])).stdout.split("\0");
-  const skipped = new Set(listed.filter((e) => e.startsWith("S ")).map((e) => e.slice(2)));
+  const skipped = await pathsOutsideCone(worktree, spec);
   if (skipped.size === 0) return [];
   const tree = (await runGit(worktree, ["ls-tree", "-r", "-l", "-z", "--full-tree", "HEAD", "--", spec])).stdout;
   const out: Array<{ path: string; size: number }> = [];

@@ -3,12 +3,23 @@
 // listing and searching see the whole tree without widening it, the files outside the cone read from the index
 // (their content there is their content at the agent's last commit or merge: nothing outside the cone can have
 // changed on disk). A merge that conflicts outside the cone checks those files out itself.
+import path from "node:path";
 import type { Scope } from "../protocol/board";
 import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { defaultFileLimits, listDir, searchTool, ToolFailure } from "./fileTools";
 import { runGit } from "./gitExec";
 import { resolveInWorktree, type ContainmentRules } from "./pathContainment";
-import { coneOfScope, filesOutsideCone, folderToHold, sparseFolders, widenSparse } from "./sparseCheckout";
+import { parseShell } from "./shellParse";
+import { isSparseWorktree } from "./sparseMarker";
+import type { SwarmRepository } from "./swarmRepository";
+import {
+  coneOfScope,
+  filesOutsideCone,
+  folderToHold,
+  pathsOutsideCone,
+  sparseFolders,
+  widenSparse,
+} from "./sparseCheckout";
 
 type ListEntry = ToolResult<"list_dir">["entries"][number];
 type SearchMatch = ToolResult<"search">["matches"][number];
@@ -50,6 +61,31 @@ export class SparseWorktree {
   async holdForWrite(rules: ContainmentRules, relPath: string): Promise<void> {
     const { rel } = await resolveInWorktree(relPath, "write", rules);
     await this.widen([folderToHold(await this.folders(), rel, false)]);
+  }
+
+  /**
+   * Before a command: the plain words it names (no expansion, not an option) that are tracked files or folders
+   * outside the cone bring their folders in, so `cat pkg/x/a.txt` or `node tools/gen.js` find them. A command that
+   * names nothing (`npm test`) runs on the cone as it is; verified merges test the whole tree (mergeVerifier.ts).
+   */
+  async holdForCommand(command: string): Promise<void> {
+    const parsed = parseShell(command);
+    if (!parsed.ok) return;
+    const words = parsed.pipelines
+      .flatMap((p) => p.commands)
+      .flatMap((c) => [...c.argv.slice(1), ...c.redirects.map((r) => r.target)])
+      .filter((w) => w.expansions.length === 0 && w.text !== "" && !w.text.startsWith("-"))
+      .map((w) => w.text.replace(/^(\.\/)+/, "").replace(/\/+$/, ""))
+      .filter((t) => t !== "" && !path.isAbsolute(t) && !t.split("/").includes(".."));
+    if (words.length === 0) return;
+    const outside = await pathsOutsideCone(this.root);
+    const folders = await this.folders();
+    const wanted = new Set<string>();
+    for (const word of words) {
+      if (outside.has(word)) wanted.add(folderToHold(folders, word, false));
+      else if ([...outside].some((p) => p.startsWith(`${word}/`))) wanted.add(folderToHold(folders, word, true));
+    }
+    await this.widen([...wanted]);
   }
 
   private widen(folders: readonly string[]): Promise<string[]> {
@@ -126,4 +162,20 @@ export class SparseWorktree {
     }
     return matches;
   }
+}
+
+/** How a writer's worktree is added: sparse, with its first claim's folders, when the swarm asks for sparse. */
+export async function addOptions(
+  repo: Pick<SwarmRepository, "topLevel" | "integrationBranch">,
+  sparse: boolean,
+  scope: Scope | undefined,
+): Promise<{ sparseFolders?: string[] }> {
+  if (!sparse) return {};
+  const ref = `refs/heads/${repo.integrationBranch}`;
+  return { sparseFolders: scope === undefined ? [] : await coneOfScope(repo.topLevel, ref, scope) };
+}
+
+/** The sparse side of a worktree Swarmboard made sparse (a resumed one included), or undefined. */
+export function sparseWorktreeAt(root: string): SparseWorktree | undefined {
+  return isSparseWorktree(root) ? new SparseWorktree(root) : undefined;
 }

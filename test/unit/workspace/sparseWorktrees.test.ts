@@ -177,6 +177,12 @@ describe("workspace: sparse writer worktrees on a large repository", function ()
     });
     await ws.prepare({ paths: ["pkg/p03/f0303.txt"], globs: [] });
     assert.ok(!existsSync(path.join(ws.worktree.path, "pkg/p29")), "the far file is not in this worktree");
+    // A command that names a folder outside the cone finds it (the folder comes in first).
+    const listed = await callTool(ws, "run_command", { command: "ls pkg/p09" });
+    assert.ok(listed.ok && listed.result.ran && listed.result.exitCode === 0, JSON.stringify(listed));
+    assert.equal(listed.result.output.trim().split("\n").length, PER_FOLDER);
+    assert.ok(existsSync(path.join(ws.worktree.path, "pkg/p09/f0999.txt")));
+    assert.ok(!existsSync(path.join(ws.worktree.path, "pkg/p29")), "and nothing else");
     const broke = await callTool(ws, "edit_file", {
       path: "pkg/p03/f0303.txt",
       edits: [{ search: "keep", replace: "lost" }],
