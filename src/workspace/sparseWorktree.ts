@@ -101,6 +101,8 @@ export class SparseWorktree {
     const { rel, exists } = await resolveInWorktree(args.path, "read", rules);
     const outside = await filesOutsideCone(this.root, rel);
     if (!exists && outside.length === 0) throw new ToolFailure("not-found", `${args.path} does not exist.`);
+    if (!exists && outside.some((f) => f.path === rel))
+      throw new ToolFailure("invalid-args", `${args.path} is a file: read it with read_file.`);
     const disk = exists
       ? await listDir(rules, { ...args, depth: args.depth }, limits)
       : { entries: [], truncated: false };
