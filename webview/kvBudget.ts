@@ -66,7 +66,7 @@ export function mountBudget(): BudgetDom {
     rowsPerDispatch: "Rows per dispatch",
     tokensPerSecond: "Tokens/s",
     compactions: "Compactions",
-    restBytes: "Memory besides weights, KV",
+    restBytes: "Rest of memory",
     fixedRestBytes: "Of it fixed",
     perAgentRestBytes: "Of it per agent",
     moreAgentsByMemory: "Agents memory holds",
@@ -75,6 +75,7 @@ export function mountBudget(): BudgetDom {
     (typeof names)[number],
     ReturnType<typeof figure>
   >;
+  setAttr(figures.restBytes.node, "title", "The worker's resident memory besides the model's weights and the KV pool");
   const mode = el("span", "badge", "");
   const empty = el(
     "p",
