@@ -5,7 +5,7 @@
 // (files, index, HEAD, config) is untouched.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { builtinRecipes } from "../../../src/core/recipeCatalog";
 import { planSeats } from "../../../src/worker/seatPlan";
@@ -18,6 +18,7 @@ import { repositoryProtectedPaths } from "../../../src/workspace/repositoryProte
 import { SharedReadView } from "../../../src/workspace/sharedReadView";
 import { isSparseWorktree } from "../../../src/workspace/sparseMarker";
 import { diffSwarmBranch } from "../../../src/workspace/swarmReview";
+import { discardSwarm, recoverSwarm } from "../../../src/workspace/swarmCleanup";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
 import { callTool } from "./callTool";
 import { git, removeDir, snapshotCheckout, tempDir } from "./gitFixture";
@@ -201,6 +202,40 @@ describe("workspace: sparse writer worktrees on a large repository", function ()
     assert.ok(merged.ok && merged.result.status === "merged", JSON.stringify(merged));
     assert.equal(merged.result.verification?.status, "passed");
     assert.equal(merged.result.verification?.passed, 2, "the far file was there for the tests");
+  });
+
+  it("a resumed writer reopens its sparse worktree as it was, and one cut off before its checkout is checked out", async () => {
+    const first = await AgentWorkspace.onDemand(repo, "agent-5", "writer", view, { policy, sparse: true });
+    await first.prepare({ paths: ["pkg/p11"], globs: [] });
+    assert.ok((await callTool(first, "read_file", { path: "pkg/p12/f1212.txt" })).ok);
+    const root = first.worktree.path;
+    const folders = () =>
+      git(root, "-c", "core.sparseCheckout=true", "-c", "core.sparseCheckoutCone=true", "sparse-checkout", "list")
+        .trim()
+        .split("\n");
+    assert.deepEqual(folders(), ["pkg/p11", "pkg/p12"]);
+
+    const resumed = await AgentWorkspace.onDemand(repo, "agent-5", "writer", view, { policy, sparse: true });
+    assert.ok(resumed.hasWorktree, "the writer's worktree from the earlier run is reopened at once");
+    assert.deepEqual(folders(), ["pkg/p11", "pkg/p12"], "its cone kept");
+    assert.ok((await callTool(resumed, "read_file", { path: "pkg/p13/f1313.txt" })).ok, "and it still widens");
+    assert.ok(existsSync(path.join(root, "pkg/p13/f1300.txt")));
+
+    // A crash between `worktree add --no-checkout` and the checkout leaves a worktree without an index.
+    rmSync(path.join(resumed.worktree.gitDir, "index"));
+    const again = await AgentWorkspace.onDemand(repo, "agent-5", "writer", view, { policy, sparse: true });
+    assert.ok(again.hasWorktree);
+    assert.equal(git(root, "status", "--porcelain").trim(), "", "checked out again: no file shows as deleted");
+    assert.equal(git(root, "ls-files").split("\n").filter(Boolean).length, FOLDERS * PER_FOLDER + 2);
+
+    // Recovery and discard treat it like any worktree.
+    await recoverSwarm(repo);
+    const removed = await discardSwarm(repo);
+    assert.ok(
+      removed.removedWorktrees.some((w) => w.endsWith("agent-5")),
+      JSON.stringify(removed),
+    );
+    assert.ok(!existsSync(root));
   });
 
   it("a new worktree is full below the threshold: sparse only when asked", async () => {
