@@ -27,17 +27,16 @@ function parentFolder(rel: string): string {
   return i < 0 ? "" : rel.slice(0, i);
 }
 
+const WILDCARD = /[*?[\]{}!]/;
+
 /** The folders before the first wildcard of a glob (`src/**\/*.ts` -> `src`; `*.md` -> the root, no folder). */
-function globFolder(glob: string): string {
-  const parts = cleanFolder(glob).split("/");
+export function globFolder(glob: string): string {
   const fixed: string[] = [];
-  for (const part of parts.slice(0, -1)) {
-    if (/[*?[\]{}!]/.test(part)) break;
+  for (const part of cleanFolder(glob).split("/").slice(0, -1)) {
+    if (WILDCARD.test(part)) break;
     fixed.push(part);
   }
-  // The last part is a folder only when the glob has no wildcard at all (then it names a path).
-  const whole = parts.every((p) => !/[*?[\]{}!]/.test(p));
-  return whole ? cleanFolder(glob) : fixed.join("/");
+  return fixed.join("/");
 }
 
 /** Whether `rel` names a folder (a tree) at `ref` in the repository at `cwd`. */
@@ -52,12 +51,14 @@ async function isTreeAt(cwd: string, ref: string, rel: string): Promise<boolean>
  */
 export async function coneOfScope(cwd: string, ref: string, scope: Scope): Promise<string[]> {
   const folders = new Set<string>();
-  for (const p of scope.paths) {
+  // A glob without a wildcard names a path (a file or a folder) like `paths` does.
+  const literal = scope.globs.filter((g) => !WILDCARD.test(g));
+  for (const p of [...scope.paths, ...literal]) {
     const rel = cleanFolder(p);
     if (rel === "" || rel === ".") continue;
     folders.add((await isTreeAt(cwd, ref, rel)) ? rel : parentFolder(rel));
   }
-  for (const g of scope.globs) folders.add(globFolder(g));
+  for (const g of scope.globs) if (WILDCARD.test(g)) folders.add(globFolder(g));
   folders.delete("");
   return [...folders].sort();
 }
