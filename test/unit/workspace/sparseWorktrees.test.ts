@@ -133,6 +133,15 @@ describe("workspace: sparse writer worktrees on a large repository", function ()
       "pkg/p15",
       "test.sh",
     ]);
+    const status = await callTool(ws, "git_status", {});
+    assert.ok(status.ok, JSON.stringify(status));
+    assert.deepEqual(
+      status.result.files.map((f) => f.path).sort(),
+      ["pkg/p12/new.txt", "pkg/p15/f1515.txt"],
+      "only the two changes: the files the cone leaves out are not changes",
+    );
+    const changes = await callTool(ws, "git_diff", {});
+    assert.ok(changes.ok && /-file 1515 keep\n\+file 1515 changed/.test(changes.result.diff), JSON.stringify(changes));
     const committed = await callTool(ws, "commit", { message: "two changes outside the claim" });
     assert.ok(committed.ok && committed.result.committed, JSON.stringify(committed));
     assert.deepEqual([...committed.result.files].sort(), ["pkg/p12/new.txt", "pkg/p15/f1515.txt"]);
