@@ -45,6 +45,10 @@ export function mountBudget(): BudgetDom {
     "rowsPerDispatch",
     "tokensPerSecond",
     "compactions",
+    "restBytes",
+    "fixedRestBytes",
+    "perAgentRestBytes",
+    "moreAgentsByMemory",
   ] as const;
   const labels: Record<(typeof names)[number], string> = {
     trunkCells: "Trunk cells",
@@ -62,11 +66,16 @@ export function mountBudget(): BudgetDom {
     rowsPerDispatch: "Rows per dispatch",
     tokensPerSecond: "Tokens/s",
     compactions: "Compactions",
+    restBytes: "Rest of memory",
+    fixedRestBytes: "Of it fixed",
+    perAgentRestBytes: "Of it per agent",
+    moreAgentsByMemory: "Agents memory holds",
   };
   const figures = Object.fromEntries(names.map((n) => [n, figure(labels[n], n)])) as Record<
     (typeof names)[number],
     ReturnType<typeof figure>
   >;
+  setAttr(figures.restBytes.node, "title", "The worker's resident memory besides the model's weights and the KV pool");
   const mode = el("span", "badge", "");
   const empty = el(
     "p",
@@ -79,6 +88,9 @@ export function mountBudget(): BudgetDom {
   where.dataset.field = "placement";
   const origin = el("p", "muted", "");
   origin.dataset.field = "poolOrigin";
+  // The worker's memory beside weights and KV, in words (resident = weights + KV + rest; fixed and per agent).
+  const memory = el("p", "muted", "");
+  memory.dataset.field = "memory";
   const root = el(
     "section",
     "card budget",
@@ -88,6 +100,7 @@ export function mountBudget(): BudgetDom {
     grid,
     where,
     origin,
+    memory,
   );
   root.id = "kv-budget";
   setAttr(root, "aria-label", "KV memory budget");
@@ -98,6 +111,9 @@ export function mountBudget(): BudgetDom {
     grid.hidden = b === undefined;
     where.hidden = b?.placement === undefined && b?.engine === undefined;
     origin.hidden = b?.poolOrigin === undefined;
+    memory.hidden = b?.memory === undefined;
+    for (const n of ["restBytes", "fixedRestBytes", "perAgentRestBytes", "moreAgentsByMemory"] as const)
+      figures[n].node.hidden = b?.memory === undefined;
     if (!b) return;
     const runsOn = b.placement === undefined ? "" : `${b.kvType ?? "KV"} cells; runs on ${b.placement}`;
     setText(where, b.engine === undefined ? runsOn : `Remote engine: ${b.engine}`);
@@ -150,7 +166,13 @@ export function mountBudget(): BudgetDom {
     if (b.moreAgentsFit === null) {
       figures.moreAgentsFit.value.removeAttribute("data-value");
       setText(figures.moreAgentsFit.value, "no tails yet");
-    } else show(figures.moreAgentsFit.value, b.moreAgentsFit, formatCount(b.moreAgentsFit));
+    } else
+      show(
+        figures.moreAgentsFit.value,
+        b.moreAgentsFit,
+        `${formatCount(b.moreAgentsFit)}${b.moreAgentsLimitedBy === "memory" ? " (memory)" : ""}`,
+      );
+    showMemory(b.memory);
     show(figures.meanStepMs.value, b.meanStepMs, `${b.meanStepMs.toFixed(1)} ms`);
     show(figures.rowsPerDispatch.value, b.rowsPerDispatch, b.rowsPerDispatch.toFixed(2));
     show(figures.tokensPerSecond.value, b.tokensPerSecond, b.tokensPerSecond.toFixed(1));
@@ -158,6 +180,20 @@ export function mountBudget(): BudgetDom {
     const compactions = b.compactions ?? 0;
     show(figures.compactions.value, compactions, formatCount(compactions));
     setAttr(figures.compactions.value, "title", `${formatCount(b.compactedCells ?? 0)} cells released by re-forks`);
+  };
+  const showMemory = (m: BudgetView["memory"]) => {
+    if (m === undefined) return;
+    setText(memory, `Worker memory: ${m.text}`);
+    show(figures.restBytes.value, m.restBytes, formatBytes(m.restBytes));
+    show(figures.fixedRestBytes.value, m.fixedRestBytes, formatBytes(m.fixedRestBytes));
+    if (m.perAgentRestBytes === undefined) {
+      figures.perAgentRestBytes.value.removeAttribute("data-value");
+      setText(figures.perAgentRestBytes.value, "not measured yet");
+    } else show(figures.perAgentRestBytes.value, m.perAgentRestBytes, formatBytes(m.perAgentRestBytes));
+    if (m.moreAgentsByMemory === undefined) {
+      figures.moreAgentsByMemory.value.removeAttribute("data-value");
+      setText(figures.moreAgentsByMemory.value, "not measured yet");
+    } else show(figures.moreAgentsByMemory.value, m.moreAgentsByMemory, formatCount(m.moreAgentsByMemory));
   };
   return { root, update };
 }

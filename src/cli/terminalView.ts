@@ -4,6 +4,7 @@
 // results, findings), never the token stream. The block is a projection of the same view the extension shows
 // (src/core/swarmView.ts's reduceSwarm), never its own fold.
 import { emptySwarm, reduceSwarm, type AgentView, type SwarmViewState } from "../core/swarmView";
+import { describeWorkerMemory } from "../core/workerMemory";
 import type { SwarmStats } from "../protocol/runtime";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 
@@ -22,7 +23,8 @@ function where(stats: SwarmStats): string {
 export function budgetLine(stats: SwarmStats): string {
   return (
     `KV ${stats.mode}${where(stats)}: ${stats.usedCells}/${stats.poolCells} cells (${kib(stats.usedBytes)}), trunk ${stats.trunkCells} cells x ${stats.trunkOwners} owners, ` +
-    `free ${stats.freeCells}; ${stats.tokensPerSecond.toFixed(1)} tok/s, ${stats.rowsPerDispatch.toFixed(1)} rows/dispatch`
+    `free ${stats.freeCells}; ${stats.tokensPerSecond.toFixed(1)} tok/s, ${stats.rowsPerDispatch.toFixed(1)} rows/dispatch` +
+    (stats.memory === undefined ? "" : `; memory ${describeWorkerMemory(stats.memory)}`)
   );
 }
 

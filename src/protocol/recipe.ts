@@ -90,6 +90,14 @@ export const budgetsSchema = z.strictObject({
     .int()
     .nonnegative("expected 0 (no memory) or a positive number of tokens")
     .optional(),
+  /**
+   * Writers' worktrees are sparse checkouts (the root's files plus what they claim, read and write) when one checkout
+   * of the repository takes more than this many MiB. Absent: 128 (src/core/sparsePolicy.ts says why); 0: always.
+   */
+  sparseCheckoutAboveMiB: z
+    .number({ error: "expected a number of MiB" })
+    .nonnegative("expected 0 (always sparse) or a positive number of MiB")
+    .optional(),
 });
 export type Budgets = z.infer<typeof budgetsSchema>;
 

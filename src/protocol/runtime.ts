@@ -92,6 +92,32 @@ export const remoteEngineStatsSchema = z.object({
 });
 export type RemoteEngineStats = z.infer<typeof remoteEngineStatsSchema>;
 
+/**
+ * The worker's own memory beside the model's weights and the KV pool (src/runtime/workerMemory.ts): its resident set
+ * less both is "the rest" (llama.cpp's compute and output buffers, node-llama-cpp's and our per-sequence state, the
+ * samplers, Node's heap), split into a fixed part (measured with no agent live) and a part per live agent.
+ */
+export const workerMemorySchema = z.object({
+  residentBytes: z.number().nonnegative(),
+  /** The weights held in RAM: the model file, less the share of its layers offloaded to a GPU. */
+  weightsBytes: z.number().nonnegative(),
+  /** The KV pool held in RAM (none when its cells live in VRAM). */
+  kvBytes: z.number().nonnegative(),
+  /** Resident less weights and KV, now (at least 0). */
+  restBytes: z.number().nonnegative(),
+  /** The rest when no agent was live (the last time: before the first fork, between stages). */
+  fixedRestBytes: z.number().nonnegative(),
+  /** The rest above the fixed part per live agent, measured with the most agents live so far (absent before). */
+  perAgentRestBytes: z.number().nonnegative().optional(),
+  /** Agents live when the per-agent figure was measured. */
+  measuredAgents: z.number().int().nonnegative().optional(),
+  /** Memory the machine can still give (Linux MemAvailable). */
+  availableBytes: z.number().nonnegative(),
+  /** Agents whose rest fits in the available memory (after a safety share), at the per-agent figure. */
+  moreAgentsByMemory: z.number().int().nonnegative().optional(),
+});
+export type WorkerMemory = z.infer<typeof workerMemorySchema>;
+
 export const swarmStatsSchema = z.object({
   mode: runtimeModeSchema,
   /** Cells llama.cpp allocated for the whole context. */
@@ -127,6 +153,8 @@ export const swarmStatsSchema = z.object({
   tokensPerSecond: z.number().nonnegative(),
   /** A remote engine's own account of its prefix cache (absent for the local runtime). */
   engine: remoteEngineStatsSchema.optional(),
+  /** The local worker's memory beyond weights and KV (absent for a remote engine, and from older workers). */
+  memory: workerMemorySchema.optional(),
 });
 export type SwarmStats = z.infer<typeof swarmStatsSchema>;
 

@@ -82,6 +82,18 @@ export const budgetViewSchema = z.object({
   /** Compactions by re-fork so far (an agent's tail reached its share) and the cells they released. */
   compactions: z.number().optional(),
   compactedCells: z.number().optional(),
+  /** The worker's memory beyond weights and KV (the local runtime): figures, and the whole split in words. */
+  memory: z
+    .object({
+      restBytes: z.number(),
+      fixedRestBytes: z.number(),
+      perAgentRestBytes: z.number().optional(),
+      moreAgentsByMemory: z.number().optional(),
+      text: z.string(),
+    })
+    .optional(),
+  /** Set when memory, not KV cells, bounds `moreAgentsFit`. */
+  moreAgentsLimitedBy: z.literal("memory").optional(),
 });
 export type BudgetView = z.infer<typeof budgetViewSchema>;
 

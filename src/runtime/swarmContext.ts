@@ -27,6 +27,7 @@ import {
 } from "./swarmContextOptions";
 import { SwarmSequence, type SwarmShared } from "./swarmSequence";
 import { buildSwarmStats } from "./swarmStats";
+import { WorkerMemoryMeter } from "./workerMemory";
 import { rewriteTrunk, withTrunkBos, type TrunkReuse } from "./trunkReuse";
 import { restoreTrunkState, saveTrunkState, type TrunkRestore } from "./trunkStateFile";
 import type { TrunkStateHeader } from "../protocol/trunkState";
@@ -54,6 +55,8 @@ export class SwarmContext implements EngineContext {
   /** Dispatch counts when the present trunk was put in place (a kept context counts from there). */
   private dispatchBase = { dispatches: 0, tokens: 0 };
   private disposed = false;
+  /** The worker's memory beyond weights and KV, for the budget (workerMemory.ts). */
+  private readonly memory: WorkerMemoryMeter;
 
   constructor(
     readonly model: SwarmModel,
@@ -74,6 +77,11 @@ export class SwarmContext implements EngineContext {
     };
     this.trunk = this.openSequence(trunkId);
     ledger.addRoot(trunkId);
+    this.memory = new WorkerMemoryMeter(
+      model.facts.path,
+      pool.placement,
+      this.shared.admission.poolCells * pool.cost.bytesPerCell,
+    );
   }
 
   /** Cells llama.cpp allocated for the whole context. */
@@ -153,6 +161,8 @@ export class SwarmContext implements EngineContext {
     const role = options.role ?? "agent";
     checkSeat({ id, role, trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents });
     const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
+    // The fixed part of the worker's memory is read with no agent live: before the first fork (and between stages).
+    if (this.liveAgents.length === 0) this.memory.read(0);
     return parent.exclusive("fork", async () => {
       const slot = await forkFrom(parent, id, (next) => this.openSequence(next), expectedTail);
       const agent = new SwarmAgent(slot, role, parent.id, (released) => this.release(released));
@@ -207,6 +217,7 @@ export class SwarmContext implements EngineContext {
       pool: this.pool,
       trunkId,
       agents: this.liveAgents.map((agent) => ({ id: agent.id, paused: agent.paused })),
+      memory: this.memory.read(this.liveAgents.length),
     });
   }
 

@@ -1,5 +1,5 @@
 // The live budget as one plain object (it crosses the worker boundary; see src/protocol/runtime.ts).
-import type { RuntimeMode, SwarmStats } from "../protocol/runtime";
+import type { RuntimeMode, SwarmStats, WorkerMemory } from "../protocol/runtime";
 import type { CellLedger } from "./cellLedger";
 import type { GenerationMeter } from "./generationMeter";
 import type { KvAdmission } from "./kvAdmission";
@@ -14,6 +14,8 @@ export interface SwarmStatsInput {
   pool: PoolFacts;
   trunkId: string;
   agents: ReadonlyArray<{ id: string; paused: boolean }>;
+  /** The worker's memory beyond weights and KV, read now (workerMemory.ts). */
+  memory?: WorkerMemory;
 }
 
 export function buildSwarmStats(input: SwarmStatsInput): SwarmStats {
@@ -47,5 +49,6 @@ export function buildSwarmStats(input: SwarmStatsInput): SwarmStats {
     dispatchedTokens: dispatch.tokens,
     rowsPerDispatch: dispatch.dispatches === 0 ? 0 : dispatch.tokens / dispatch.dispatches,
     ...input.meter.read(),
+    ...(input.memory === undefined ? {} : { memory: input.memory }),
   };
 }

@@ -122,6 +122,7 @@ export class SwarmSeats {
         approver: this.setup.options.approver,
         dependencies: this.setup.dependencies,
         ...(this.setup.verifier ? { verifier: this.setup.verifier } : {}),
+        sparse: this.setup.disk.sparse,
       },
     );
     return { ...seat, agent, workspace, depth: 0, isSynthesist: how.isSynthesist, opening: "brief" };

@@ -4,6 +4,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { SwarmBoard } from "../core/swarmBoard";
+import { memoryRoomNote } from "../core/workerMemory";
 import type { AgentRule } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { Task } from "../protocol/tasks";
@@ -145,7 +146,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const { recipe } = options;
     const dependencies = await detectDependencyFolders(repo.topLevel, repo.commonDir, recipe.dependencyFolders);
     const readView = new SharedReadView(repo, await repositoryProtectedPaths(repo), dependencies);
-    const disk = await estimateDisk(repo, plan);
+    const disk = await estimateDisk(repo, plan, recipe.budgets.sparseCheckoutAboveMiB);
     const verifier =
       recipe.testCommand === undefined
         ? undefined
@@ -161,6 +162,11 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const memory = await openSwarmMemory({ options, repo, board, countTokens: (t) => model.tokenize(t).length, note });
     const trunk = await decodeTrunk({ options, repo, engine, plan, tasks, summary, memory: memory.section });
     const { context, format, rules, shape, trunkReuse } = trunk;
+    // The worker's memory beyond weights and KV, its fixed part read now (no agent live): short for the plan? Say so.
+    const workerMemory = context.stats().memory;
+    const short = workerMemory === undefined ? undefined : memoryRoomNote(workerMemory, plan.widestStage);
+    if (short !== undefined)
+      note(await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: short, time: Date.now() }));
     const equalShare = Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64;
     const tailBudget = Math.max(64, Math.min(equalShare, options.tailCells ?? equalShare));
     const close = async () => {

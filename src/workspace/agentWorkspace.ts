@@ -4,6 +4,7 @@
 // never costs a checkout).
 // Arguments arrive parsed (the worker's tool definitions parse them once); a method throws what went wrong
 // and `toToolError` (toolErrors.ts) turns it into a ToolError the agent can read (what happened, what to do).
+import type { Scope } from "../protocol/board";
 import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { agentSandboxOptions } from "./agentSandbox";
 import { runAgentCommand } from "./agentCommand";
@@ -20,6 +21,7 @@ import { repositoryProtectedPaths } from "./repositoryProtection";
 import { agentBranch } from "./branchNames";
 import type { SharedReadView } from "./sharedReadView";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
+import { addOptions, sparseWorktreeAt, type SparseWorktree } from "./sparseWorktree";
 import { ReadOnlyRefusal } from "./toolErrors";
 
 export interface AgentWorkspaceOptions {
@@ -36,6 +38,11 @@ export interface AgentWorkspaceOptions {
   readonly dependencies?: DependencyFolders;
   /** Runs the recipe's tests before merge_progress publishes (absent: merges say they are unverified). */
   readonly verifier?: MergeVerifier;
+  /**
+   * A writer's worktree is a sparse checkout of the root's files and its claimed folders, widened as it reads and
+   * writes outside them (large repositories: swarmDisk.ts decides from the recipe's budget).
+   */
+  readonly sparse?: boolean;
 }
 
 /** Who an agent is to the workspace: a reader never writes; a writer gets its own worktree when it first needs one. */
@@ -44,6 +51,8 @@ export type WorkspaceAccess = "reader" | "writer";
 interface OwnTree {
   readonly worktree: AgentWorktree;
   readonly rules: ContainmentRules;
+  /** Set when the worktree is sparse: the file tools widen its cone through it. */
+  readonly sparse?: SparseWorktree;
 }
 
 export class AgentWorkspace {
@@ -112,9 +121,14 @@ export class AgentWorkspace {
     return this.ownTree().rules;
   }
 
-  /** Makes the writer's worktree now (its first claim); a reader keeps reading the shared view. */
-  async prepare(): Promise<void> {
-    if (this.access === "writer") await this.ensureOwn();
+  /**
+   * Makes the writer's worktree now (its first claim; sparse: with the claimed scope's folders, or adds them to a
+   * sparse worktree made before); a reader keeps reading the shared view.
+   */
+  async prepare(scope?: Scope): Promise<void> {
+    if (this.access !== "writer") return;
+    const own = await this.ensureOwn(scope);
+    if (scope !== undefined && own.sparse) await own.sparse.widenToScope(scope);
   }
 
   private ownTree(): OwnTree {
@@ -123,8 +137,8 @@ export class AgentWorkspace {
     throw new Error(`${this.agent} has no worktree of its own (${why}).`);
   }
 
-  private ensureOwn(): Promise<OwnTree> {
-    this.own ??= this.makeOwn().then(
+  private ensureOwn(scope?: Scope): Promise<OwnTree> {
+    this.own ??= this.makeOwn(scope).then(
       (tree) => (this.made = tree),
       (error: unknown) => {
         this.own = undefined;
@@ -134,8 +148,9 @@ export class AgentWorkspace {
     return this.own;
   }
 
-  private async makeOwn(): Promise<OwnTree> {
-    const worktree = await this.repo.addAgent(this.agent);
+  private async makeOwn(scope: Scope | undefined): Promise<OwnTree> {
+    const how = await addOptions(this.repo, this.options.sparse === true, scope);
+    const worktree = await this.repo.addAgent(this.agent, how);
     const dependencyLinks = await linkDependencyFolders(
       worktree.path,
       this.options.dependencies ?? NO_DEPENDENCY_FOLDERS,
@@ -146,13 +161,14 @@ export class AgentWorkspace {
       writableExceptions: this.options.writableExceptions ?? [],
       dependencyLinks,
     };
-    return { worktree, rules };
+    const sparse = sparseWorktreeAt(worktree.path);
+    return { worktree, rules, ...(sparse ? { sparse } : {}) };
   }
 
   /** Where a read looks: the agent's own worktree once it has one (or is making it), else the shared view. */
-  private async readRules(): Promise<ContainmentRules> {
-    if (this.own !== undefined || this.view === undefined) return (await this.ensureOwn()).rules;
-    return this.view.rules();
+  private async readTree(): Promise<Pick<OwnTree, "rules" | "sparse">> {
+    if (this.own !== undefined || this.view === undefined) return this.ensureOwn();
+    return { rules: await this.view.rules() };
   }
 
   /** The worktree a change needs; a reader is refused with a clear tool error. */
@@ -169,23 +185,32 @@ export class AgentWorkspace {
   }
 
   async listDir(args: ToolArgs<"list_dir">): Promise<ToolResult<"list_dir">> {
-    return listDir(await this.readRules(), args);
+    const { rules, sparse } = await this.readTree();
+    return sparse ? sparse.listDir(rules, args) : listDir(rules, args);
   }
 
+  /** A file outside a sparse cone brings its folder in first (sparseWorktree.ts). */
   async readFile(args: ToolArgs<"read_file">): Promise<ToolResult<"read_file">> {
-    return readFileTool(await this.readRules(), args);
+    const { rules, sparse } = await this.readTree();
+    await sparse?.holdForRead(rules, args.path);
+    return readFileTool(rules, args);
   }
 
   async search(args: ToolArgs<"search">): Promise<ToolResult<"search">> {
-    return searchTool(await this.readRules(), args);
+    const { rules, sparse } = await this.readTree();
+    return sparse ? sparse.search(rules, args) : searchTool(rules, args);
   }
 
   async writeFile(args: ToolArgs<"write_file">): Promise<ToolResult<"write_file">> {
-    return writeFileTool((await this.writeTree("write_file")).rules, args);
+    const { rules, sparse } = await this.writeTree("write_file");
+    await sparse?.holdForWrite(rules, args.path);
+    return writeFileTool(rules, args);
   }
 
   async editFile(args: ToolArgs<"edit_file">): Promise<ToolResult<"edit_file">> {
-    return editFileTool((await this.writeTree("edit_file")).rules, args);
+    const { rules, sparse } = await this.writeTree("edit_file");
+    await sparse?.holdForWrite(rules, args.path);
+    return editFileTool(rules, args);
   }
 
   /** Without a worktree of its own the agent has changed nothing: an empty status, no tree made for it. */
@@ -205,19 +230,22 @@ export class AgentWorkspace {
   }
 
   async mergeProgress(args: ToolArgs<"merge_progress">): Promise<ToolResult<"merge_progress">> {
-    const { worktree, rules } = await this.writeTree("merge_progress");
+    const { worktree, rules, sparse } = await this.writeTree("merge_progress");
     return mergeProgress(this.repo, worktree, {
       ...args,
       protectedBy: (p) => protectedBy(p, rules),
       dependencyLinks: rules.dependencyLinks ?? [],
       sandboxOptions: this.sandboxOptions,
       ...(this.options.verifier ? { verifier: this.options.verifier } : {}),
+      // The tests need the whole tree: a sparse worktree's merged commit is tested in a full scratch checkout.
+      ...(sparse ? { verifyWholeTree: true } : {}),
     });
   }
 
   /** Policy first, then approval where needed (always, without a sandbox), then the run (agentCommand.ts). */
   async runCommand(args: ToolArgs<"run_command">, signal?: AbortSignal): Promise<ToolResult<"run_command">> {
-    const { worktree } = await this.writeTree("run_command");
+    const { worktree, sparse } = await this.writeTree("run_command");
+    await sparse?.holdForCommand(args.command);
     return runAgentCommand(worktree, this.sandboxOptions, this.options, args, signal);
   }
 }

@@ -2,8 +2,9 @@
 // and fsmonitor off, signing off, optional locks off (so reading the user's repository never rewrites its
 // index), and a clean git environment (a worker started from inside a git hook would otherwise inherit
 // GIT_DIR/GIT_INDEX_FILE and act on the wrong repository). Nothing here ever writes git config: settings are
-// passed as `-c` for one command only.
+// passed as `-c` for one command only (a sparse worktree's settings too).
 import { simpleGit, type SimpleGitOptions } from "simple-git";
+import { isSparseWorktree, SPARSE_CONFIG } from "./sparseMarker";
 
 /** Config passed with `-c` to every command: no hooks, no background work, no programs run from config. */
 const SAFE_CONFIG = [
@@ -77,6 +78,8 @@ function cleanEnv(extra: Readonly<Record<string, string>> | undefined): Record<s
 /** Runs one git command in `cwd`. Non-zero exits throw GitCommandError unless listed in okExitCodes. */
 export async function runGit(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitOutput> {
   const config = [...SAFE_CONFIG];
+  // A sparse agent worktree (sparseCheckout.ts) keeps its cone through merges and checkouts: see sparseMarker.ts.
+  if (isSparseWorktree(cwd)) config.push(...SPARSE_CONFIG);
   if (options.identity) {
     config.push(`user.name=${options.identity.name}`, `user.email=${options.identity.email}`);
   }

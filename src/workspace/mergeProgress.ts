@@ -53,6 +53,8 @@ export interface MergeProgressOptions {
   readonly verifier?: MergeVerifier;
   /** The sandbox the agent's commands run in (where the verifier runs the tests). */
   readonly sandboxOptions?: SandboxOptions;
+  /** Test the merged commit in a full scratch checkout, not the worktree (a sparse worktree lacks files tests need). */
+  readonly verifyWholeTree?: boolean;
 }
 
 const NO_TEST_COMMAND = "unverified: the recipe names no test command, so no test ran before this merge";
@@ -82,6 +84,9 @@ export async function mergeProgress(
     merged.head,
     merged.integration,
     options.sandboxOptions ?? {},
+    {
+      wholeTree: options.verifyWholeTree === true,
+    },
   );
   if (verification.status === "broke-tests")
     return {

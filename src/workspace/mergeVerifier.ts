@@ -71,12 +71,17 @@ export class MergeVerifier {
     return found;
   }
 
-  /** Runs the tests in the agent's worktree (at `head`, which holds `integrationSha` merged in) and judges them. */
+  /**
+   * Runs the tests in the agent's worktree (at `head`, which holds `integrationSha` merged in) and judges them;
+   * `wholeTree`: in a scratch checkout of `head` instead (a sparse worktree: the merge needs a clean worktree, so
+   * `head` holds all of the agent's work, and the tests see every file of the commit that would be published).
+   */
   async verify(
     worktree: string,
     head: string,
     integrationSha: string,
     sandboxOptions: SandboxOptions,
+    how: { wholeTree: boolean } = { wholeTree: false },
   ): Promise<MergeVerification> {
     const command = this.options.testCommand;
     const unverified = (note: string): MergeVerification => ({
@@ -90,7 +95,7 @@ export class MergeVerifier {
     });
     const before = await this.baseline(integrationSha);
     if ("ran" in before) return unverified(`the tests could not run on the integration branch: ${before.reason}`);
-    const after = await this.runInWorktree(worktree, sandboxOptions);
+    const after = how.wholeTree ? await this.baseline(head) : await this.runInWorktree(worktree, sandboxOptions);
     if ("ran" in after) return unverified(`the tests could not run in your worktree: ${after.reason}`);
     // The agent's tree becomes the integration branch if the merge is published: its run is that branch's.
     this.baselines.set(head, Promise.resolve(after));

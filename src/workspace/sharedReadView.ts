@@ -110,7 +110,16 @@ const blockBytes = 4096;
  * files count as the 12 MB they occupy, not the 300 KB they hold). Read from the tree, nothing checked out.
  */
 export async function checkoutBytes(repo: Pick<SwarmRepository, "topLevel">, commit: string): Promise<number> {
-  const out = (await runGit(repo.topLevel, ["ls-tree", "-r", "-l", "-z", commit])).stdout;
+  return treeBytes(repo, ["-r", commit]);
+}
+
+/** The disk the files at the root of `commit` take (what a sparse worktree starts with): as `checkoutBytes`. */
+export async function rootFileBytes(repo: Pick<SwarmRepository, "topLevel">, commit: string): Promise<number> {
+  return treeBytes(repo, [commit]);
+}
+
+async function treeBytes(repo: Pick<SwarmRepository, "topLevel">, args: readonly string[]): Promise<number> {
+  const out = (await runGit(repo.topLevel, ["ls-tree", "-l", "-z", ...args])).stdout;
   let total = 0;
   for (const entry of out.split("\0")) {
     // "<mode> blob <sha> <size>\t<path>"; a submodule (a commit entry) is not checked out here.

@@ -3,7 +3,7 @@
 // as one commit), each agent gets `swarmboard/<swarm>/<agent>` in a worktree under the state directory, outside
 // the user's tree, and every git operation that takes a lock runs through the repository's one queue.
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { UserTreeState } from "../protocol/userReview";
@@ -11,6 +11,7 @@ import { agentBranch, checkId, integrationBranch, swarmRefPrefix } from "./branc
 import { gitText, runGit, type GitIdentity } from "./gitExec";
 import { gitQueueFor, withLockRetry, type GitQueue } from "./gitQueue";
 import { absoluteGitDir, changedPaths, headCommit, listWorktrees, locateRepo, refSha } from "./repoFacts";
+import { checkOutSparse } from "./sparseCheckout";
 import { snapshotUncommitted } from "./uncommittedSnapshot";
 
 export interface SwarmRepositoryOptions {
@@ -121,14 +122,23 @@ export class SwarmRepository {
     return path.join(this.worktreeRoot, checkId("agent", agent));
   }
 
-  /** The agent's worktree on its branch, created from the integration branch the first time. */
-  async addAgent(agent: string): Promise<AgentWorktree> {
+  /**
+   * The agent's worktree on its branch, created from the integration branch the first time; with `sparseFolders`
+   * a new worktree is a sparse checkout of the root's files and those folders (sparseCheckout.ts). A worktree that
+   * exists already is returned as it is, sparse or not.
+   */
+  async addAgent(agent: string, options: { sparseFolders?: readonly string[] } = {}): Promise<AgentWorktree> {
     const branch = agentBranch(this.swarm, agent);
     const wtPath = this.worktreePath(agent);
     return this.queue.run(async () => {
       const listed = (await listWorktrees(this.topLevel)).find((w) => w.branch === `refs/heads/${branch}`);
-      if (listed && !listed.prunable)
-        return { agent, branch, path: realpathSync(listed.path), gitDir: await absoluteGitDir(listed.path) };
+      if (listed && !listed.prunable) {
+        const gitDir = await absoluteGitDir(listed.path);
+        // Added without checkout and stopped before its files came (a crash): check it out now, as it was meant.
+        if (!existsSync(path.join(gitDir, "index")))
+          await checkOutSparse(listed.path, gitDir, options.sparseFolders ?? []);
+        return { agent, branch, path: realpathSync(listed.path), gitDir };
+      }
       if (listed?.prunable) await withLockRetry(() => runGit(this.topLevel, ["worktree", "prune"]));
       await mkdir(this.worktreeRoot, { recursive: true });
       await this.clearAbandonedDir(wtPath);
@@ -137,11 +147,15 @@ export class SwarmRepository {
       if (!hasBranch && !integration) {
         throw new Error(`The swarm ${this.swarm} has no integration branch yet: call start() before adding agents.`);
       }
+      const sparse = options.sparseFolders !== undefined;
+      const add = sparse ? ["worktree", "add", "--no-checkout"] : ["worktree", "add"];
       const args = hasBranch
-        ? ["worktree", "add", wtPath, branch]
-        : ["worktree", "add", "--no-track", "-b", branch, wtPath, integration as string];
+        ? [...add, wtPath, branch]
+        : [...add, "--no-track", "-b", branch, wtPath, integration as string];
       await withLockRetry(() => runGit(this.topLevel, args));
-      return { agent, branch, path: realpathSync(wtPath), gitDir: await absoluteGitDir(wtPath) };
+      const gitDir = await absoluteGitDir(wtPath);
+      if (options.sparseFolders !== undefined) await checkOutSparse(wtPath, gitDir, options.sparseFolders);
+      return { agent, branch, path: realpathSync(wtPath), gitDir };
     });
   }
 

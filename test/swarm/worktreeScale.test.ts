@@ -237,4 +237,88 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (the
       assert.ok(!existsSync(path.join(repo.workspace, "d01/new.txt")), "the agent's file is only on its branch");
     });
   });
+
+  describe("the same organisation swarm on sparse worktrees (the recipe's threshold at 0 MiB)", () => {
+    const events: SwarmEvent[] = [];
+    let summary: SwarmSummary;
+    const stateDir = () => path.join(repo.root, "sparse-state");
+    const tree = (agent: string) =>
+      path.join(stateDir(), "worktrees", readdirSync(path.join(stateDir(), "worktrees"))[0]!, "scale-sparse", agent);
+    const filesIn = (dir: string) =>
+      execFileSync("find", [".", "-path", "./.git", "-prune", "-o", "-type", "f", "-print"], {
+        cwd: dir,
+        encoding: "utf8",
+      })
+        .split("\n")
+        .filter(Boolean).length;
+
+    before(async () => {
+      const base = organisationRecipe();
+      const recipe = { ...base, budgets: { ...base.budgets, sparseCheckoutAboveMiB: 0 } };
+      const script: TurnScript = {
+        agents: {
+          // Claims one folder, edits a file there, reads one elsewhere (that folder comes in), merges.
+          "agent-1": [
+            { tool: "claim", args: { scope: { paths: ["d03"] }, text: "folder d03" } },
+            {
+              tool: "edit_file",
+              args: { path: "d03/f0003.txt", edits: [{ search: "file 3", replace: "file three" }] },
+            },
+            { tool: "read_file", args: { path: "d04/f0004.txt" } },
+            { tool: "commit", args: { message: "Spell out three" } },
+            { tool: "merge_progress", args: {} },
+            { tool: "finish", args: { summary: "spelled out three" } },
+          ],
+          // Writes without a claim: a new file in a folder its cone does not hold.
+          "agent-2": [
+            { tool: "write_file", args: { path: "d05/new.txt", content: "new\n" } },
+            { tool: "commit", args: { message: "Add a file" } },
+            { tool: "merge_progress", args: {} },
+            { tool: "finish", args: { summary: "added a file" } },
+          ],
+          "agent-3": [
+            { tool: "search", args: { pattern: "file 7$" } },
+            { tool: "post_finding", args: { kind: "OBSERVED", text: "file 7 holds its number" } },
+            { tool: "finish", args: { summary: "read" } },
+          ],
+          "agent-4": [{ tool: "finish", args: { summary: "nothing left for me" } }],
+          synthesist: [{ tool: "write_report", args: { title: "Work", body: "three spelled out, one file added" } }],
+        },
+      };
+      summary = await runSwarm(
+        { swarmId: "scale-sparse", goal: "Name the files", recipe, workspace: repo.workspace, stateDir: stateDir() },
+        script,
+        events,
+      );
+      console.log(
+        `      sparse organisation: worktrees ${mib(du(path.join(stateDir(), "worktrees")))}; files on disk: ` +
+          `agent-1 ${filesIn(tree("agent-1"))}, agent-2 ${filesIn(tree("agent-2"))}, the read view ${filesIn(tree(".read-view"))}`,
+      );
+    });
+
+    it("ends completed, both writers' work merged into the integration branch", () => {
+      assert.equal(summary.outcome, "completed", summary.reason);
+      for (const a of summary.agents) assert.equal(a.end.outcome, "done", `${a.id}: ${a.end.reason}`);
+      assert.equal(git(repo.workspace, "show", "swarmboard/scale-sparse/main:d03/f0003.txt"), "file three");
+      assert.equal(git(repo.workspace, "show", "swarmboard/scale-sparse/main:d05/new.txt"), "new");
+      const tracked = git(repo.workspace, "ls-tree", "-r", "--name-only", "swarmboard/scale-sparse/main");
+      assert.equal(tracked.split("\n").length, FILES + 1, "nothing outside the cones was lost");
+    });
+
+    it("gave each writer only its folders: a claimed one, one it read, one it wrote", () => {
+      const perFolder = FILES / 30;
+      assert.equal(filesIn(tree("agent-1")), 2 * perFolder, "d03 (claimed) and d04 (read)");
+      assert.equal(filesIn(tree("agent-2")), perFolder + 1, "d05, where it wrote");
+      assert.equal(filesIn(tree(".read-view")), FILES + 1, "the shared view stays whole (and follows the merges)");
+      assert.equal(git(tree("agent-1"), "status", "--porcelain"), "");
+    });
+
+    it("said at launch what sparse saves, and left the user's checkout alone", () => {
+      const started = ofType(events, "swarm-started")[0];
+      assert.match(started?.disk?.text ?? "", /sparse worktrees \(one checkout, .* is above 0 MiB\)/);
+      assert.match(started?.disk?.text ?? "", /instead of .* \(saves /);
+      assert.equal(git(repo.workspace, "status", "--porcelain"), "");
+      assert.ok(!existsSync(path.join(repo.workspace, "d05/new.txt")));
+    });
+  });
 });

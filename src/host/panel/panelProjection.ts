@@ -3,7 +3,8 @@
 // 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
 import { describeRule } from "../../core/agentRules";
 import { agentsThatStillFit } from "../../core/swarmView";
-import { runtimeModeLabel, type RemoteEngineStats, type SwarmStats } from "../../protocol/runtime";
+import { describeWorkerMemory } from "../../core/workerMemory";
+import { runtimeModeLabel, type RemoteEngineStats, type SwarmStats, type WorkerMemory } from "../../protocol/runtime";
 import type { BudgetView, SwarmPanelView } from "../../protocol/webviewMessages";
 import { placementText } from "../models/modelFit";
 import { agentStatus, swarmStatus, type HostSwarmView } from "../swarm/swarmStatus";
@@ -29,8 +30,21 @@ export function engineText(engine: RemoteEngineStats): string {
   return `${requests}: ${engine.cachedPromptTokens} of ${prompt} prompt tokens came from its prefix cache`;
 }
 
+/** The worker's memory for the budget card; its room bounds the agents that fit when it is the smaller. */
+function memoryView(memory: WorkerMemory): NonNullable<BudgetView["memory"]> {
+  return {
+    restBytes: memory.restBytes,
+    fixedRestBytes: memory.fixedRestBytes,
+    ...(memory.perAgentRestBytes === undefined ? {} : { perAgentRestBytes: memory.perAgentRestBytes }),
+    ...(memory.moreAgentsByMemory === undefined ? {} : { moreAgentsByMemory: memory.moreAgentsByMemory }),
+    text: describeWorkerMemory(memory),
+  };
+}
+
 export function budgetView(stats: SwarmStats): BudgetView {
-  const fit = agentsThatStillFit(stats);
+  const kvFit = agentsThatStillFit(stats);
+  const byMemory = stats.memory?.moreAgentsByMemory;
+  const fit = byMemory === undefined ? kvFit : Math.min(kvFit, byMemory);
   return {
     mode: stats.mode,
     ...(stats.engine === undefined ? {} : { engine: engineText(stats.engine) }),
@@ -47,6 +61,8 @@ export function budgetView(stats: SwarmStats): BudgetView {
     ...(stats.placement === undefined ? {} : { placement: placementText(stats.placement) }),
     ...(stats.poolOrigin === undefined ? {} : { poolOrigin: stats.poolOrigin }),
     moreAgentsFit: Number.isFinite(fit) ? fit : null,
+    ...(byMemory !== undefined && byMemory < kvFit ? { moreAgentsLimitedBy: "memory" as const } : {}),
+    ...(stats.memory === undefined ? {} : { memory: memoryView(stats.memory) }),
     meanStepMs: stats.meanStepMs,
     rowsPerDispatch: stats.rowsPerDispatch,
     dispatches: stats.dispatches,

@@ -3,6 +3,7 @@
 // (a finding is progress, a granted claim moves the loop from gather to act).
 import type { z } from "zod";
 import { describeScope } from "../../core/scopes";
+import type { Scope } from "../../protocol/board";
 import type { SwarmBoard } from "../../core/swarmBoard";
 import {
   boardToolDescriptions,
@@ -21,8 +22,8 @@ export interface BoardToolContext {
   readonly agent: string;
   readonly board: SwarmBoard;
   readonly now: () => number;
-  /** The agent's workspace: a granted claim makes a writer's worktree (absent in tests of the board alone). */
-  readonly workspace?: { prepare(): Promise<void> };
+  /** The agent's workspace: a granted claim makes a writer's worktree, or widens a sparse one (absent in tests of the board alone). */
+  readonly workspace?: { prepare(scope?: Scope): Promise<void> };
 }
 
 function boardTool<Schema extends z.ZodType, Result>(
@@ -101,7 +102,7 @@ export const boardTools: readonly CatalogTool<BoardToolContext>[] = [
       // A granted claim is where a writer starts changing code: its worktree is made now (readers have none).
       run: async ({ agent, board, now, workspace }, a) => {
         const outcome = await board.claim(agent, a.scope, a.text, now());
-        if (outcome.granted) await workspace?.prepare();
+        if (outcome.granted) await workspace?.prepare(outcome.lease.scope);
         return outcome;
       },
       meaning: (outcome) =>

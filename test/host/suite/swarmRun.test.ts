@@ -212,9 +212,13 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
     assert.ok(stats, "the store holds no kv-stats for the swarm");
     const expected = budgetView(stats);
     // The panel is updated within a short coalescing delay; read it back until it shows the store's last stats.
+    // The worker's memory beyond weights and KV: its figures sit in the budget card beside the KV figures.
+    const memory = expected.memory;
+    assert.ok(memory, "the local worker reports its memory in the budget");
+    const numbers = { ...expected, ...memory };
     const shows = (d: Awaited<ReturnType<typeof probeDom>>) =>
       d.laneIds.length === view.agents.length &&
-      Object.entries(expected).every(([k, v]) => typeof v !== "number" || d.budget[k] === v);
+      Object.entries(numbers).every(([k, v]) => typeof v !== "number" || d.budget[k] === v);
     let dom = await probeDom(hooks, "dom-0");
     for (let i = 1; i < 100 && !shows(dom); i++) {
       await new Promise((r) => setTimeout(r, 200));
@@ -228,7 +232,9 @@ describe("a swarm launched from the command (8 scripted agents on stories260K)",
       dom.findingTexts,
       view.entries.map((e) => e.text),
     );
-    for (const [field, value] of Object.entries(expected)) {
+    assert.ok(memory.perAgentRestBytes !== undefined, "measured per agent while the 8 agents ran");
+    assert.ok(memory.restBytes > 0 && memory.fixedRestBytes > 0, JSON.stringify(memory));
+    for (const [field, value] of Object.entries(numbers)) {
       if (typeof value !== "number") continue;
       assert.equal(
         dom.budget[field],
