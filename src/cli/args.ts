@@ -46,6 +46,17 @@ export interface RunOptions {
   noAgentRules: boolean;
   /** Seconds an agent's ask_user question waits for an answer on stdin (0: nobody answers); default 300 on a TTY, else 0. */
   askUserTimeout?: number;
+  /** `swarmboard watch`: a standing swarm that takes triggers until stopped. */
+  watch?: WatchOptions;
+}
+
+export interface WatchOptions {
+  /** A recorded trigger stream (one JSON trigger a line) taken before the router starts. */
+  triggers?: string;
+  /** A JSON file of fast-path rules (src/protocol/triggers.ts's triggerRulesSchema). */
+  rules?: string;
+  /** Poll the person's branch for commits every this many milliseconds. */
+  pollMs?: number;
 }
 
 export interface PullOptions {
@@ -124,6 +135,31 @@ const runFlags = new Set([
   "--ask-user-timeout",
 ]);
 const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
+const watchFlags = new Set([...runFlags, "--triggers", "--trigger-rules", "--poll-ms"]);
+
+/** What a standing swarm watches for when no goal is given. */
+export const defaultWatchGoal = "Watch the workspace and act on the triggers that arrive.";
+
+function parseWatch(argv: string[]): RunOptions {
+  const f = readFlags(argv, watchFlags, runSwitches);
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (watchFlags.has(argv[i]!) && !runFlags.has(argv[i]!)) i++;
+    else rest.push(argv[i]!);
+  }
+  const resume = f.has("--resume");
+  const run = parseRun(resume || f.has("--goal") ? rest : [...rest, "--goal", defaultWatchGoal]);
+  const pollMs = f.get("--poll-ms");
+  return {
+    ...run,
+    recipe: run.recipe ?? (resume ? undefined : "watch"),
+    watch: {
+      triggers: f.get("--triggers"),
+      rules: f.get("--trigger-rules"),
+      pollMs: pollMs === undefined ? undefined : positiveInt("--poll-ms", pollMs),
+    },
+  };
+}
 
 function parseRun(argv: string[]): RunOptions {
   const f = readFlags(argv, runFlags, runSwitches);
@@ -200,6 +236,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return { command: "help" };
   if (first === "--version") return { command: "version" };
   if (first === "run") return parseRun(rest);
+  if (first === "watch") return parseWatch(rest);
   if (first === "list") {
     const f = readFlags(rest, new Set(["--workspace"]), new Set());
     return { command: "list", workspace: f.get("--workspace") };

@@ -4,6 +4,7 @@ import type { AgentRuleListing } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { ModelFacts, RuntimeMode, SwarmStats } from "../protocol/runtime";
 import type { AgentState, SwarmEvent } from "../protocol/swarmEvents";
+import type { TriggerCounts } from "../protocol/triggers";
 import { describeScope } from "./scopes";
 
 export interface LaneItem {
@@ -75,6 +76,8 @@ export interface SwarmViewState {
   readonly engineDown?: string;
   /** Open ask_user questions, oldest first. */
   readonly questions: readonly QuestionView[];
+  /** A standing swarm's triggers: the fast path's counters and how many the router decided. */
+  readonly triggers?: { readonly counts: TriggerCounts; readonly decisions: number };
 }
 
 const laneCap = 200;
@@ -239,6 +242,14 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
     }
     case "user-question-ended":
       return withoutQuestion(s, e.questionId);
+    case "trigger":
+      return { ...s, triggers: { counts: e.counts, decisions: s.triggers?.decisions ?? 0 } };
+    case "trigger-decision": {
+      const counts = s.triggers?.counts ?? { dropped: 0, direct: 0, router: 0 };
+      // An assignment is told twice: decided, then taken by its worker (agentId set); it counts once.
+      const decided = e.agentId === undefined ? 1 : 0;
+      return { ...s, triggers: { counts, decisions: (s.triggers?.decisions ?? 0) + decided } };
+    }
     case "swarm-ended":
       return {
         ...s,
