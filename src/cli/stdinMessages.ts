@@ -50,7 +50,8 @@ export function parseSteeringLine(line: string): SteeringLine | undefined {
         return { kind: "unclear", why: `"/trigger" needs one JSON trigger (${(error as Error).message})` };
       }
     }
-    return { kind: "unclear", why: `"/${name}" needs ${name === "task" ? "a task" : "one agent id"}; ${usage}` };
+    const needs = name === "task" ? "a task" : name === "trigger" ? "one JSON trigger" : "one agent id";
+    return { kind: "unclear", why: `"/${name}" needs ${needs}; ${usage}` };
   }
   const answer = /^@answer\s+(\S+)\s+(.+)$/s.exec(trimmed);
   if (answer !== null) return { kind: "answer", questionId: answer[1]!, text: answer[2]!.trim() };
