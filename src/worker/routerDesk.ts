@@ -22,9 +22,15 @@ export class RouterDesk {
     this.wake?.();
   }
 
-  /** Triggers waiting for the router (queued, shown or held), by id. */
-  undecided(): Trigger[] {
-    return [...this.shown.values(), ...this.held, ...this.queued];
+  /** Shown to the router and not decided yet (a router whose context was compacted reads their ids again). */
+  shownUndecided(): string[] {
+    return [...this.shown.keys()];
+  }
+
+  /** A new router takes over: what the last one was shown and did not decide is handed over again. */
+  reshow(): void {
+    this.queued.unshift(...this.shown.values());
+    this.shown.clear();
   }
 
   /**

@@ -147,6 +147,8 @@ export class StandingSwarm {
     let first = true;
     while (!signal.aborted && !this.stopped()) {
       const before = this.decisions;
+      // A fresh router reads again what its predecessor was shown and did not decide.
+      if (!first) this.desk.reshow();
       const end = first
         ? await seats.runSeat({ ...seat, tools }, await brief(seat.id))
         : await seats.runFreshSeat(seat.role, tools, brief);

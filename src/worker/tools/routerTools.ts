@@ -49,14 +49,20 @@ export function routerTools(desk: RouterDesk | undefined): CatalogTool[] {
   const wait = defineTool<
     ToolContext,
     typeof routerToolArgs.wait_for_triggers,
-    { triggers: ReturnType<typeof shown>[] }
+    { triggers: ReturnType<typeof shown>[]; stillUndecided?: string[] }
   >({
     name: "wait_for_triggers",
     kind: "control",
     description:
       "Wait for new triggers and read all that arrived since your last call at once (decide each one, then wait again).",
     args: routerToolArgs.wait_for_triggers,
-    run: async (ctx) => ({ triggers: (await deskOf(desk).nextBatch(ctx.signal)).map(shown) }),
+    run: async (ctx) => {
+      const d = deskOf(desk);
+      const before = new Set(d.shownUndecided());
+      const triggers = (await d.nextBatch(ctx.signal)).map(shown);
+      const undecided = [...before].filter((id) => d.shownUndecided().includes(id));
+      return { triggers, ...(undecided.length > 0 ? { stillUndecided: undecided } : {}) };
+    },
     meaning: (result) => ({
       summary: `${result.triggers.length} trigger(s): ${result.triggers.map((t) => t.id).join(", ") || "none (stopping)"}`,
       reply: result,

@@ -91,4 +91,25 @@ describe("worker: the router's tools", () => {
     );
     assert.equal(await desk.decide("a", { action: "drop", reason: "stale" }, "r"), "ok");
   });
+
+  it("a wait names what the router was shown and left undecided; a new router is shown it again", async () => {
+    const desk = new RouterDesk(async () => "ok");
+    const tools = routerTools(desk);
+    desk.enqueue(t("a"));
+    desk.enqueue(t("b"));
+    await dispatchCall(ctx, tools, "wait_for_triggers", "{}");
+    await desk.decide("a", { action: "drop", reason: "noise" }, "agent-1");
+    desk.enqueue(t("c"));
+    const second = await dispatchCall(ctx, tools, "wait_for_triggers", "{}");
+    assert.deepEqual(second.result, { triggers: [shownOf("c")], stillUndecided: ["b"] });
+    desk.reshow();
+    assert.deepEqual(
+      (await desk.nextBatch(undefined)).map((x) => x.id),
+      ["b", "c"],
+    );
+  });
 });
+
+function shownOf(id: string) {
+  return { id, source: "diagnostic", text: `error ${id}`, path: `src/${id}.ts` };
+}
