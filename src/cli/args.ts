@@ -3,6 +3,7 @@
 import type { EngineSettings } from "../protocol/engine";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { askUserTimeoutSchema, maxAskUserTimeoutSeconds } from "../protocol/steering";
+import { defaultWatchGoal } from "../core/builtinRecipes";
 import { parseEval, type EvalOptions } from "./evalArgs";
 import { engineFlags, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
 
@@ -137,8 +138,7 @@ const runFlags = new Set([
 const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
 const watchFlags = new Set([...runFlags, "--triggers", "--trigger-rules", "--poll-ms"]);
 
-/** What a standing swarm watches for when no goal is given. */
-export const defaultWatchGoal = "Watch the workspace and act on the triggers that arrive.";
+export { defaultWatchGoal } from "../core/builtinRecipes";
 
 function parseWatch(argv: string[]): RunOptions {
   const f = readFlags(argv, watchFlags, runSwitches);

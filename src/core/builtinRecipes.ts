@@ -146,6 +146,9 @@ export const builtinRecipeNames = Object.keys(builtinRecipeInputs);
  * The router's tools only dispatch (src/worker/tools/routerTools.ts); each worker owns one task. The wall clock
  * is how long it watches unless stopped first; `--budget-ms` changes it.
  */
+/** What a standing swarm watches for when no goal is given. */
+export const defaultWatchGoal = "Watch the workspace and act on the triggers that arrive.";
+
 export const watchRecipeInput: RecipeInput = {
   name: "watch",
   description: "A standing swarm: a router that only dispatches triggers, and workers that each own one task.",

@@ -136,6 +136,14 @@ export const triggerRulesSchema = z.strictObject({
 });
 export type TriggerRules = z.infer<typeof triggerRulesSchema>;
 
+/** What makes a launched swarm a standing one (the host's Start Watching; the CLI's watch flags say the same). */
+export const standingParamsSchema = z.strictObject({
+  /** Poll the person's branch for commits every this many milliseconds. */
+  pollMs: z.number().int().positive().optional(),
+  rules: triggerRulesSchema.optional(),
+});
+export type StandingParams = z.infer<typeof standingParamsSchema>;
+
 /** A trigger handed to a standing swarm by the host (diagnostics, a person's message) or any other client. */
 export const swarmTriggerMethod = defineMethod(
   "swarm/trigger",

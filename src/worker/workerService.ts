@@ -183,6 +183,7 @@ export class WorkerService implements Disposable {
       ...((params.engine ?? inputs.engine) ? { engine: params.engine ?? inputs.engine } : {}),
       ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
       ...(inputs.web ? { web: inputs.web } : {}),
+      ...(inputs.standing ? { standing: inputs.standing } : {}),
       ...(params.script ? { script: params.script } : {}),
     });
   }
