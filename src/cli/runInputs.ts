@@ -77,6 +77,8 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
       threads,
       approveAsks: opts.approveAsks,
       ...settings,
+      // A watch is saved as standing, so a resume from VS Code stands again (its stream file is the CLI's alone).
+      ...(opts.watch ? { standing: { ...(opts.watch.pollMs ? { pollMs: opts.watch.pollMs } : {}) } } : {}),
     },
     stateDir: (swarmId) =>
       givenStateDir ??

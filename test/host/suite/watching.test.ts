@@ -94,6 +94,21 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
       60_000,
     );
     assert.deepEqual(message.to, { agent: "agent-5" });
+    // The panel's trigger stream shows where each went and who owns it.
+    await vscode.commands.executeCommand("swarmboard.openPanel");
+    const panel = await waitFor("the panel to be ready", () => hooks.panel()?.isReady && hooks.panel(), 30_000);
+    let rows = (await panel.probe("triggers-0")).dom?.triggers ?? [];
+    for (let n = 1; !rows.some((r) => r.id === followId); n++) {
+      assert.ok(n < 100, `the panel never showed ${followId}: ${JSON.stringify(rows)}`);
+      await new Promise((r) => setTimeout(r, 200));
+      rows = (await panel.probe(`triggers-${n}`)).dom?.triggers ?? [];
+    }
+    assert.equal(rows.find((r) => r.id === errorId)?.owner, "agent-5");
+    assert.match(rows.find((r) => r.id === followId)?.text ?? "", /src\/stats\.js:3 → to agent-5/);
+    assert.ok(
+      rows.some((r) => /dropped: severity/.test(r.text)),
+      "the dropped warning is listed",
+    );
     await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
     await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 60_000);
 
