@@ -3,6 +3,7 @@
 // owner without a router decision, noise and duplicates are dropped by rules, the router calls no workspace tool
 // (a forced read_file is refused), and a SIGKILL in the middle of the stream loses nothing: `watch --resume` reads
 // the trigger log back, the router gets what it had not decided, and the stream read again takes only what is new.
+// A follow-up typed on stdin (/trigger) while its owner works reaches it as a message, with no router decision.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -32,6 +33,15 @@ function events(file: string): SwarmEvent[] {
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => swarmEventSchema.parse(JSON.parse(l)));
+}
+
+/** Waits until a line of the trigger log satisfies `match`. */
+async function waitForLog(stateDir: string, what: string, match: (line: TriggerLogLine) => boolean): Promise<void> {
+  const deadline = Date.now() + 5 * 60_000;
+  while (!logLines(stateDir).some(match)) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} in the trigger log`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 const ended = (lines: readonly TriggerLogLine[]) => lines.filter((l) => l.kind === "worker" && l.state === "ended");
@@ -81,7 +91,13 @@ describe("a standing swarm replays a recorded trigger stream across a SIGKILL (r
     const forced = { tool: "read_file", args: { path: "src/stats.js" } };
     writeFileSync(
       path.join(repo.root, "script2.json"),
-      JSON.stringify({ agents: { "agent-1": [forced, wait, ...reals.slice(5).map(assign), wait] } }),
+      JSON.stringify({
+        agents: {
+          "agent-1": [forced, wait, ...reals.slice(5).map(assign), wait],
+          // real-6's worker asks the person and waits: it is working when the live follow-up comes.
+          "agent-10": [{ tool: "ask_user", args: { question: "Is task 6 about the parser?" } }],
+        },
+      }),
     );
     const common = [
       ...["--model", sharedModelPath("tiny-random-qwen2-chatml.gguf"), "--threads", "1", "--kv-cells", "16384"],
@@ -106,10 +122,26 @@ describe("a standing swarm replays a recorded trigger stream across a SIGKILL (r
       ["--resume", ...common, "--triggers", path.join(repo.root, "stream.jsonl")].concat([
         "--script",
         path.join(repo.root, "script2.json"),
+        "--ask-user-timeout",
+        "120",
       ]),
       repo.stateDir,
       (lines) => ended(lines).length >= tasks,
     );
+    await waitForLog(repo.stateDir, "real-6's worker", (l) => l.kind === "worker" && l.thread === "real-6");
+    // A moment for agent-10 to join the board and ask; until then the follow-up would wait on its thread (parked).
+    await waitForLog(repo.stateDir, "a later worker", (l) => l.kind === "worker" && l.agentId === "agent-12");
+    const live = {
+      id: "live-1",
+      source: "diagnostic",
+      severity: "error",
+      path: "src/task6.js",
+      line: 9,
+      text: "still wrong",
+    };
+    second.child.stdin!.write(`/trigger ${JSON.stringify(live)}\n`);
+    await waitForLog(repo.stateDir, "the live follow-up", (l) => l.kind === "trigger" && l.trigger.id === "live-1");
+    second.child.stdin!.write("@answer question-1 yes\n");
     await second.reached;
     second.child.kill("SIGINT");
     assert.equal(await second.exit, 4, `the watch stopped on Ctrl-C:\n${second.output()}`);
@@ -123,8 +155,8 @@ describe("a standing swarm replays a recorded trigger stream across a SIGKILL (r
     const taken = log.flatMap((l) => (l.kind === "trigger" ? [l] : []));
     assert.deepEqual(
       taken.map((l) => l.trigger.id).sort(),
-      stream.map((t) => t.id).sort(),
-      "each of the 320 triggers was taken exactly once over both runs",
+      [...stream.map((t) => t.id), "live-1"].sort(),
+      "each of the 320 triggers (and the live one) was taken exactly once over both runs",
     );
     const routeOf = new Map(taken.map((l) => [l.trigger.id, l.route]));
     const decisions = log.flatMap((l) => (l.kind === "decision" ? [l] : []));
@@ -173,6 +205,15 @@ describe("a standing swarm replays a recorded trigger stream across a SIGKILL (r
       .map((e) => Number(/^(\d+)/.exec(e.summary)![1]));
     assert.deepEqual(batches.slice(0, 2), [10, 15], "queued triggers reached the router together, one result each");
     const last = ofType(all, "trigger").at(-1)!;
-    assert.deepEqual(last.counts, { dropped: 20 * 12, direct: 20 * 3, router: 20 });
+    assert.deepEqual(last.counts, { dropped: 20 * 12, direct: 20 * 3 + 1, router: 20 });
+    const liveRoute = routeOf.get("live-1")!;
+    const liveTo =
+      liveRoute.route === "direct" ? liveRoute.agentId : delivered.find((d) => d.triggerId === "live-1")?.agentId;
+    assert.equal(liveTo, ownerOf.get("real-6"), "the live follow-up reached real-6's worker");
+    const message = ofType(all, "board-entry").find(
+      (e) => e.entry.kind === "MESSAGE" && e.entry.text.includes("[live-1]"),
+    );
+    assert.deepEqual(message?.entry.to, { agent: ownerOf.get("real-6") }, "as a message");
+    assert.ok(!decisions.some((d) => d.triggerId === "live-1"), "without a router decision");
   });
 });
