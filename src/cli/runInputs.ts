@@ -7,6 +7,7 @@ import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
 import { resolveRecipe } from "../worker/recipeResolve";
+import { refuseRouterOutsideStanding } from "../worker/standingSeats";
 import { resumeRefusalOf } from "../worker/historyService";
 import type { RunOptions } from "./args";
 import {
@@ -55,6 +56,13 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
   const { recipe, warnings } = await resolveRecipe(opts.recipe ?? "organization", workspace).catch((error: Error) => {
     throw new InputError(error.message);
   });
+  // A recipe with a router stands (swarmboard watch); said before the model loads.
+  if (opts.watch === undefined)
+    try {
+      refuseRouterOutsideStanding(recipe);
+    } catch (error) {
+      throw new InputError((error as Error).message);
+    }
   const threads = opts.threads ?? defaultThreads;
   const settings = {
     ...(opts.agents ? { agents: opts.agents } : {}),
