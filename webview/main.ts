@@ -54,6 +54,7 @@ function domFacts(dom: PanelDom) {
     injectedRan: (window as unknown as Record<string, unknown>).swarmboardInjected !== undefined,
     questionIds: dom.steering.questionIds(),
     recipients: dom.steering.recipients(),
+    triggers: dom.triggers.rows(),
   };
 }
 

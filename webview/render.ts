@@ -7,6 +7,7 @@ import { mountFeed, type FeedDom } from "./findingsFeed";
 import { mountBudget, type BudgetDom } from "./kvBudget";
 import { mountLanes, type LanesDom } from "./lanes";
 import { mountSteering, type SteeringDom } from "./steering";
+import { mountTriggerStream, type TriggerStreamDom } from "./triggerStream";
 import { mountUsageChart, type UsageChartDom } from "./usageChart";
 
 export type PageAction = "pingWorker" | "launchSwarm" | "stopSwarm";
@@ -33,6 +34,7 @@ export interface PanelDom {
   feed: FeedDom;
   budget: BudgetDom;
   usage: UsageChartDom;
+  triggers: TriggerStreamDom;
 }
 
 export function workerText(status: WorkerStatus): string {
@@ -70,6 +72,7 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
   const feed = mountFeed((path, line) => on.openFinding(path, line));
   const budget = mountBudget();
   const usage = mountUsageChart();
+  const triggers = mountTriggerStream();
   root.replaceChildren(
     el(
       "header",
@@ -89,10 +92,10 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
       "div",
       "layout",
       el("main", "main-col", steering.root, lanes.root),
-      el("aside", "side-col", budget.root, usage.root, feed.root),
+      el("aside", "side-col", budget.root, usage.root, triggers.root, feed.root),
     ),
   );
-  return { title, worker, summary, rules, stop, lanes, steering, feed, budget, usage };
+  return { title, worker, summary, rules, stop, lanes, steering, feed, budget, usage, triggers };
 }
 
 function elapsed(from: number, to: number): string {
@@ -108,6 +111,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   const swarm = state.swarm;
   dom.stop.disabled = !swarm || !(swarm.status === "running" || swarm.status === "starting");
   dom.steering.update(!dom.stop.disabled, swarm?.agents ?? [], swarm?.questions ?? []);
+  dom.triggers.update(swarm?.triggers);
   if (!swarm) {
     dom.rules.hidden = true;
     setText(dom.summary, "No swarm yet");

@@ -3,6 +3,7 @@
 import type { EngineSettings } from "../protocol/engine";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { askUserTimeoutSchema, maxAskUserTimeoutSeconds } from "../protocol/steering";
+import { defaultWatchGoal } from "../core/builtinRecipes";
 import { parseEval, type EvalOptions } from "./evalArgs";
 import { engineFlags, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
 
@@ -46,6 +47,17 @@ export interface RunOptions {
   noAgentRules: boolean;
   /** Seconds an agent's ask_user question waits for an answer on stdin (0: nobody answers); default 300 on a TTY, else 0. */
   askUserTimeout?: number;
+  /** `swarmboard watch`: a standing swarm that takes triggers until stopped. */
+  watch?: WatchOptions;
+}
+
+export interface WatchOptions {
+  /** A recorded trigger stream (one JSON trigger a line) taken before the router starts. */
+  triggers?: string;
+  /** A JSON file of fast-path rules (src/protocol/triggers.ts's triggerRulesSchema). */
+  rules?: string;
+  /** Poll the person's branch for commits every this many milliseconds. */
+  pollMs?: number;
 }
 
 export interface PullOptions {
@@ -125,6 +137,30 @@ const runFlags = new Set([
   "--ask-user-timeout",
 ]);
 const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
+const watchFlags = new Set([...runFlags, "--triggers", "--trigger-rules", "--poll-ms"]);
+
+export { defaultWatchGoal } from "../core/builtinRecipes";
+
+function parseWatch(argv: string[]): RunOptions {
+  const f = readFlags(argv, watchFlags, runSwitches);
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (watchFlags.has(argv[i]!) && !runFlags.has(argv[i]!)) i++;
+    else rest.push(argv[i]!);
+  }
+  const resume = f.has("--resume");
+  const run = parseRun(resume || f.has("--goal") ? rest : [...rest, "--goal", defaultWatchGoal]);
+  const pollMs = f.get("--poll-ms");
+  return {
+    ...run,
+    recipe: run.recipe ?? (resume ? undefined : "watch"),
+    watch: {
+      triggers: f.get("--triggers"),
+      rules: f.get("--trigger-rules"),
+      pollMs: pollMs === undefined ? undefined : positiveInt("--poll-ms", pollMs),
+    },
+  };
+}
 
 function parseRun(argv: string[]): RunOptions {
   const f = readFlags(argv, runFlags, runSwitches);
@@ -201,6 +237,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return { command: "help" };
   if (first === "--version") return { command: "version" };
   if (first === "run") return parseRun(rest);
+  if (first === "watch") return parseWatch(rest);
   if (first === "list") {
     const f = readFlags(rest, new Set(["--workspace"]), new Set());
     return { command: "list", workspace: f.get("--workspace") };

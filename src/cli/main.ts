@@ -23,6 +23,7 @@ import { memoryCommand } from "./memoryCommands";
 import { runMcpServer } from "./mcpServer";
 import { evalCommand } from "./evalCommand";
 import { listenForSteering } from "./stdinMessages";
+import { standingOptions, takeTrigger } from "./watchInputs";
 import { defaultAskUserTimeoutSeconds } from "../protocol/steering";
 
 /** Exit codes: how a run ended. */
@@ -76,6 +77,7 @@ async function run(opts: RunOptions): Promise<number> {
       policy: defaultPolicyRules,
       // Nobody at a terminal (stdin piped or closed): agents' questions are told at once that nobody answers.
       askUserTimeoutSeconds: opts.askUserTimeout ?? (process.stdin.isTTY ? defaultAskUserTimeoutSeconds : 0),
+      ...(opts.watch ? { standing: standingOptions(opts.watch) } : {}),
     },
     approver: () => unattendedApprover(opts.approveAsks),
     deliver: (batch) => {
@@ -103,6 +105,7 @@ async function run(opts: RunOptions): Promise<number> {
       pauseAgent: (agentId, paused) => session.steering.pauseAgent(agentId, paused),
       addTask: (text) => session.steering.addTask(text, Date.now()),
       answer: (questionId, text) => session.steering.answer(questionId, text),
+      ...(session.standing ? { trigger: (raw: unknown) => takeTrigger(session.standing!, raw) } : {}),
     },
     (line) => process.stderr.write(`${line}\n`),
   );

@@ -8,6 +8,7 @@ import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
 import { checkEngineReady } from "../worker/engineCheck";
 import { resolveRecipe } from "../worker/recipeResolve";
+import { refuseRouterOutsideStanding } from "../worker/standingSeats";
 import { resumeRefusalOf } from "../worker/historyService";
 import type { RunOptions } from "./args";
 import {
@@ -56,6 +57,13 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
   const { recipe, warnings } = await resolveRecipe(opts.recipe ?? "organization", workspace).catch((error: Error) => {
     throw new InputError(error.message);
   });
+  // A recipe with a router stands (swarmboard watch); said before the model loads.
+  if (opts.watch === undefined)
+    try {
+      refuseRouterOutsideStanding(recipe);
+    } catch (error) {
+      throw new InputError((error as Error).message);
+    }
   const threads = opts.threads ?? defaultThreads;
   const settings = {
     ...(opts.agents ? { agents: opts.agents } : {}),
@@ -81,6 +89,8 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
       threads,
       approveAsks: opts.approveAsks,
       ...settings,
+      // A watch is saved as standing, so a resume from VS Code stands again (its stream file is the CLI's alone).
+      ...(opts.watch ? { standing: { ...(opts.watch.pollMs ? { pollMs: opts.watch.pollMs } : {}) } } : {}),
     },
     stateDir: (swarmId) =>
       givenStateDir ??

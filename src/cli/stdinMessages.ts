@@ -4,6 +4,8 @@
 //   /pause agent-2, /resume agent-2        pause or resume one agent (it keeps its cells, claims and worktree)
 //   /task add a --json flag                a task on the board that a free or later agent claims
 //   @answer question-1 yes, keep the API   the answer to an agent's ask_user question
+//   /trigger {"source": "diagnostic", ...}  a trigger for a standing swarm (swarmboard watch); there a plain line
+//                                          is a message trigger for its router instead of a message to every agent
 // What was done, or why not, is said on stderr.
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
@@ -13,6 +15,7 @@ export type SteeringLine =
   | { readonly kind: "pause"; readonly agentId: string; readonly paused: boolean }
   | { readonly kind: "task"; readonly text: string }
   | { readonly kind: "answer"; readonly questionId: string; readonly text: string }
+  | { readonly kind: "trigger"; readonly raw: unknown }
   | { readonly kind: "unclear"; readonly why: string };
 
 /** What the lines act on: the running swarm's session (src/worker/swarmSession.ts). */
@@ -21,6 +24,8 @@ export interface SteeringTarget {
   pauseAgent(agentId: string, paused: boolean): { changed: boolean };
   addTask(text: string): Promise<{ id: string }>;
   answer(questionId: string, text: string): boolean;
+  /** Present for a standing swarm: takes a trigger (a plain line becomes a message trigger). */
+  trigger?(raw: unknown): Promise<{ triggerId: string; said: string }>;
 }
 
 const usage =
@@ -38,7 +43,15 @@ export function parseSteeringLine(line: string): SteeringLine | undefined {
     if ((name === "pause" || name === "resume") && /^\S+$/.test(arg))
       return { kind: "pause", agentId: arg, paused: name === "pause" };
     if (name === "task" && arg !== "") return { kind: "task", text: arg };
-    return { kind: "unclear", why: `"/${name}" needs ${name === "task" ? "a task" : "one agent id"}; ${usage}` };
+    if (name === "trigger" && arg !== "") {
+      try {
+        return { kind: "trigger", raw: JSON.parse(arg) as unknown };
+      } catch (error) {
+        return { kind: "unclear", why: `"/trigger" needs one JSON trigger (${(error as Error).message})` };
+      }
+    }
+    const needs = name === "task" ? "a task" : name === "trigger" ? "one JSON trigger" : "one agent id";
+    return { kind: "unclear", why: `"/${name}" needs ${needs}; ${usage}` };
   }
   const answer = /^@answer\s+(\S+)\s+(.+)$/s.exec(trimmed);
   if (answer !== null) return { kind: "answer", questionId: answer[1]!, text: answer[2]!.trim() };
@@ -53,7 +66,15 @@ async function act(line: SteeringLine, target: SteeringTarget): Promise<string> 
   switch (line.kind) {
     case "unclear":
       return `not understood: ${line.why}`;
+    case "trigger":
+      if (target.trigger === undefined) return "not taken: triggers go to a standing swarm (swarmboard watch)";
+      return target.trigger(line.raw).then(
+        (taken) => `trigger ${taken.triggerId}: ${taken.said}`,
+        (error: unknown) => `trigger not taken: ${(error as Error).message}`,
+      );
     case "message":
+      if (line.to === "swarm" && target.trigger !== undefined)
+        return act({ kind: "trigger", raw: { source: "message", text: line.text } }, target);
       return target.message(line.to, line.text).then(
         (sent) => `message ${sent.id} sent to ${line.to}`,
         (error: unknown) => `message not sent: ${(error as Error).message}`,

@@ -7,6 +7,7 @@ import { emptySwarm, reduceSwarm, type AgentView, type SwarmViewState } from "..
 import { describeWorkerMemory } from "../core/workerMemory";
 import type { SwarmStats } from "../protocol/runtime";
 import type { SwarmEvent } from "../protocol/swarmEvents";
+import type { FastPathRoute, TriggerCounts } from "../protocol/triggers";
 
 function kib(bytes: number): string {
   return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
@@ -53,6 +54,41 @@ function agentRow(a: AgentView, stats: SwarmStats | undefined): string {
   const tokens = `${String(a.tokens).padStart(6)} tok ${String(cells).padStart(6)} cells`;
   const compacted = a.compactions > 0 ? ` x${a.compactions} compacted` : "";
   return `  ${a.id.padEnd(14)} ${a.state.padEnd(9)} ${claim} ${tokens}${compacted}  ${last.slice(0, 50)}`;
+}
+
+/** The fast path's counters on one line. */
+export function countsText(c: TriggerCounts): string {
+  return `dropped ${c.dropped}, direct ${c.direct}, router ${c.router}`;
+}
+
+function routeText(route: FastPathRoute): string {
+  switch (route.route) {
+    case "dropped":
+      return `dropped by rule ${route.rule} (${route.reason})`;
+    case "direct":
+      return `to ${route.agentId} (owns ${route.thread})`;
+    case "parked":
+      return `waits for the owner of ${route.thread}`;
+    case "router":
+      return "to the router";
+  }
+}
+
+function decisionText(e: Extract<SwarmEvent, { type: "trigger-decision" }>): string {
+  const d = e.decision;
+  if (e.agentId !== undefined) return `  ${e.agentId} owns ${e.triggerId}`;
+  switch (d.action) {
+    case "assign":
+      return `  router ${e.by}: assign ${e.triggerId} to a new worker: ${d.task.slice(0, 120)}`;
+    case "forward":
+      return `  router ${e.by}: forward ${e.triggerId} to ${d.agentId}: ${d.note.slice(0, 120)}`;
+    case "reply":
+      return `  router ${e.by} replies to you (${e.triggerId}): ${d.text}`;
+    case "hold":
+      return `  router ${e.by}: hold ${e.triggerId} (${d.reason.slice(0, 120)})`;
+    case "drop":
+      return `  router ${e.by}: drop ${e.triggerId} (${d.reason.slice(0, 120)})`;
+  }
 }
 
 export class TerminalView {
@@ -117,6 +153,12 @@ export class TerminalView {
       case "user-question-ended":
         if (e.outcome !== "answered") this.print(`  ${e.questionId} of ${e.agentId}: ${e.outcome}, it goes on`);
         break;
+      case "trigger":
+        this.print(`  trigger ${e.trigger.id} (${e.trigger.source}): ${routeText(e.route)}  [${countsText(e.counts)}]`);
+        break;
+      case "trigger-decision":
+        this.print(decisionText(e));
+        break;
       case "swarm-ended":
         this.print(`swarm ${e.outcome}: ${e.reason}`);
         break;
@@ -140,6 +182,8 @@ export class TerminalView {
     const stats = this.view?.stats;
     const rows = (this.view?.agents ?? []).map((a) => agentRow(a, stats));
     if (stats && this.view) rows.push(`  ${budgetLine(stats)}${compactionsLine(this.view)}`);
+    const triggers = this.view?.triggers;
+    if (triggers) rows.push(`  triggers: ${countsText(triggers.counts)}; ${triggers.decisions} router decision(s)`);
     this.out.write(rows.join("\n") + "\n");
     this.drawnLines = rows.length;
   }

@@ -31,6 +31,19 @@ export const usageText = `Usage:
       While it runs, a line typed on stdin steers it: "@agent-2 <text>" messages one agent, any other line all;
       "/pause agent-2" and "/resume agent-2"; "/task <text>" adds a task to the board; "@answer question-1 <text>"
       answers an agent's question.
+  swarmboard watch [run's options] [--triggers <file.jsonl>] [--trigger-rules <file.json>] [--poll-ms <ms>]
+                                             a standing swarm (recipe watch by default): the model and trunk stay
+                                             loaded and it takes triggers until Ctrl-C. Rules in code drop noise and
+                                             send follow-ups to the worker that owns their thread; a router that can
+                                             only dispatch assigns the rest, each to a new worker that owns that task.
+      --triggers <file.jsonl>     a recorded stream of triggers, one JSON a line, taken first (ids taken before skipped)
+      --trigger-rules <file.json> the fast path's rules: per source allow/deny globs, minSeverity, perMinute,
+                                  threadsOnly; duplicateWindowMs (default: src/core/triggerFastPath.ts)
+      --poll-ms <ms>              poll your branch: commits add TODO/FIXME triggers, files of open threads and
+                                  (with the recipe's testCommand) failing tests
+      On stdin: a plain line is a message trigger for the router; "/trigger <json>" any trigger, e.g.
+      /trigger {"source":"diagnostic","path":"src/a.ts","line":3,"text":"TS2322 ...","severity":"error"}.
+      A killed watch continues with: swarmboard watch --resume --state-dir <dir>
   swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
                 [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]
                                              an MCP server on stdio: tools swarmboard_launch, _status, _findings,

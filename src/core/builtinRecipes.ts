@@ -1,6 +1,7 @@
 // The built-in swarms. They are plain data checked by the same schema as a user's recipe
 // (test/unit/core/recipes.test.ts parses each one), so a built-in can never be looser than a user's file.
 import type { RecipeInput } from "../protocol/recipe";
+import { routerToolNames } from "../protocol/triggers";
 
 const readTools = ["list_dir", "read_file", "search", "grep_board", "post_finding", "send_message"];
 /** What a coding worker may call: read, claim, change, test, commit and merge. */
@@ -139,3 +140,45 @@ export const builtinRecipeInputs: Readonly<Record<string, RecipeInput>> = {
 };
 
 export const builtinRecipeNames = Object.keys(builtinRecipeInputs);
+
+/**
+ * The standing swarm of `swarmboard watch` (not among the launchable built-ins: it runs only as a standing swarm).
+ * The router's tools only dispatch (src/worker/tools/routerTools.ts); each worker owns one task. The wall clock
+ * is how long it watches unless stopped first; `--budget-ms` changes it.
+ */
+/** What a standing swarm watches for when no goal is given. */
+export const defaultWatchGoal = "Watch the workspace and act on the triggers that arrive.";
+
+export const watchRecipeInput: RecipeInput = {
+  name: "watch",
+  description: "A standing swarm: a router that only dispatches triggers, and workers that each own one task.",
+  roles: [
+    {
+      name: "router",
+      count: 1,
+      tools: routerToolNames,
+      instructions:
+        "Decide every trigger that reaches you: assign real work to a new worker, forward what concerns a running " +
+        "agent, reply to a person's question, hold what needs more to go on, drop what needs no work (say why).",
+    },
+    {
+      name: "worker",
+      count: 3,
+      tools: workerTools,
+      instructions:
+        "You own one task. Claim it by its id, change only what it needs, verify with the tests, merge, post a " +
+        "PATCH_SUMMARY, then finish. If it cannot be done, post a FAIL saying why and finish.",
+    },
+  ],
+  topology: {
+    kind: "dag",
+    stages: [
+      { name: "route", roles: ["router"] },
+      { name: "work", roles: ["worker"] },
+    ],
+  },
+  visibility: "shared",
+  budgets: { wallClockMs: 24 * 60 * minute, tokensPerAgent: 16384, steps: 120 },
+  taskSources: ["goal"],
+  merge: true,
+};

@@ -4,6 +4,7 @@ import type { AgentRuleListing } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { ModelFacts, RuntimeMode, SwarmStats } from "../protocol/runtime";
 import type { AgentState, SwarmEvent } from "../protocol/swarmEvents";
+import type { TriggerCounts } from "../protocol/triggers";
 import { describeScope } from "./scopes";
 
 export interface LaneItem {
@@ -75,7 +76,28 @@ export interface SwarmViewState {
   readonly engineDown?: string;
   /** Open ask_user questions, oldest first. */
   readonly questions: readonly QuestionView[];
+  /** A standing swarm's triggers: the fast path's counters, how many the router decided, the newest ones. */
+  readonly triggers?: TriggerStreamState;
 }
+
+/** One trigger as the views list it. */
+export interface TriggerItem {
+  readonly id: string;
+  readonly time: number;
+  readonly source: string;
+  readonly what: string;
+  readonly decision: string;
+  readonly owner?: string;
+}
+
+export interface TriggerStreamState {
+  readonly counts: TriggerCounts;
+  readonly decisions: number;
+  readonly recent: readonly TriggerItem[];
+}
+
+/** Triggers the view keeps (the counters count them all). */
+const triggersKept = 200;
 
 const laneCap = 200;
 /** The newest turn's text kept for the lanes (they show its tail). */
@@ -239,6 +261,10 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
     }
     case "user-question-ended":
       return withoutQuestion(s, e.questionId);
+    case "trigger":
+      return withTrigger(s, e);
+    case "trigger-decision":
+      return withDecision(s, e);
     case "swarm-ended":
       return {
         ...s,
@@ -250,6 +276,40 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         questions: [],
       };
   }
+}
+
+function withTrigger(s: SwarmViewState, e: Extract<SwarmEvent, { type: "trigger" }>): SwarmViewState {
+  const t = e.trigger;
+  const where = t.path === undefined ? undefined : `${t.path}${t.line === undefined ? "" : `:${t.line}`}`;
+  const r = e.route;
+  const item: TriggerItem = {
+    id: t.id,
+    time: t.time,
+    source: t.source,
+    what: where ?? t.test ?? t.text.replace(/\s+/g, " ").slice(0, 80),
+    decision:
+      r.route === "dropped"
+        ? `dropped: ${r.rule}`
+        : r.route === "direct"
+          ? `to ${r.agentId}`
+          : r.route === "parked"
+            ? `waits for ${r.thread}`
+            : "router",
+    ...(r.route === "direct" ? { owner: r.agentId } : {}),
+  };
+  const recent = [...(s.triggers?.recent ?? []), item].slice(-triggersKept);
+  return { ...s, triggers: { counts: e.counts, decisions: s.triggers?.decisions ?? 0, recent } };
+}
+
+function withDecision(s: SwarmViewState, e: Extract<SwarmEvent, { type: "trigger-decision" }>): SwarmViewState {
+  const counts = s.triggers?.counts ?? { dropped: 0, direct: 0, router: 0 };
+  // An assignment is told twice: decided, then taken by its worker (agentId set); it counts once.
+  const decided = e.agentId === undefined ? 1 : 0;
+  const said = e.agentId !== undefined ? `owned by ${e.agentId}` : `router: ${e.decision.action}`;
+  const recent = (s.triggers?.recent ?? []).map((t) =>
+    t.id === e.triggerId ? { ...t, decision: said, ...(e.agentId ? { owner: e.agentId } : {}) } : t,
+  );
+  return { ...s, triggers: { counts, decisions: (s.triggers?.decisions ?? 0) + decided, recent } };
 }
 
 /** Drops a question that ended (or that the person just answered) from the view. */

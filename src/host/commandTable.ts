@@ -12,6 +12,7 @@ interface CommandEntry {
 export const hostCommands = {
   launchSwarm: { id: "swarmboard.launchSwarm" },
   launchSwarmWithContext: { id: "swarmboard.launchSwarmWithContext" },
+  startWatching: { id: "swarmboard.startWatching" },
   stopSwarm: { id: "swarmboard.stopSwarm" },
   openPanel: { id: "swarmboard.openPanel" },
   reviewBranches: { id: "swarmboard.reviewBranches" },

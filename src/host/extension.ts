@@ -8,6 +8,7 @@ import { reportSettingsProblems } from "./configuration";
 import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
 import { launchSwarm, launchWithEditorContext } from "./launch/launchSwarm";
+import { startWatching } from "./launch/startWatching";
 import { memoryCommandHandlers } from "./memory/memoryCommands";
 import { RepositoryMemories } from "./memory/repositoryMemories";
 import { LaunchInput } from "./launch/launchInput";
@@ -98,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       ...steeringCommandHandlers({ worker, store, log, input: launchInput }),
       launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
       launchSwarmWithContext: (arg?: unknown) => launchWithEditorContext(launchDeps, arg),
+      startWatching: (arg?: unknown) => startWatching(launchDeps, own, arg),
       selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>
         selectModel(models, args),
       ),

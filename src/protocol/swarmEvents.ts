@@ -7,6 +7,7 @@ import { agentRuleListingSchema } from "./agentRules";
 import { boardEntrySchema } from "./board";
 import { engineStateEventSchema, modelFactsSchema, runtimeModeSchema, swarmStatsSchema } from "./runtime";
 import { questionOutcomeSchema } from "./steering";
+import { fastPathRouteSchema, routerDecisionSchema, triggerCountsSchema, triggerSchema } from "./triggers";
 
 /** The states of an agent's cooperation loop (src/protocol/agentLoop.ts) plus `starting` (forked, reading its brief). */
 export const agentStateSchema = z.enum(["starting", ...loopStates]);
@@ -150,6 +151,23 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     agentId: z.string(),
     outcome: questionOutcomeSchema,
     answer: z.string().optional(),
+  }),
+  /** A standing swarm took a trigger: what the fast path did with it, and the counters so far. */
+  z.object({
+    ...base,
+    type: z.literal("trigger"),
+    trigger: triggerSchema,
+    route: fastPathRouteSchema,
+    counts: triggerCountsSchema,
+  }),
+  /** The router decided a trigger (`agentId`: the worker that took an assigned one, once it started). */
+  z.object({
+    ...base,
+    type: z.literal("trigger-decision"),
+    triggerId: z.string(),
+    by: z.string(),
+    decision: routerDecisionSchema,
+    agentId: z.string().optional(),
   }),
   z.object({
     ...base,

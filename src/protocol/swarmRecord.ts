@@ -6,6 +6,7 @@ import { engineSettingsSchema } from "./engine";
 import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
 import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
+import { standingParamsSchema } from "./triggers";
 
 export const swarmOutcomeSchema = z.enum(["completed", "budget", "stopped", "failed"]);
 export type SwarmOutcome = z.infer<typeof swarmOutcomeSchema>;
@@ -62,6 +63,8 @@ export const swarmInputsSchema = z.object({
   approveAsks: z.boolean().optional(),
   /** How agents reached the web (fetch_url, web_search); absent: the defaults. */
   web: webSettingsSchema.optional(),
+  /** A standing swarm's options (Start Watching): a resume stands again. */
+  standing: standingParamsSchema.optional(),
   version: z.string().optional(),
 });
 export type SwarmInputs = z.infer<typeof swarmInputsSchema>;

@@ -10,6 +10,7 @@ import { turnScriptSchema } from "./turnScript";
 import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
 import { askUserTimeoutSchema } from "./steering";
+import { standingParamsSchema } from "./triggers";
 
 /** The longest goal a swarm takes (it goes into every agent's trunk). */
 export const maxGoalChars = 20_000;
@@ -41,6 +42,8 @@ export const startSwarmParams = z.object({
   web: webSettingsSchema.optional(),
   /** Seconds an agent's ask_user question waits for an answer (`swarmboard.askUserTimeoutSeconds`); default 300. */
   askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
+  /** A standing swarm (the `watch` recipe or one with a router): it takes triggers until stopped. */
+  standing: standingParamsSchema.optional(),
 });
 export type StartSwarmParams = z.infer<typeof startSwarmParams>;
 

@@ -116,6 +116,30 @@ export const questionViewSchema = z.object({
 });
 export type QuestionView = z.infer<typeof questionViewSchema>;
 
+/** One trigger of a standing swarm as the panel lists it: where it came from and where the fast path sent it. */
+export const triggerRowSchema = z.object({
+  id: z.string(),
+  time: z.number(),
+  source: z.string(),
+  /** "src/a.ts:3", a test's name, or the text's start. */
+  what: z.string(),
+  /** "dropped: deny", "to agent-5", "waits for real-3", "router", then the router's decision once made. */
+  decision: z.string(),
+  /** The agent that owns its thread, when there is one. */
+  owner: z.string().optional(),
+});
+export type TriggerRow = z.infer<typeof triggerRowSchema>;
+
+export const triggerStreamViewSchema = z.object({
+  dropped: z.number(),
+  direct: z.number(),
+  router: z.number(),
+  decisions: z.number(),
+  /** The newest triggers, newest last. */
+  recent: z.array(triggerRowSchema),
+});
+export type TriggerStreamView = z.infer<typeof triggerStreamViewSchema>;
+
 export const swarmPanelViewSchema = z.object({
   id: z.string(),
   goal: z.string(),
@@ -135,6 +159,8 @@ export const swarmPanelViewSchema = z.object({
   usage: z.array(usageSampleSchema).optional(),
   /** Agents' questions waiting for the person's answer, oldest first. */
   questions: z.array(questionViewSchema).optional(),
+  /** A standing swarm's trigger stream (absent for other swarms). */
+  triggers: triggerStreamViewSchema.optional(),
 });
 export type SwarmPanelView = z.infer<typeof swarmPanelViewSchema>;
 
@@ -184,6 +210,8 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
         /** The open questions shown, by id, and the message box's recipients (tests compare them with the store). */
         questionIds: z.array(z.string()).optional(),
         recipients: z.array(z.string()).optional(),
+        /** The trigger stream's rows as shown: id, owner (data attributes) and text. */
+        triggers: z.array(z.object({ id: z.string(), owner: z.string().optional(), text: z.string() })).optional(),
       })
       .optional(),
   }),

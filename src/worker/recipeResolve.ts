@@ -1,7 +1,8 @@
 // Finds the recipe a run asks for: a built-in or workspace recipe by name, or a recipe file by path.
 // Problems name the file, the field and what was expected (src/core/recipeParse.ts).
 import { readFile } from "node:fs/promises";
-import { formatRecipeProblem, parseRecipeText, RecipeError } from "../core/recipeParse";
+import { watchRecipeInput } from "../core/builtinRecipes";
+import { formatRecipeProblem, parseRecipeText, parseRecipeValue, RecipeError } from "../core/recipeParse";
 import type { Recipe } from "../protocol/recipe";
 import { loadRecipeCatalog } from "../workspace/recipeFiles";
 import { toolNamesForRecipes } from "./toolCatalog";
@@ -21,6 +22,12 @@ export async function resolveRecipe(nameOrFile: string, workspace: string): Prom
   }
   const catalog = await loadRecipeCatalog(workspace, options);
   const recipe = catalog.recipes.get(nameOrFile);
+  // The standing swarm's recipe is not among the launchable built-ins; `swarmboard watch` names it.
+  if (recipe === undefined && nameOrFile === watchRecipeInput.name) {
+    const watch = parseRecipeValue("(built-in watch)", watchRecipeInput, options);
+    if (!watch.ok) throw new RecipeError(watch.problems);
+    return { recipe: watch.recipe, warnings: [] };
+  }
   if (recipe === undefined) {
     throw new Error(`There is no recipe "${nameOrFile}"; the recipes are: ${[...catalog.recipes.keys()].join(", ")}.`);
   }

@@ -97,6 +97,11 @@ export class SeatNumbers {
   next(): number {
     return ++this.last;
   }
+
+  /** The next number is past `last`. */
+  skipThrough(last: number): void {
+    this.last = Math.max(this.last, last);
+  }
 }
 
 /** Whether a seat with these tools changes code (a writer) or only reads (src/core/workspaceAccess.ts). */

@@ -6,6 +6,7 @@ import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import type { ScriptedCall, TurnScript } from "../protocol/turnScript";
 import type { WebSettings } from "../protocol/webTools";
+import type { StandingOptions } from "./standingSwarm";
 import type { CommandApprover } from "../workspace/approvals";
 import type { PolicyRules } from "../workspace/commandPolicy";
 
@@ -52,6 +53,8 @@ export interface SwarmRunOptions {
   readonly tailCells?: number;
   /** Seconds an agent's ask_user question waits for the person (0: nobody answers); default 300. */
   readonly askUserTimeoutSeconds?: number;
+  /** A standing swarm (`swarmboard watch`): it takes triggers until stopped instead of running its stages once. */
+  readonly standing?: StandingOptions;
 }
 
 /** An agent's scripted calls: its own, else the synthesist's for a synthesist; none left ([]) in a scripted run. */

@@ -71,6 +71,11 @@ export class SwarmSeats {
     this.numbers = new SeatNumbers(setup.plan);
   }
 
+  /** Numbers the next agents past `last` (a resumed standing swarm: no id of the dead run is reused). */
+  skipNumbersThrough(last: number): void {
+    this.numbers.skipThrough(last);
+  }
+
   /** Forks a planned seat from the trunk, in a worktree of its own, and runs it to its end. */
   async runSeat(seat: Seat, brief: string): Promise<SeatEnd> {
     const slot = await this.open(seat, { isSynthesist: false, expectedTail: 64 });

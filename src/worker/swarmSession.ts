@@ -18,6 +18,7 @@ import { runDeclaredStages } from "./stageRunner";
 import { setUpSwarm, type SwarmRunOptions, type SwarmSetup } from "./swarmSetup";
 import { SwarmSteering } from "./swarmSteering";
 import { defaultAskUserTimeoutSeconds } from "../protocol/steering";
+import { refuseRouterOutsideStanding, StandingSwarm } from "./standingSwarm";
 
 export type { SwarmRunOptions } from "./swarmSetup";
 
@@ -45,6 +46,8 @@ export class SwarmSession {
   private running: SwarmSetup | undefined;
   /** Pause or resume an agent, add a task, answer a question (the person's other levers). */
   readonly steering: SwarmSteering;
+  /** Set for a standing swarm (`swarmboard watch`): where triggers go in. */
+  readonly standing: StandingSwarm | undefined;
 
   constructor(
     private readonly options: SwarmRunOptions,
@@ -56,6 +59,14 @@ export class SwarmSession {
       (e) => this.emit(e),
       askUserSeconds * 1000,
     );
+    this.standing =
+      options.standing === undefined
+        ? undefined
+        : new StandingSwarm(
+            options.standing,
+            (e) => this.emit(e),
+            () => this.controller.signal.aborted || this.fanInDue(),
+          );
   }
 
   /** Stops every agent at its next step; what exists is compiled into the report. */
@@ -84,6 +95,7 @@ export class SwarmSession {
   }
 
   async run(): Promise<SwarmSummary> {
+    if (this.standing === undefined) refuseRouterOutsideStanding(this.options.recipe);
     const setup = await setUpSwarm(this.options, (entry) => this.emit({ type: "board-entry", entry }));
     this.running = setup;
     try {
@@ -109,6 +121,7 @@ export class SwarmSession {
   }
 
   private emit(draft: SessionEvent): void {
+    if (draft.type === "agent-added") this.standing?.observe(draft);
     this.emitEvent({ ...draft, swarmId: this.options.swarmId, time: Date.now() } as SwarmEvent);
   }
 
@@ -128,12 +141,14 @@ export class SwarmSession {
     });
     const stopStats = this.reportStats(setup);
     try {
-      const ends = await runDeclaredStages(
-        setup,
-        (seat, brief) => this.runWithTakeover(setup, seats, seat, brief),
-        () => !this.controller.signal.aborted && !this.fanInDue(),
-        () => this.steering.openTasks(setup.tasks),
-      );
+      const ends = this.standing
+        ? await this.standing.run(setup, seats, this.controller.signal)
+        : await runDeclaredStages(
+            setup,
+            (seat, brief) => this.runWithTakeover(setup, seats, seat, brief),
+            () => !this.controller.signal.aborted && !this.fanInDue(),
+            () => this.steering.openTasks(setup.tasks),
+          );
       const reportPath = await this.fanIn(setup, seats, ends);
       this.emit({ type: "kv-stats", stats: context.stats() });
       const outcome = this.controller.signal.aborted ? "stopped" : this.fanInDue() ? "budget" : "completed";

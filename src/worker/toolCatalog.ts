@@ -7,6 +7,7 @@ import { askUserTool } from "./tools/askUserTool";
 import { boardTools } from "./tools/boardTools";
 import { controlTools } from "./tools/controlTools";
 import { rosterTool } from "./tools/rosterTool";
+import { routerTools } from "./tools/routerTools";
 import type { CatalogTool } from "./tools/toolDefinition";
 import { webTools } from "./tools/webTools";
 import { workspaceTools } from "./tools/workspaceTools";
@@ -20,6 +21,8 @@ const catalogue: readonly CatalogTool[] = [
   ...webTools,
   ...controlTools,
   askUserTool,
+  // A standing swarm's router binds its own copies to its desk (src/worker/standingSwarm.ts); these refuse to run.
+  ...routerTools(undefined),
 ];
 const byName = new Map(catalogue.map((tool) => [tool.name, tool]));
 

@@ -47,6 +47,7 @@ import { SwarmApprovals } from "./swarmApprovals";
 import type { SwarmRunOptions, SwarmSession } from "./swarmSession";
 import { startSwarm } from "./startSwarm";
 import { serveSteering } from "./steeringService";
+import { swarmTriggerMethod } from "../protocol/triggers";
 
 /** Approvals that go out as `approval-request` events on the swarm's stream. */
 function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): SwarmApprovals {
@@ -104,6 +105,20 @@ export class WorkerService implements Disposable {
       })),
     );
     for (const served of serveSteering(peer, (swarmId) => this.swarms.get(swarmId)?.session)) s.add(served);
+    s.add(
+      peer.handle(swarmTriggerMethod, async ({ swarmId, trigger }) => {
+        const standing = this.swarms.get(swarmId)?.session.standing;
+        if (standing === undefined)
+          throw new HandlerError(
+            "not-standing",
+            `No standing swarm ${swarmId} runs in this worker (swarmboard watch).`,
+          );
+        const taken = await standing.take(trigger).catch((error: Error) => {
+          throw new HandlerError("trigger-refused", error.message);
+        });
+        return { triggerId: taken.trigger.id, route: taken.route, duplicate: taken.duplicate };
+      }),
+    );
     s.add(
       peer.handle(answerApprovalMethod, ({ swarmId, requestId, decision }) => ({
         known: this.swarms.get(swarmId)?.approvals.answer(requestId, decision) ?? false,
@@ -171,6 +186,7 @@ export class WorkerService implements Disposable {
       ...((params.engine ?? inputs.engine) ? { engine: params.engine ?? inputs.engine } : {}),
       ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
       ...(inputs.web ? { web: inputs.web } : {}),
+      ...(inputs.standing ? { standing: inputs.standing } : {}),
       ...(params.script ? { script: params.script } : {}),
     });
   }

@@ -2,6 +2,7 @@
 // pass them whole as the command's argument (`executeCommand("swarmboard.launchSwarm", { goal, recipe, ... })`),
 // which skips the prompts. The argument is parsed here, so a wrong one fails with what to fix.
 import { z } from "zod";
+import { standingParamsSchema } from "../../protocol/triggers";
 import { turnScriptSchema } from "../../protocol/turnScript";
 import { formatZodIssues } from "../../protocol/zodIssues";
 
@@ -18,6 +19,8 @@ export const launchArgsSchema = z.object({
   budgetMs: z.number().int().positive().optional(),
   /** The repository to work in; defaults to the first workspace folder. */
   workspace: z.string().min(1).optional(),
+  /** A standing swarm (Start Watching): it takes triggers (the editor's errors among them) until stopped. */
+  standing: standingParamsSchema.optional(),
 });
 export type LaunchArgs = z.infer<typeof launchArgsSchema>;
 

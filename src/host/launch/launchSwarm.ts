@@ -141,6 +141,7 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     ...(args.agents ? { agents: args.agents } : {}),
     ...(args.budgetMs ? { budgetMs: args.budgetMs } : {}),
     ...(args.script ? { script: args.script } : {}),
+    ...(args.standing ? { standing: args.standing } : {}),
   };
   try {
     const { swarmId } = await deps.worker.request(startSwarmMethod, params);

@@ -13,6 +13,8 @@ import { agentStatus, swarmStatus, type HostSwarmView } from "../swarm/swarmStat
 export const laneItemsShown = 60;
 /** Findings sent to the feed, newest kept. */
 export const findingsShown = 400;
+/** Triggers sent to the panel's stream, newest kept. */
+export const triggersShown = 50;
 /** The current text shown in a lane, newest characters kept. */
 const currentChars = 240;
 
@@ -121,6 +123,15 @@ export function projectSwarm(view: HostSwarmView): SwarmPanelView {
       : {}),
     ...(view.usage && view.usage.length > 0 ? { usage: [...view.usage] } : {}),
     ...(view.questions.length > 0 ? { questions: view.questions.map((q) => ({ ...q })) } : {}),
+    ...(view.triggers
+      ? {
+          triggers: {
+            ...view.triggers.counts,
+            decisions: view.triggers.decisions,
+            recent: view.triggers.recent.slice(-triggersShown).map((t) => ({ ...t })),
+          },
+        }
+      : {}),
   };
 }
 

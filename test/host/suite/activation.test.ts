@@ -39,7 +39,9 @@ describe("activation", () => {
       "swarmboard.reviewBranches",
       "swarmboard.searchMemories",
       "swarmboard.selectModel",
+      "swarmboard.setEngineApiKey",
       "swarmboard.showLane",
+      "swarmboard.startWatching",
       "swarmboard.stopAgent",
       "swarmboard.stopSwarm",
     ]);

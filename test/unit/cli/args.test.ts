@@ -1,7 +1,7 @@
 // The CLI's command line as data: the history commands, and a run whose unset flags stay unset so that a resume
 // can take them from the swarm's saved inputs.
 import assert from "node:assert/strict";
-import { parseCommandLine, UsageError } from "../../../src/cli/args";
+import { defaultWatchGoal, parseCommandLine, UsageError } from "../../../src/cli/args";
 
 describe("cli: the command line", () => {
   it("leaves recipe, workspace and threads unset when not given (a resume takes the saved ones)", () => {
@@ -88,5 +88,23 @@ describe("cli: the command line", () => {
     });
     assert.throws(() => parseCommandLine(["model", "pull", "--list", "--kv-cells", "0"]), /positive whole number/);
     assert.throws(() => parseCommandLine(["model", "pull"]), /a name from `swarmboard model pull --list`/);
+  });
+
+  it("parses watch: the watch recipe and a default goal, its own flags, and on --resume neither", () => {
+    const watch = parseCommandLine(["watch", "--triggers", "s.jsonl", "--poll-ms", "5000", "--threads", "1"]);
+    assert.equal(watch.command, "run");
+    if (watch.command !== "run") return;
+    assert.equal(watch.recipe, "watch");
+    assert.equal(watch.goal, defaultWatchGoal);
+    assert.equal(watch.threads, 1);
+    assert.deepEqual(watch.watch, { triggers: "s.jsonl", rules: undefined, pollMs: 5000 });
+    const resumed = parseCommandLine(["watch", "--resume", "--state-dir", "st", "--trigger-rules", "r.json"]);
+    assert.ok(resumed.command === "run" && resumed.resume && resumed.recipe === undefined);
+    assert.equal(resumed.command === "run" ? resumed.watch?.rules : undefined, "r.json");
+    assert.throws(() => parseCommandLine(["watch", "--poll-ms", "soon"]), /--poll-ms/);
+    assert.throws(
+      () => parseCommandLine(["run", "--goal", "g", "--triggers", "s.jsonl"]),
+      /unknown option "--triggers"/,
+    );
   });
 });

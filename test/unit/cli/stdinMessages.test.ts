@@ -94,4 +94,42 @@ describe("steering typed on the CLI's stdin", () => {
       "task user-task-1 added to the board",
     ]);
   });
+
+  it("in a standing swarm, /trigger takes any trigger and a plain line is a message trigger for the router", async () => {
+    assert.deepEqual(parseSteeringLine('/trigger {"source":"diagnostic","text":"TS2322"}'), {
+      kind: "trigger",
+      raw: { source: "diagnostic", text: "TS2322" },
+    });
+    const bad = parseSteeringLine("/trigger {not json");
+    assert.match(bad?.kind === "unclear" ? bad.why : "", /needs one JSON trigger/);
+    const input = new PassThrough();
+    const taken: unknown[] = [];
+    const said: string[] = [];
+    const sent: string[] = [];
+    const target: SteeringTarget = {
+      message: async (to, text) => {
+        sent.push(`${to}: ${text}`);
+        return { id: "user-1" };
+      },
+      pauseAgent: () => ({ changed: true }),
+      addTask: async () => ({ id: "user-task-1" }),
+      answer: () => true,
+      trigger: async (raw) => {
+        if ((raw as { source?: string }).source === "nope") throw new Error("not a trigger: source: invalid");
+        taken.push(raw);
+        return { triggerId: `trigger-${taken.length}`, said: "sent to the router" };
+      },
+    };
+    const stop = listenForSteering(input, target, (line) => said.push(line));
+    input.write('what changed in parse?\n@agent-3 look at it\n/trigger {"source":"nope","text":"x"}\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stop();
+    assert.deepEqual(taken, [{ source: "message", text: "what changed in parse?" }]);
+    assert.deepEqual(sent, ["agent-3: look at it"], "a message to one agent stays a message");
+    assert.deepEqual(said.sort(), [
+      "message user-1 sent to agent-3",
+      "trigger not taken: not a trigger: source: invalid",
+      "trigger trigger-1: sent to the router",
+    ]);
+  });
 });
