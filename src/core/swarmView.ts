@@ -1,124 +1,25 @@
 // The one view of a swarm that every surface projects (tree, panel, status bar, editor findings): folded
 // from the worker's event stream by a pure reducer. No surface keeps its own truth; each reads this.
-import type { AgentRuleListing } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
-import type { ModelFacts, RuntimeMode, SwarmStats } from "../protocol/runtime";
+import type { SwarmStats } from "../protocol/runtime";
 import type { AgentState, SwarmEvent } from "../protocol/swarmEvents";
-import type { TriggerCounts } from "../protocol/triggers";
 import { describeScope } from "./scopes";
+import type { AgentView, LaneItem, SwarmViewState } from "./swarmViewState";
+import { withDecision, withTrigger } from "./triggerView";
 
-export interface LaneItem {
-  readonly time: number;
-  readonly kind: "state" | "thought" | "call" | "result" | "finding" | "message";
-  readonly text: string;
-  readonly ok?: boolean;
-}
-
-export interface AgentView {
-  readonly id: string;
-  readonly role: string;
-  readonly branch?: string;
-  readonly state: AgentState;
-  readonly claim?: string;
-  readonly reason?: string;
-  readonly tokens: number;
-  /** How many times the agent was compacted by re-fork (its tail reached its share). */
-  readonly compactions: number;
-  /** The text of the agent's newest turn as it is written (its thought, then its call), for the lane. */
-  readonly current: string;
-  /** The newest turn got its result: the next text starts a new turn. */
-  readonly turnEnded: boolean;
-  /** The lane's timeline, newest last, capped. */
-  readonly lane: readonly LaneItem[];
-}
-
-export interface ApprovalView {
-  readonly requestId: string;
-  readonly agentId: string;
-  readonly command: string;
-  readonly cwd: string;
-  readonly reason: string;
-  readonly time: number;
-}
-
-/** An agent's open ask_user question, until it is answered, times out or is withdrawn. */
-export interface QuestionView {
-  readonly questionId: string;
-  readonly agentId: string;
-  readonly question: string;
-  readonly time: number;
-  readonly timeoutMs: number;
-}
-
-export interface SwarmViewState {
-  readonly id: string;
-  readonly goal: string;
-  readonly recipe: string;
-  readonly status: "starting" | "running" | "completed" | "budget" | "stopped" | "failed";
-  readonly startedAt: number;
-  readonly endedAt?: number;
-  readonly endReason?: string;
-  readonly reportPath?: string;
-  readonly mode?: RuntimeMode;
-  readonly model?: ModelFacts;
-  readonly integrationBranch?: string;
-  readonly trunkTokens: number;
-  /** The repository's agent-rules files in the trunk. */
-  readonly rules?: readonly AgentRuleListing[];
-  readonly agents: readonly AgentView[];
-  readonly entries: readonly BoardEntry[];
-  readonly stats?: SwarmStats;
-  /** Compactions by re-fork over all agents, and the cells they released. */
-  readonly compactions: number;
-  readonly compactedCells: number;
-  readonly approvals: readonly ApprovalView[];
-  /** While a remote engine is unreachable: what the swarm waits for, in words. */
-  readonly engineDown?: string;
-  /** Open ask_user questions, oldest first. */
-  readonly questions: readonly QuestionView[];
-  /** A standing swarm's triggers: the fast path's counters, how many the router decided, the newest ones. */
-  readonly triggers?: TriggerStreamState;
-}
-
-/** One trigger as the views list it. */
-export interface TriggerItem {
-  readonly id: string;
-  readonly time: number;
-  readonly source: string;
-  readonly what: string;
-  readonly decision: string;
-  readonly owner?: string;
-}
-
-export interface TriggerStreamState {
-  readonly counts: TriggerCounts;
-  readonly decisions: number;
-  readonly recent: readonly TriggerItem[];
-}
-
-/** Triggers the view keeps (the counters count them all). */
-const triggersKept = 200;
+export type { TriggerItem, TriggerStreamState } from "./triggerView";
+export {
+  emptySwarm,
+  type AgentView,
+  type ApprovalView,
+  type LaneItem,
+  type QuestionView,
+  type SwarmViewState,
+} from "./swarmViewState";
 
 const laneCap = 200;
 /** The newest turn's text kept for the lanes (they show its tail). */
 const currentCap = 2_000;
-
-export function emptySwarm(id: string, time: number): SwarmViewState {
-  return {
-    id,
-    goal: "",
-    recipe: "",
-    status: "starting",
-    startedAt: time,
-    trunkTokens: 0,
-    agents: [],
-    entries: [],
-    compactions: 0,
-    compactedCells: 0,
-    approvals: [],
-    questions: [],
-  };
-}
 
 function withAgent(s: SwarmViewState, id: string, change: (a: AgentView) => AgentView): SwarmViewState {
   const agents = s.agents.some((a) => a.id === id)
@@ -276,40 +177,6 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         questions: [],
       };
   }
-}
-
-function withTrigger(s: SwarmViewState, e: Extract<SwarmEvent, { type: "trigger" }>): SwarmViewState {
-  const t = e.trigger;
-  const where = t.path === undefined ? undefined : `${t.path}${t.line === undefined ? "" : `:${t.line}`}`;
-  const r = e.route;
-  const item: TriggerItem = {
-    id: t.id,
-    time: t.time,
-    source: t.source,
-    what: where ?? t.test ?? t.text.replace(/\s+/g, " ").slice(0, 80),
-    decision:
-      r.route === "dropped"
-        ? `dropped: ${r.rule}`
-        : r.route === "direct"
-          ? `to ${r.agentId}`
-          : r.route === "parked"
-            ? `waits for ${r.thread}`
-            : "router",
-    ...(r.route === "direct" ? { owner: r.agentId } : {}),
-  };
-  const recent = [...(s.triggers?.recent ?? []), item].slice(-triggersKept);
-  return { ...s, triggers: { counts: e.counts, decisions: s.triggers?.decisions ?? 0, recent } };
-}
-
-function withDecision(s: SwarmViewState, e: Extract<SwarmEvent, { type: "trigger-decision" }>): SwarmViewState {
-  const counts = s.triggers?.counts ?? { dropped: 0, direct: 0, router: 0 };
-  // An assignment is told twice: decided, then taken by its worker (agentId set); it counts once.
-  const decided = e.agentId === undefined ? 1 : 0;
-  const said = e.agentId !== undefined ? `owned by ${e.agentId}` : `router: ${e.decision.action}`;
-  const recent = (s.triggers?.recent ?? []).map((t) =>
-    t.id === e.triggerId ? { ...t, decision: said, ...(e.agentId ? { owner: e.agentId } : {}) } : t,
-  );
-  return { ...s, triggers: { counts, decisions: (s.triggers?.decisions ?? 0) + decided, recent } };
 }
 
 /** Drops a question that ended (or that the person just answered) from the view. */
