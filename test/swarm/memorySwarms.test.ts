@@ -11,7 +11,7 @@ import type { ScriptedCall } from "../../src/protocol/turnScript";
 import { denyAllApprover } from "../../src/workspace/approvals";
 import { RepositoryMemory } from "../../src/workspace/repositoryMemory";
 import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession } from "../../src/worker/swarmSession";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, ofType, type SampleRepo } from "./swarmFixtures";
 
@@ -29,14 +29,22 @@ interface SwarmRun {
   readonly record: { carried: string[]; stale: Array<{ id: string; changed: string[] }>; remembered?: string[] };
 }
 
-async function runSwarm(repo: SampleRepo, n: number, goal: string, calls: ScriptedCall[]): Promise<SwarmRun> {
+async function runSwarm(
+  repo: SampleRepo,
+  n: number,
+  goal: string,
+  calls: ScriptedCall[],
+  memory = true,
+): Promise<SwarmRun & { summary: SwarmSummary }> {
+  const recipe = research();
   const stateDir = path.join(repo.root, `state-${n}`);
   const events: SwarmEvent[] = [];
   const summary = await new SwarmSession(
     {
       swarmId: `memory-${n}`,
       goal,
-      recipe: research(),
+      // budgets.memoryTokens 0 turns memory off: the same swarm without it.
+      recipe: memory ? recipe : { ...recipe, budgets: { ...recipe.budgets, memoryTokens: 0 } },
       agents: 1,
       modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
       workspace: repo.workspace,
@@ -56,6 +64,7 @@ async function runSwarm(repo: SampleRepo, n: number, goal: string, calls: Script
   ).run();
   assert.notEqual(summary.outcome, "failed", summary.reason);
   return {
+    summary,
     trunk: readFileSync(path.join(stateDir, "trunk.txt"), "utf8"),
     events,
     record: JSON.parse(readFileSync(path.join(stateDir, "memory.json"), "utf8")),
@@ -136,5 +145,48 @@ describe("memory across swarms on one repository", function () {
     assert.deepEqual(third.record.carried, []);
     assert.deepEqual(third.record.stale, [{ id: memory!.id, changed: ["src/stats.js"] }]);
     assert.ok(boardTexts(third).some((t) => t.includes("1 stale (their files changed since) were left out.")));
+  });
+
+  it("lets a swarm that finds the fact in its trunk reach its first finding in fewer steps and tokens (forced)", async () => {
+    const repo = makeSampleRepo();
+    const checked = {
+      tool: "post_finding",
+      args: { kind: "FACT", text: fact, refs: [{ path: "src/stats.js", line: 9 }] },
+    };
+    await runSwarm(repo, 1, "Learn how the stats helpers behave", [checked]);
+    const goal = "Fix median() in the stats module for even-length lists";
+    // The forced trajectories follow one policy: an agent whose trunk carries a verified fact about the file it
+    // needs builds on it; one without reads the file first. The trunks are checked to be what the policy assumes.
+    const finding = { tool: "post_finding", args: { kind: "OBSERVED", text: "median must sort numerically" } };
+    const withMemory = await runSwarm(repo, 2, goal, [finding]);
+    const without = await runSwarm(
+      repo,
+      3,
+      goal,
+      [{ tool: "read_file", args: { path: "src/stats.js" } }, finding],
+      false,
+    );
+    assert.ok(withMemory.trunk.includes(fact), "the first trunk carries the fact");
+    assert.ok(!without.trunk.includes(fact), "the second one does not (memory off)");
+    const firstFinding = (run: SwarmRun) => {
+      const calls = ofType(run.events, "tool-call").filter((e) => e.agentId === "agent-1");
+      const at = calls.findIndex((c) => c.tool === "post_finding");
+      assert.ok(at >= 0, "agent-1 posted its finding");
+      const result = ofType(run.events, "tool-result").find((r) => r.callId === calls[at]!.callId);
+      // Every result says what is left; its tokens are the budget minus the agent's private cells.
+      const tokensLeft = Number(/(\d+) tokens/.exec(result?.left ?? "")?.[1]);
+      assert.ok(Number.isFinite(tokensLeft), `a budget line on the result: ${result?.left}`);
+      return { steps: at + 1, tokensUsed: research().budgets.tokensPerAgent - tokensLeft };
+    };
+    const a = firstFinding(withMemory);
+    const b = firstFinding(without);
+    console.log(
+      `      first finding: ${a.steps} steps, ${a.tokensUsed} tokens with memory; ${b.steps}, ${b.tokensUsed} without`,
+    );
+    assert.ok(a.steps < b.steps, `steps to the first finding: ${a.steps} with memory, ${b.steps} without`);
+    assert.ok(
+      a.tokensUsed < b.tokensUsed,
+      `private tokens by then: ${a.tokensUsed} with memory, ${b.tokensUsed} without`,
+    );
   });
 });
