@@ -106,7 +106,7 @@ describe("a research swarm's roster and web tools on the real runtime (the tiny 
     );
     assert.match(
       trunk,
-      /- researcher \(x4; tools: claim, fetch_url, grep_board, list_dir, post_finding, read_file, release, roster, search, send_message, web_search\): /,
+      /- researcher \(x4; tools: ask_user, claim, fetch_url, grep_board, list_dir, post_finding, read_file, release, roster, search, send_message, web_search\): /,
     );
   });
 
