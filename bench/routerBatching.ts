@@ -64,7 +64,7 @@ function triggers(count: number): Trigger[] {
 
 /** The router's decision on one trigger, as its call would spell it. */
 function decisionText(t: Trigger): string {
-  return `{"name": "assign_task", "arguments": {"trigger": "${t.id}", "task": "fix ${t.path ?? t.test ?? "it"}"}}`;
+  return `{"name": "assign_task", "arguments": {"trigger": "${t.id}"}}`;
 }
 
 async function runArm(model: SwarmModel, options: RouterBenchOptions, k: number, all: Trigger[]) {
