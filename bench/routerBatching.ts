@@ -68,15 +68,22 @@ function decisionText(t: Trigger): string {
 }
 
 async function runArm(model: SwarmModel, options: RouterBenchOptions, k: number, all: Trigger[]) {
+  // The pool the router needs and little more (a pool far past the used cells was measured to slow every step).
+  const needed = all.reduce(
+    (sum, t) =>
+      sum + model.tokenize(`${triggerLine(t)}\n${decisionText(t)}\nassigned ${t.id} to a new worker\n`).length,
+    0,
+  );
+  const tail = needed + 32 * all.length + 256;
   const context = await createSwarmContext(model, {
     maxAgents: 1,
-    kvCells: options.trunk + 16_384,
+    kvCells: options.trunk + tail + 256,
     threads: options.threads,
   });
   try {
     const tokenizer = { tokenize: (t: string) => model.model.tokenize(t), bos: model.model.tokens.bos };
     await context.appendToTrunk(trunkTokens(tokenizer, options.trunk) as Token[]);
-    const router = await context.fork("router", { expectedTail: 8192 });
+    const router = await context.fork("router", { expectedTail: tail });
     const started = performance.now();
     for (let at = 0; at < all.length; at += k) {
       const batch = all.slice(at, at + k);
