@@ -9,7 +9,8 @@ const itemsKept = 400;
 
 export interface FeedDom {
   readonly root: HTMLElement;
-  update(findings: readonly FindingView[], colours: ReadonlyMap<string, number>): void;
+  /** `swarmId`: the swarm the findings are of; another swarm's feed replaces this one's. */
+  update(findings: readonly FindingView[], colours: ReadonlyMap<string, number>, swarmId: string): void;
   /** The text of each finding shown (not filtered out), oldest first. */
   texts(): string[];
 }
@@ -84,7 +85,14 @@ export function mountFeed(onOpen: (path: string, line: number | undefined) => vo
     return node;
   };
 
-  const update = (findings: readonly FindingView[], colours: ReadonlyMap<string, number>) => {
+  let shownSwarm: string | undefined;
+  const update = (findings: readonly FindingView[], colours: ReadonlyMap<string, number>, swarmId: string) => {
+    // Entries are only appended within one swarm; the panel showing another swarm starts the feed over.
+    if (shownSwarm !== swarmId) {
+      for (const { node } of shown.values()) node.remove();
+      shown.clear();
+      shownSwarm = swarmId;
+    }
     const added: HTMLElement[] = [];
     for (const f of findings) {
       if (shown.has(f.id)) continue;
@@ -97,6 +105,7 @@ export function mountFeed(onOpen: (path: string, line: number | undefined) => vo
         agent.append(Object.assign(document.createElement("option"), { value: f.author, textContent: f.author }));
       }
     }
+    count.textContent = String(shown.size);
     if (added.length === 0) return;
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
     list.append(...added);

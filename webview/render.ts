@@ -132,7 +132,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
     swarm.rules?.length ? `Agent rules in the trunk: ${swarm.rules.join(", ")}` : "No agent rules files in the trunk",
   );
   dom.lanes.update(swarm.agents);
-  dom.feed.update(swarm.findings, new Map(swarm.agents.map((a) => [a.id, a.colour])));
+  dom.feed.update(swarm.findings, new Map(swarm.agents.map((a) => [a.id, a.colour])), swarm.id);
   dom.budget.update(swarm.budget, swarm.agents);
   dom.usage.update(swarm.usage);
 }
