@@ -68,7 +68,7 @@ function decisionText(t: Trigger): string {
 }
 
 async function runArm(model: SwarmModel, options: RouterBenchOptions, k: number, all: Trigger[]) {
-  // The pool the router needs and little more (a pool far past the used cells was measured to slow every step).
+  // The pool the router needs and little more.
   const needed = all.reduce(
     (sum, t) =>
       sum + model.tokenize(`${triggerLine(t)}\n${decisionText(t)}\nassigned ${t.id} to a new worker\n`).length,
