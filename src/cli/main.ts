@@ -69,6 +69,7 @@ async function run(opts: RunOptions): Promise<number> {
       ...(prepared.gpu ? { gpu: prepared.gpu } : {}),
       ...(prepared.kvCacheType ? { kvCacheType: prepared.kvCacheType } : {}),
       ...(prepared.engine ? { engine: prepared.engine } : {}),
+      ...(prepared.checkedEngine ? { checkedEngine: prepared.checkedEngine } : {}),
       ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
       ...(opts.thinkingTokens ? { thinkingTokens: opts.thinkingTokens } : {}),
       ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),

@@ -6,7 +6,7 @@ import type { EngineSettings } from "../protocol/engine";
 import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
-import { checkEngineReady } from "../worker/engineCheck";
+import { checkEngineReady, type CheckedEngine } from "../worker/engineCheck";
 import { resolveRecipe } from "../worker/recipeResolve";
 import { refuseRouterOutsideStanding } from "../worker/standingSeats";
 import { resumeRefusalOf } from "../worker/historyService";
@@ -39,6 +39,8 @@ export interface PreparedRun {
   readonly gpu?: GpuSetting;
   readonly kvCacheType?: KvCacheType;
   readonly engine?: EngineSettings;
+  /** The remote engine, opened and checked before anything was written; the swarm's setup uses it. */
+  readonly checkedEngine?: CheckedEngine;
   readonly budgetMs?: number;
   readonly resume: boolean;
   readonly warnings: readonly string[];
@@ -72,7 +74,7 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
     ...(opts.kvCacheType ? { kvCacheType: opts.kvCacheType } : {}),
     ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
   };
-  await checkEngineReady(opts.engine, modelPath).catch((error: Error) => {
+  const checkedEngine = await checkEngineReady(opts.engine, modelPath).catch((error: Error) => {
     throw new InputError(error.message);
   });
   const poolLine =
@@ -109,6 +111,7 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
     poolLine,
     ...settings,
     ...(opts.engine ? { engine: opts.engine } : {}),
+    ...(checkedEngine ? { checkedEngine } : {}),
   };
 }
 

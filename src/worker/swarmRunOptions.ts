@@ -2,6 +2,7 @@
 // recipe, the model and workspace, and the knobs of the runtime and the organisation. setUpSwarm turns it into a
 // SwarmSetup.
 import type { EngineSettings } from "../protocol/engine";
+import type { SwarmEngine } from "../runtime/engines";
 import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import type { ScriptedCall, TurnScript } from "../protocol/turnScript";
@@ -28,6 +29,8 @@ export interface SwarmRunOptions {
   readonly kvCacheType?: KvCacheType;
   /** Which engine computes the tokens (default local: this process's runtime). */
   readonly engine?: EngineSettings;
+  /** That engine already opened and checked when the swarm was asked for (engineCheck.ts); the setup uses it. */
+  readonly checkedEngine?: SwarmEngine;
   readonly budgetMs?: number;
   readonly script?: TurnScript;
   readonly approver: CommandApprover;

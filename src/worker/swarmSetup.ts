@@ -135,11 +135,13 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     });
     const repo = await openRepository(options, board);
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
-    const engine = await openEngine(options.engine ?? { kind: "local" }, {
-      modelPath: options.modelPath,
-      threads: options.threads,
-      gpu: gpuChoiceOf(options.gpu ?? "auto"),
-    });
+    const engine =
+      options.checkedEngine ??
+      (await openEngine(options.engine ?? { kind: "local" }, {
+        modelPath: options.modelPath,
+        threads: options.threads,
+        gpu: gpuChoiceOf(options.gpu ?? "auto"),
+      }));
     const { model } = engine;
     const plan = planSeats(options.recipe, options.agents);
     const policy = await swarmCommandPolicy(repo, options.policy);

@@ -6,6 +6,7 @@ import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import { withoutApiKey } from "../protocol/engine";
+import type { SwarmEngine } from "../runtime/engines";
 import { checkEngineReady } from "./engineCheck";
 import {
   answerApprovalMethod,
@@ -149,12 +150,12 @@ export class WorkerService implements Disposable {
       const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
       for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
       if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath);
-      await refuseUnreadyEngine(params.engine, params.modelPath);
+      const checkedEngine = await refuseUnreadyEngine(params.engine, params.modelPath);
       const { script: _script, stateDir, engine, ...rest } = params;
       // The API key never reaches the disk: the saved inputs name the engine without it.
       const inputs = { ...rest, ...(engine ? { engine: withoutApiKey(engine) } : {}) };
       const recorded = await recordNewSwarm({ recipe, inputs, stateDir: () => stateDir, launchedBy: "vscode" });
-      return this.launch(recorded, { ...params, recipe, resume: false });
+      return this.launch(recorded, { ...params, recipe, resume: false, ...(checkedEngine ? { checkedEngine } : {}) });
     });
   }
 
@@ -168,7 +169,10 @@ export class WorkerService implements Disposable {
     const saved = await readSavedSwarm(record.stateDir);
     const { inputs } = saved;
     if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath ?? inputs.modelPath);
-    await refuseUnreadyEngine(params.engine ?? inputs.engine, params.modelPath ?? inputs.modelPath);
+    const checkedEngine = await refuseUnreadyEngine(
+      params.engine ?? inputs.engine,
+      params.modelPath ?? inputs.modelPath,
+    );
     const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
     return this.launch(recorded, {
       goal: inputs.goal,
@@ -179,6 +183,7 @@ export class WorkerService implements Disposable {
       threads: params.threads ?? inputs.threads,
       policy: inputs.policy ?? defaultPolicyRules,
       resume: true,
+      ...(checkedEngine ? { checkedEngine } : {}),
       ...(inputs.agents ? { agents: inputs.agents } : {}),
       ...(inputs.kvCells ? { kvCells: inputs.kvCells } : {}),
       ...(inputs.gpu ? { gpu: inputs.gpu } : {}),
@@ -255,8 +260,11 @@ export class WorkerService implements Disposable {
 }
 
 /** A remote engine that cannot serve the swarm is refused with its own code and message, before anything starts. */
-async function refuseUnreadyEngine(engine: StartSwarmParams["engine"], modelPath: string): Promise<void> {
-  await checkEngineReady(engine, modelPath).catch((error: Error & { code?: string }) => {
+async function refuseUnreadyEngine(
+  engine: StartSwarmParams["engine"],
+  modelPath: string,
+): Promise<SwarmEngine | undefined> {
+  return checkEngineReady(engine, modelPath).catch((error: Error & { code?: string }) => {
     throw new HandlerError(error.code ?? "engine-unready", error.message);
   });
 }
