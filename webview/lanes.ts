@@ -163,6 +163,19 @@ export function mountLanes(on: LaneHandlers): LanesDom {
         lanes.delete(id);
       }
     }
+    keepOrder(agents.map((a) => a.id));
+  };
+
+  // Lanes follow the view's order. A lane is appended when its agent is first seen, so a view rebuilt in another
+  // order (the record read back at the swarm's end) would leave the page's order stale; moving nodes resets their
+  // scroll, so it is done only when the order differs.
+  const keepOrder = (order: readonly string[]) => {
+    const shown = [...lanes.keys()];
+    if (shown.length === order.length && shown.every((id, i) => id === order[i])) return;
+    const roots = order.map((id) => [id, lanes.get(id)!] as const);
+    lanes.clear();
+    for (const [id, lane] of roots) lanes.set(id, lane);
+    list.replaceChildren(...roots.map(([, lane]) => lane.root));
   };
 
   const focus = (agentId: string) => {
