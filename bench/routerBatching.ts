@@ -108,9 +108,15 @@ async function main(): Promise<void> {
   const model = await loadSwarmModel({ modelPath, threads: options.threads });
   try {
     const all = triggers(options.triggers);
-    await runArm(model, { ...options, triggers: 40 }, 40, all.slice(0, 40)); // a throwaway round: buffers, graphs
+    // A throwaway round (buffers, graphs): short, since on the 0.5B shape a decision takes seconds.
+    await runArm(model, { ...options, triggers: 5 }, 5, all.slice(0, 5));
+    console.error("router bench: warm-up round done");
     const rows = [];
-    for (const k of batchSizes) rows.push(await runArm(model, options, k, all));
+    for (const k of batchSizes) {
+      rows.push(await runArm(model, options, k, all));
+      // A slow model takes minutes per arm: say where the run is.
+      console.error(`router bench: K = ${k} done, ${rows.at(-1)!.msPerDecision.toFixed(1)} ms per decision`);
+    }
     const one = rows[0]!.msPerDecision;
     console.log(
       `model ${path.basename(modelPath)}, ${model.build}, ${options.threads} threads, load ${os.loadavg()[0]}`,

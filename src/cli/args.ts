@@ -1,64 +1,14 @@
-// The CLI's command line, parsed into data (no I/O here): `run`, `model pull`, `--help`, `--version`.
-// Every flag has one meaning and a bad one gets a message that says what was expected.
-import type { EngineSettings } from "../protocol/engine";
+// The CLI's command line, parsed into data (no I/O here): which command, then its flags (run and watch in
+// runArgs.ts, eval in evalArgs.ts). Every flag has one meaning and a bad one gets a message that says what was expected.
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
-import { askUserTimeoutSchema, maxAskUserTimeoutSeconds } from "../protocol/steering";
-import { defaultWatchGoal } from "../core/builtinRecipes";
 import { parseEval, type EvalOptions } from "./evalArgs";
-import { engineFlags, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
+import { positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
+import { parseRun, parseWatch, type RunOptions } from "./runArgs";
 
 export { UsageError } from "./flagParsing";
 export type { EvalOptions } from "./evalArgs";
-
-export interface RunOptions {
-  command: "run";
-  goal: string;
-  /** A built-in recipe name or a path to a recipe JSON file; default organization (on --resume: the saved one). */
-  recipe?: string;
-  agents?: number;
-  model?: string;
-  /** Default: the current folder (on --resume: the saved one). */
-  workspace?: string;
-  /** Default 2 (on --resume: the saved count). */
-  threads?: number;
-  /** Wall-clock budget in milliseconds (overrides the recipe's). */
-  budgetMs?: number;
-  /** Tokens an agent may write before each call, for this run (overrides the recipe's budgets.thinkingTokens). */
-  thinkingTokens?: number;
-  kvCells?: number;
-  /** Where the model runs (default auto: the machine's GPU when a build for it loads, else the CPU). */
-  gpu?: GpuSetting;
-  /** The KV cache's element type (default f16). */
-  kvCacheType?: KvCacheType;
-  /** Which engine computes the tokens (default local). */
-  engine?: EngineSettings;
-  /** JSON-lines trace of every event; default `<state-dir>/events.jsonl`. */
-  events?: string;
-  stateDir?: string;
-  /** Continue an interrupted swarm from its state dir: board and branches are kept. */
-  resume: boolean;
-  /** A file of scripted turns (deterministic runs: the agents' tokens are forced). */
-  script?: string;
-  /** Commands the policy would ask about are allowed instead of denied (there is no one to ask). */
-  approveAsks: boolean;
-  /** Plain lines even on a TTY. */
-  plain: boolean;
-  /** Leave the repository's agent-rules files (AGENTS.md and the like) out of the trunk. */
-  noAgentRules: boolean;
-  /** Seconds an agent's ask_user question waits for an answer on stdin (0: nobody answers); default 300 on a TTY, else 0. */
-  askUserTimeout?: number;
-  /** `swarmboard watch`: a standing swarm that takes triggers until stopped. */
-  watch?: WatchOptions;
-}
-
-export interface WatchOptions {
-  /** A recorded trigger stream (one JSON trigger a line) taken before the router starts. */
-  triggers?: string;
-  /** A JSON file of fast-path rules (src/protocol/triggers.ts's triggerRulesSchema). */
-  rules?: string;
-  /** Poll the person's branch for commits every this many milliseconds. */
-  pollMs?: number;
-}
+export type { RunOptions } from "./runArgs";
+export { defaultWatchGoal } from "../core/builtinRecipes";
 
 export interface PullOptions {
   command: "pull";
@@ -114,96 +64,6 @@ export type CliCommand =
   | { command: "replay-script"; events: string }
   | { command: "help" }
   | { command: "version" };
-
-const runFlags = new Set([
-  "--goal",
-  "--recipe",
-  "--agents",
-  "--model",
-  "--workspace",
-  "--threads",
-  "--budget-ms",
-  "--thinking-tokens",
-  "--kv-cells",
-  "--gpu",
-  "--kv-cache-type",
-  "--engine",
-  "--engine-url",
-  "--engine-model",
-  "--engine-dialect",
-  "--events",
-  "--state-dir",
-  "--script",
-  "--ask-user-timeout",
-]);
-const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
-const watchFlags = new Set([...runFlags, "--triggers", "--trigger-rules", "--poll-ms"]);
-
-export { defaultWatchGoal } from "../core/builtinRecipes";
-
-function parseWatch(argv: string[]): RunOptions {
-  const f = readFlags(argv, watchFlags, runSwitches);
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (watchFlags.has(argv[i]!) && !runFlags.has(argv[i]!)) i++;
-    else rest.push(argv[i]!);
-  }
-  const resume = f.has("--resume");
-  const run = parseRun(resume || f.has("--goal") ? rest : [...rest, "--goal", defaultWatchGoal]);
-  const pollMs = f.get("--poll-ms");
-  return {
-    ...run,
-    recipe: run.recipe ?? (resume ? undefined : "watch"),
-    watch: {
-      triggers: f.get("--triggers"),
-      rules: f.get("--trigger-rules"),
-      pollMs: pollMs === undefined ? undefined : positiveInt("--poll-ms", pollMs),
-    },
-  };
-}
-
-function parseRun(argv: string[]): RunOptions {
-  const f = readFlags(argv, runFlags, runSwitches);
-  const goal = f.get("--goal");
-  const resume = f.has("--resume");
-  if (goal === undefined && !resume)
-    throw new UsageError('run needs --goal "<what the swarm should do>" (or --resume).');
-  const opt = (flag: string, parse: (flag: string, v: string) => number) => {
-    const v = f.get(flag);
-    return v === undefined ? undefined : parse(flag, v);
-  };
-  return {
-    command: "run",
-    goal: goal ?? "",
-    recipe: f.get("--recipe"),
-    agents: opt("--agents", positiveInt),
-    model: f.get("--model"),
-    workspace: f.get("--workspace"),
-    threads: opt("--threads", positiveInt),
-    budgetMs: opt("--budget-ms", positiveInt),
-    thinkingTokens: opt("--thinking-tokens", positiveInt),
-    kvCells: opt("--kv-cells", positiveInt),
-    ...runtimeFlags(f),
-    ...engineFlags(f),
-    events: f.get("--events"),
-    stateDir: f.get("--state-dir"),
-    resume,
-    script: f.get("--script"),
-    approveAsks: f.has("--approve-asks"),
-    plain: f.has("--plain"),
-    noAgentRules: f.has("--no-agent-rules"),
-    askUserTimeout: opt("--ask-user-timeout", askUserSeconds),
-  };
-}
-
-function askUserSeconds(flag: string, value: string): number {
-  const parsed = askUserTimeoutSchema.safeParse(Number(value));
-  if (!/^\d+$/.test(value) || !parsed.success)
-    throw new UsageError(
-      `${flag} expects whole seconds from 0 (nobody answers) to ${maxAskUserTimeoutSeconds}, got "${value}".`,
-    );
-  return parsed.data;
-}
 
 function parseMcp(argv: string[]): McpOptions {
   const flags = new Set([

@@ -10,7 +10,7 @@ import { checkEngineReady, type CheckedEngine } from "../worker/engineCheck";
 import { resolveRecipe } from "../worker/recipeResolve";
 import { refuseRouterOutsideStanding } from "../worker/standingSeats";
 import { resumeRefusalOf } from "../worker/historyService";
-import type { RunOptions } from "./args";
+import type { RunOptions } from "./runArgs";
 import {
   checkModelCallsTools,
   checkModelFile,

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { triggerRulesSchema } from "../protocol/triggers";
 import { formatZodIssues } from "../protocol/zodIssues";
-import type { WatchOptions } from "./args";
+import type { WatchOptions } from "./runArgs";
 import { InputError } from "./inputChecks";
 import type { StandingOptions, StandingSwarm } from "../worker/standingSwarm";
 

@@ -93,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
         history,
         resumeOverrides,
         secrets: context.secrets,
+        own,
       }),
       ...memoryCommandHandlers({ memories, confirmations, picker, log }),
       // The steering boxes are the launch's input (one input on screen at a time; tests answer it the same way).

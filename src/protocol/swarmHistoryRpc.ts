@@ -86,7 +86,8 @@ export const resumeSwarmMethod = defineMethod(
     /** Scripted turns for the resumed agents (tests and demos), as in swarm/start. */
     script: turnScriptSchema.optional(),
   }),
-  z.object({ swarmId: z.string() }),
+  /** `standing`: a standing swarm (Start Watching): the host sends it the editor's errors again. */
+  z.object({ swarmId: z.string(), standing: z.boolean() }),
 );
 
 export const cleanUpPlanSchema = z.object({

@@ -77,7 +77,8 @@ export const messageSwarmMethod = defineMethod(
     to: z.string().min(1),
     text: messageTextSchema,
   }),
-  z.object({ messageId: z.string(), to: z.string() }),
+  /** `asTrigger`: a standing swarm took a message to "swarm" as a trigger (its id in messageId) for the router. */
+  z.object({ messageId: z.string(), to: z.string(), asTrigger: z.boolean().optional() }),
 );
 
 export const answerApprovalMethod = defineMethod(

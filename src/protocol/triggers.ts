@@ -133,6 +133,12 @@ export const triggerRulesSchema = z.strictObject({
     .nonnegative()
     .default(10 * 60_000),
   sources: z.partialRecord(triggerSourceSchema, sourceRulesSchema).default({}),
+  /** A trigger the router holds is shown again with the next batch, or alone after this long. */
+  holdMs: z
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60_000),
 });
 export type TriggerRules = z.infer<typeof triggerRulesSchema>;
 

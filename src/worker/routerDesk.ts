@@ -11,11 +11,15 @@ export class RouterDesk {
   private readonly queued: Trigger[] = [];
   /** Shown to the router and not decided. */
   private readonly shown = new Map<string, Trigger>();
-  /** Held by the router: shown again with the next batch. */
-  private readonly held: Trigger[] = [];
+  /** Held by the router: shown again with the next batch, or on their own once `holdMs` has passed. */
+  private readonly held = new Map<string, { trigger: Trigger; timer: NodeJS.Timeout }>();
   private wake: (() => void) | undefined;
 
-  constructor(private readonly handle: DecisionHandler) {}
+  /** `holdMs`: how long a held trigger waits for company before it is shown again alone (the rules' holdMs). */
+  constructor(
+    private readonly handle: DecisionHandler,
+    private readonly holdMs = 5 * 60_000,
+  ) {}
 
   enqueue(trigger: Trigger): void {
     this.queued.push(trigger);
@@ -50,9 +54,23 @@ export class RouterDesk {
       });
     }
     if (this.queued.length === 0) return [];
-    const batch = [...this.queued.splice(0), ...this.held.splice(0)];
+    const held = [...this.held.values()];
+    this.held.clear();
+    for (const h of held) clearTimeout(h.timer);
+    const batch = [...this.queued.splice(0), ...held.map((h) => h.trigger)];
     for (const t of batch) this.shown.set(t.id, t);
     return batch;
+  }
+
+  /** Holds a trigger until the next batch; when no trigger comes for `holdMs`, it comes back on its own. */
+  private hold(trigger: Trigger): void {
+    const timer = setTimeout(() => {
+      if (!this.held.delete(trigger.id)) return;
+      this.enqueue(trigger);
+    }, this.holdMs);
+    // A held trigger is in the trigger log: it must not keep a stopping process alive.
+    timer.unref();
+    this.held.set(trigger.id, { trigger, timer });
   }
 
   /** The router decided `triggerId`; refused (thrown, the router reads why) for a trigger it was not shown. */
@@ -65,7 +83,7 @@ export class RouterDesk {
     this.shown.delete(triggerId);
     try {
       const said = await this.handle(trigger, decision, by);
-      if (decision.action === "hold") this.held.push(trigger);
+      if (decision.action === "hold") this.hold(trigger);
       return said;
     } catch (error) {
       // Refused (e.g. a forward to an agent that is not running): it waits for another decision.

@@ -43,7 +43,7 @@ export class StandingSwarm {
   private readonly whenReady: Promise<void>;
   private ready!: () => void;
   private failed!: (error: Error) => void;
-  private readonly desk = new RouterDesk((t, d, by) => this.carryOut(t, d, by));
+  private readonly desk: RouterDesk;
   private readonly ends: SeatEnd[] = [];
   private decisions = 0;
 
@@ -57,6 +57,8 @@ export class StandingSwarm {
       this.failed = reject;
     });
     this.whenReady.catch(() => undefined);
+    const { holdMs } = options.rules ?? defaultTriggerRules;
+    this.desk = new RouterDesk((t, d, by) => this.carryOut(t, d, by), holdMs);
   }
 
   /** Takes a trigger (waits while the swarm starts); refused with why for bad input or when the swarm failed. */

@@ -21,6 +21,12 @@ export function serveSteering(peer: RpcPeer, find: (swarmId: string) => SwarmSes
     };
   return [
     peer.handle(messageSwarmMethod, async ({ swarmId, to, text }) => {
+      const { standing } = session(swarmId);
+      // In a standing swarm a message to everyone is a trigger: its router decides who takes it (as on the CLI).
+      if (to === "swarm" && standing !== undefined) {
+        const taken = await standing.take({ source: "message", text }).catch(refused("message-refused"));
+        return { messageId: taken.trigger.id, to, asTrigger: true };
+      }
       const sent = await session(swarmId).message(to, text).catch(refused("message-refused"));
       return { messageId: sent.id, to };
     }),

@@ -2,43 +2,21 @@
 // state), gets its own worktree under the swarm's one command policy, runs its loop, and is released when it
 // ends, freeing its private cells and its place on the board. Agents read through the swarm's one shared view; a
 // writer's worktree is made when it first claims or writes. The setup's context is the only one they fork.
-import { ProgressGuard } from "../core/progressGuard";
 import { isFindingKind } from "../protocol/findingKinds";
 import type { Role } from "../protocol/recipe";
 import type { EngineAgent } from "../runtime/engine";
 import { AgentWorkspace } from "../workspace/agentWorkspace";
-import { AgentCalls } from "./agentCalls";
-import { compactionOnContext } from "./agentCompaction";
-import { AgentRunner, type AgentEnd, type AgentEventDraft } from "./agentRunner";
-import type { AgentPauses } from "./agentPauses";
-import type { AgentStops } from "./agentStops";
+import type { AgentEnd } from "./agentRunner";
 import { BackgroundByParent, type Delegation } from "./backgroundSubagents";
 import { CellWaiters } from "./cellWaiters";
 import { noSubagentSeat, SeatNumbers, seatAccess, type Seat } from "./seatPlan";
+import { seatRunner, type SeatHooks, type Slot } from "./seatRunner";
 import type { SwarmSetup } from "./swarmSetup";
 import { toolsForRole, type CatalogTool } from "./toolCatalog";
 import type { SubagentOutcome } from "./tools/toolDefinition";
-import { scriptFor } from "./swarmRunOptions";
-import type { AskUserOutcome } from "./swarmQuestions";
 
 /** How deep sub-agents may nest (a sub-agent of a sub-agent, no further). */
 const maxSubagentDepth = 2;
-
-/** What the seats need from the session around them. */
-export interface SeatHooks {
-  readonly emit: (event: AgentEventDraft) => void;
-  /** Aborted when the whole swarm stops. */
-  readonly signal: AbortSignal;
-  /** Where each agent's own stop switch is kept (the user stops one agent by id). */
-  readonly stops: AgentStops;
-  readonly budgetAction: () => "continue" | "fanIn" | "stop";
-  /** Milliseconds until an agent must stop (the synthesist runs to the end, the others to fan-in). */
-  readonly timeLeftMs?: (isSynthesist: boolean) => number;
-  /** The person's pause switch per agent. */
-  readonly pauses?: AgentPauses;
-  /** Asks the person a question for an agent (ask_user). */
-  readonly askUser?: (agentId: string, question: string, signal: AbortSignal) => Promise<AskUserOutcome>;
-}
 
 /** One agent that ended, as the summary lists it. */
 export interface SeatEnd {
@@ -46,16 +24,6 @@ export interface SeatEnd {
   readonly role: string;
   readonly branch?: string;
   readonly end: AgentEnd;
-}
-
-/** One running agent. */
-interface Slot extends Seat {
-  readonly agent: EngineAgent;
-  readonly workspace: AgentWorkspace;
-  /** 0 for the swarm's own agents, 1 and more for sub-agents. */
-  readonly depth: number;
-  readonly isSynthesist: boolean;
-  readonly opening: "brief" | "call-result";
 }
 
 export class SwarmSeats {
@@ -151,7 +119,13 @@ export class SwarmSeats {
       agent: { id: slot.id, role: slot.role.name, ...(branch ? { branch } : {}), ...(parent ? { parent } : {}) },
     });
     try {
-      return await this.runner(slot, parent).run(brief);
+      const canDelegate = slot.tools.some((t) => t.name === "spawn_subagent");
+      const runner = seatRunner(this.setup, this.hooks, slot, {
+        parent,
+        waitForCells: () => this.cells.wait(() => this.setup.context.liveAgents.length > 1),
+        ...(canDelegate ? { delegation: this.delegation(slot) } : {}),
+      });
+      return await runner.run(brief);
     } finally {
       // Its sub-agents in the background end before it does (they work in its worktree, for its task).
       await this.background.settle(slot.id);
@@ -196,57 +170,5 @@ export class SwarmSeats {
       collectSubagents: () => this.background.of(slot.id).collect(),
       endedSubagents: () => this.background.of(slot.id).takeEnded(),
     };
-  }
-
-  private runner(slot: Slot, parent: string | undefined): AgentRunner {
-    const { options, context, board, format, tailBudget } = this.setup;
-    const { id, agent, tools, isSynthesist } = slot;
-    const { emit } = this.hooks;
-    const signal = this.hooks.stops.signalFor(id, this.hooks.signal, parent);
-    const script = scriptFor(options, id, isSynthesist);
-    const privateCells = () => agent.tokens.length - context.trunkTokens.length;
-    const calls = new AgentCalls(agent, format, tools, {
-      // A call's room is what is left of the agent's share (no fixed cap); the runtime also checks admission.
-      maxArgTokens: () => tailBudget - privateCells(),
-      callDeadline: () => {
-        const clock = this.hooks.budgetAction();
-        const ended = clock === "stop" || (clock === "fanIn" && !isSynthesist);
-        return ended ? "the wall-clock budget ran out" : undefined;
-      },
-      temperature: options.temperature ?? 0.7,
-      seed: (options.seed ?? 1) + slot.number,
-      ...(script ? { script } : {}),
-      signal,
-      thinking: {
-        maxTokens: options.thinkingTokens ?? options.recipe.budgets.thinkingTokens ?? 0,
-        onText: (text, tokens) => this.hooks.emit({ type: "agent-text", agentId: id, text, tokens }),
-      },
-    });
-    const canDelegate = tools.some((t) => t.name === "spawn_subagent");
-    const { pauses, askUser } = this.hooks;
-    return new AgentRunner({
-      id,
-      isSynthesist,
-      calls,
-      board,
-      tools,
-      budgets: options.recipe.budgets,
-      workspace: slot.workspace,
-      web: this.setup.web,
-      guard: new ProgressGuard({ noProgressSteps: 8, repeatLimit: 3 }),
-      emit,
-      now: () => Date.now(),
-      signal,
-      budgetAction: this.hooks.budgetAction,
-      ...(this.hooks.timeLeftMs ? { timeLeftMs: () => this.hooks.timeLeftMs!(isSynthesist) } : {}),
-      waitForCells: () => this.cells.wait(() => context.liveAgents.length > 1),
-      privateCells,
-      tailBudget,
-      compaction: compactionOnContext({ id, agent, context, board, calls, shareCells: tailBudget, privateCells, emit }),
-      opening: slot.opening,
-      ...(canDelegate ? { delegation: this.delegation(slot) } : {}),
-      ...(pauses ? { pause: pauses.switchFor(id, signal) } : {}),
-      ...(askUser ? { askUser: (question: string) => askUser(id, question, signal) } : {}),
-    });
   }
 }

@@ -5,14 +5,13 @@
 import { listRules } from "../core/agentRules";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { agentBrief, boardReport, synthesistBrief } from "../core/agentBriefs";
-import { handoverText, takeoverBrief, tasksToTakeOver } from "../core/takeover";
+import { boardReport, synthesistBrief } from "../core/agentBriefs";
 import { fanInReserveMs, swarmBudgetAction } from "../core/budgets";
 import { userAuthor, type DeliveredMessage } from "../protocol/messages";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { AgentEventDraft } from "./agentRunner";
 import { AgentStops } from "./agentStops";
-import type { Seat } from "./seatPlan";
+import { runWithTakeover } from "./seatTakeover";
 import { SwarmSeats, type SeatEnd } from "./swarmSeats";
 import { runDeclaredStages } from "./stageRunner";
 import { setUpSwarm, type SwarmRunOptions, type SwarmSetup } from "./swarmSetup";
@@ -145,7 +144,12 @@ export class SwarmSession {
         ? await this.standing.run(setup, seats, this.controller.signal)
         : await runDeclaredStages(
             setup,
-            (seat, brief) => this.runWithTakeover(setup, seats, seat, brief),
+            (seat, brief) =>
+              runWithTakeover(setup, seats, seat, brief, {
+                ending: () => this.controller.signal.aborted || this.fanInDue(),
+                openTasks: (tasks) => this.steering.openTasks(tasks),
+                emitEntry: (entry) => this.emit({ type: "board-entry", entry }),
+              }),
             () => !this.controller.signal.aborted && !this.fanInDue(),
             () => this.steering.openTasks(setup.tasks),
           );
@@ -163,39 +167,6 @@ export class SwarmSession {
     }
   }
 
-  /**
-   * Runs a seat; when the watchdog released a task it held and nobody finished it, a fresh agent of the same
-   * role, forked from the trunk, takes it over with the old agent's notes (src/core/takeover.ts), and so on
-   * while the wall clock allows.
-   */
-  private async runWithTakeover(setup: SwarmSetup, seats: SwarmSeats, seat: Seat, brief: string): Promise<SeatEnd[]> {
-    const { board, tasks } = setup;
-    const ends = [await seats.runSeat(seat, brief)];
-    for (;;) {
-      if (this.controller.signal.aborted || this.fanInDue()) break;
-      const [handover] = tasksToTakeOver(board.board.entries(), ends[ends.length - 1].id);
-      if (handover === undefined) break;
-      const end = await seats.runFreshSeat(seat.role, seat.tools, async (id) => {
-        await this.postHandover(setup, handoverText(handover, id), handover.taskId);
-        return takeoverBrief(agentBrief(id, seat.role, this.steering.openTasks(tasks)), handover);
-      });
-      ends.push(end);
-    }
-    return ends;
-  }
-
-  private async postHandover(setup: SwarmSetup, text: string, taskId: string): Promise<void> {
-    const entry = await setup.board.postFinding({
-      author: "swarmboard",
-      kind: "OBSERVED",
-      text,
-      scope: { taskId },
-      time: Date.now(),
-    });
-    this.emit({ type: "board-entry", entry });
-  }
-
-  /** Sends the KV budget whenever it changed, at most four times a second; returns the stop. */
   /** The budget every quarter second while it changes, and a remote engine's comings and goings as they happen. */
   private reportStats({ context }: SwarmSetup): () => void {
     const engineState = context.onEngineState((engine) => this.emit({ type: "engine-state", engine }));

@@ -1,6 +1,6 @@
 // What the worker serves to the host: swarms (start, stop, stop an agent, answer an approval, the event
-// stream; steering in src/worker/steeringService.ts), the review of a swarm's branches, and models. One swarm
-// runs at a time per worker; the model stays loaded between swarms.
+// stream; steering in steeringService.ts) and what needs no swarm (review and models: reviewAndModelRpc.ts).
+// One swarm runs at a time per worker; the model stays loaded between swarms.
 import path from "node:path";
 import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
@@ -10,16 +10,6 @@ import type { SwarmEngine } from "../runtime/engines";
 import { checkEngineReady } from "./engineCheck";
 import {
   answerApprovalMethod,
-  branchDiffMethod,
-  changedFilesMethod,
-  discardBranchMethod,
-  fileAtRefMethod,
-  listBranchesMethod,
-  mergeBranchMethod,
-  modelFactsMethod,
-  modelToolCallingMethod,
-  pullModelMethod,
-  pullProgressNotification,
   startSwarmMethod,
   stopAgentMethod,
   stopSwarmMethod,
@@ -39,11 +29,10 @@ import { defaultPolicyRules } from "./defaultPolicy";
 import { EventsTrace } from "./eventsTrace";
 import { cleanUp, listSwarms, recordedEvents, resumableRecord } from "./historyService";
 import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
-import { modelLoadFacts } from "./modelLoadFacts";
 import { serveMemory } from "./memoryService";
-import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
+import { modelToolCallingRefusal } from "./modelFiles";
 import { resolveRecipe } from "./recipeResolve";
-import { reviewService } from "./reviewService";
+import { serveModels, serveReview } from "./reviewAndModelRpc";
 import { SwarmApprovals } from "./swarmApprovals";
 import type { SwarmRunOptions, SwarmSession } from "./swarmSession";
 import { startSwarm } from "./startSwarm";
@@ -125,24 +114,7 @@ export class WorkerService implements Disposable {
         known: this.swarms.get(swarmId)?.approvals.answer(requestId, decision) ?? false,
       })),
     );
-    s.add(peer.handle(listBranchesMethod, (t) => reviewService.branches(t)));
-    s.add(peer.handle(changedFilesMethod, (t) => reviewService.changedFiles(t, t.branch)));
-    s.add(peer.handle(fileAtRefMethod, (t) => reviewService.fileAtRef(t, t.ref, t.path)));
-    s.add(peer.handle(branchDiffMethod, (t) => reviewService.diff(t, t.branch)));
-    s.add(peer.handle(mergeBranchMethod, (t) => reviewService.merge(t, t.branch)));
-    s.add(peer.handle(discardBranchMethod, (t) => reviewService.discard(t, t.agentId)));
-    s.add(peer.handle(modelFactsMethod, (p) => modelLoadFacts(p)));
-    s.add(
-      peer.handle(modelToolCallingMethod, async ({ modelPath }) => {
-        const refusal = await modelToolCallingRefusal(modelPath);
-        return refusal === undefined ? {} : { refusal };
-      }),
-    );
-    s.add(
-      peer.handle(pullModelMethod, async ({ uri, dir }, signal) => ({
-        path: await pullModelFile(uri, dir, (p) => peer.notify(pullProgressNotification, { uri, ...p }), signal),
-      })),
-    );
+    for (const method of [...serveReview(peer), ...serveModels(peer)]) s.add(method);
   }
 
   private async start(params: StartSwarmParams): Promise<{ swarmId: string }> {
@@ -160,11 +132,11 @@ export class WorkerService implements Disposable {
   }
 
   /** Continues an interrupted swarm from its saved inputs (the CLI's --resume), in this worker. */
-  private resume(params: ResumeSwarmParams): Promise<{ swarmId: string }> {
+  private resume(params: ResumeSwarmParams): Promise<{ swarmId: string; standing: boolean }> {
     return this.oneAtATime(() => this.resumeRecorded(params));
   }
 
-  private async resumeRecorded(params: ResumeSwarmParams): Promise<{ swarmId: string }> {
+  private async resumeRecorded(params: ResumeSwarmParams): Promise<{ swarmId: string; standing: boolean }> {
     const record = await resumableRecord(params.workspace, params.swarmId);
     const saved = await readSavedSwarm(record.stateDir);
     const { inputs } = saved;
@@ -174,7 +146,7 @@ export class WorkerService implements Disposable {
       params.modelPath ?? inputs.modelPath,
     );
     const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
-    return this.launch(recorded, {
+    const launched = this.launch(recorded, {
       goal: inputs.goal,
       recipe: saved.recipe,
       modelPath: params.modelPath ?? inputs.modelPath,
@@ -194,6 +166,7 @@ export class WorkerService implements Disposable {
       ...(inputs.standing ? { standing: inputs.standing } : {}),
       ...(params.script ? { script: params.script } : {}),
     });
+    return { ...launched, standing: inputs.standing !== undefined };
   }
 
   /** One swarm per worker: a start or resume is refused while another runs or is still being set up. */

@@ -105,7 +105,8 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     // The resumed agent and the synthesist finish at once.
     const finish = [{ tool: "finish", args: { summary: "done after the resume" } }];
     const script = { agents: { "agent-1": finish, synthesist: finish } };
-    await second.peer.request(resumeSwarmMethod, { workspace: repo.workspace, swarmId, script });
+    const resumed = await second.peer.request(resumeSwarmMethod, { workspace: repo.workspace, swarmId, script });
+    assert.deepEqual(resumed, { swarmId, standing: false }, "a batch swarm is resumed as one");
     await until(() => second.events.some((e) => e.type === "swarm-ended"), "the resumed swarm to end");
     let after = (await second.peer.request(listSwarmsMethod, { workspace: repo.workspace })).swarms[0];
     // The record is written just after the session returns, a moment after its swarm-ended event.

@@ -12,6 +12,7 @@ import { readSettings } from "../configuration";
 import { engineChoice } from "../launch/engineChoice";
 import type { HostLog } from "../hostLog";
 import type { WorkerProcess } from "../workerProcess";
+import { forwardDiagnostics } from "./diagnosticTriggers";
 import type { PastSwarms } from "./pastSwarms";
 import type { SwarmStore } from "./swarmStore";
 import { isCleanable, isResumable, type HostSwarmView } from "./swarmStatus";
@@ -26,6 +27,8 @@ export interface HistoryCommandDeps {
   readonly resumeOverrides: { script?: TurnScript };
   /** Where a remote engine's API key is kept: a resumed swarm runs on the engine the settings name now. */
   readonly secrets: vscode.SecretStorage;
+  /** Keeps a disposable until the extension ends (a resumed standing swarm's diagnostics forwarding). */
+  readonly own: (disposable: vscode.Disposable) => void;
 }
 
 type HistoryCommand = Extract<HostCommand, "resumeSwarm" | "cleanUpSwarm">;
@@ -85,13 +88,15 @@ async function resume(deps: HistoryCommandDeps, arg: unknown): Promise<string | 
     const settings = readSettings();
     const engine = settings.ok ? await engineChoice(settings.settings, deps.secrets) : {};
     if ("refusal" in engine) throw new Error(engine.refusal);
-    const { swarmId } = await deps.worker.request(resumeSwarmMethod, {
+    const { swarmId, standing } = await deps.worker.request(resumeSwarmMethod, {
       workspace,
       swarmId: view.id,
       ...engine,
       ...(script ? { script } : {}),
     });
-    deps.log.info(`resumed swarm ${swarmId}`);
+    deps.log.info(`resumed swarm ${swarmId}${standing ? " (standing: the editor's errors go to it again)" : ""}`);
+    // A standing swarm watched the editor's errors before it was interrupted (a reload, a crash): so it does again.
+    if (standing) deps.own(forwardDiagnostics(deps, swarmId, workspace));
     return swarmId;
   } catch (error) {
     if (before) deps.store.restore(before);

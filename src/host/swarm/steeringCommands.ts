@@ -95,14 +95,16 @@ export function steeringCommandHandlers(deps: SteeringDeps): Record<SteeringComm
     const text = await textFor(
       args,
       `Swarmboard: message ${who}`,
-      to === "swarm" ? "Every agent reads it at its next step." : `${to} reads it when its current tool call returns.`,
+      to === "swarm"
+        ? "Every agent reads it at its next step (a standing swarm's router decides who takes it)."
+        : `${to} reads it when its current tool call returns.`,
       messageTextSchema,
     );
     if (text === undefined) return undefined;
     const sent = await attempt(`the message to ${who}`, () =>
       worker.request(messageSwarmMethod, { swarmId, to, text }),
     );
-    if (sent) log.info(`message ${sent.messageId} sent to ${to} in ${swarmId}`);
+    if (sent) log.info(`message ${sent.messageId} sent to ${to} in ${swarmId}${sent.asTrigger ? " as a trigger" : ""}`);
     return sent;
   };
   const setPaused = async (args: SteerArgs, paused: boolean) => {

@@ -1,7 +1,8 @@
 // Start Watching in the real host (the tiny ChatML model, scripted turns, a fresh repository of the sample
 // project): a standing swarm starts, the editor's error on src/stats.js reaches its router as a trigger (a warning
 // elsewhere is dropped by the rules, with no model call), the router assigns it to a new worker, and a changed
-// error on the same file is a follow-up that goes straight to that worker as a message, without the router.
+// error on the same file is a follow-up that goes straight to that worker as a message, without the router; a
+// message to the whole swarm becomes a trigger for the router.
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -108,6 +109,21 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
     assert.ok(
       rows.some((r) => /dropped: severity/.test(r.text)),
       "the dropped warning is listed",
+    );
+    // Message Swarm on a standing swarm: a trigger for the router, not a broadcast to every agent.
+    const said = await vscode.commands.executeCommand<{ messageId: string; asTrigger?: boolean }>(
+      "swarmboard.messageSwarm",
+      { swarmId, text: "Please also look at the mean of an empty list." },
+    );
+    assert.equal(said?.asTrigger, true, JSON.stringify(said));
+    const asTrigger = await waitFor("the message as a trigger", () =>
+      trace(stateDir).find((e) => e.type === "trigger" && e.trigger.id === said!.messageId),
+    );
+    assert.equal(asTrigger.type === "trigger" && asTrigger.trigger.source, "message");
+    assert.deepEqual(asTrigger.type === "trigger" && asTrigger.route, { route: "router" });
+    assert.ok(
+      !(hooks.swarms.store.swarm(swarmId)?.entries ?? []).some((e) => e.kind === "MESSAGE" && e.author === "user"),
+      "no broadcast message was posted",
     );
     await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
     await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 60_000);

@@ -78,6 +78,29 @@ describe("worker: the router's tools", () => {
     assert.deepEqual(await none, [], "a stopped swarm's wait ends with nothing");
   });
 
+  it("a held trigger comes back with the next batch, or alone once holdMs has passed", async () => {
+    const desk = new RouterDesk(async () => "ok", 50);
+    desk.enqueue(t("a"));
+    desk.enqueue(t("b"));
+    await desk.nextBatch(undefined);
+    await desk.decide("a", { action: "hold", reason: "wait for the build" }, "r");
+    await desk.decide("b", { action: "drop", reason: "noise" }, "r");
+    desk.enqueue(t("c"));
+    assert.deepEqual(
+      (await desk.nextBatch(undefined)).map((x) => x.id),
+      ["c", "a"],
+      "with the next batch",
+    );
+    await desk.decide("a", { action: "hold", reason: "still building" }, "r");
+    const started = Date.now();
+    assert.deepEqual(
+      (await desk.nextBatch(undefined)).map((x) => x.id),
+      ["a"],
+      "alone, when nothing else came",
+    );
+    assert.ok(Date.now() - started >= 40, "not before holdMs");
+  });
+
   it("a refused decision leaves the trigger waiting for another", async () => {
     const desk = new RouterDesk(async (_t, d) => {
       if (d.action === "forward") throw new Error("no-such-agent: agent-9 is not running");

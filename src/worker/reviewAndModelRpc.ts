@@ -1,0 +1,43 @@
+// The worker's methods that need no running swarm: the review of a swarm's branches and the model files (facts,
+// tool-calling support, pulls). Each registers its handler on the peer and returns what unregisters it.
+import type { Disposable } from "../core/disposable";
+import type { RpcPeer } from "../core/rpc/rpcPeer";
+import {
+  branchDiffMethod,
+  changedFilesMethod,
+  discardBranchMethod,
+  fileAtRefMethod,
+  listBranchesMethod,
+  mergeBranchMethod,
+  modelFactsMethod,
+  modelToolCallingMethod,
+  pullModelMethod,
+  pullProgressNotification,
+} from "../protocol/swarmRpc";
+import { modelLoadFacts } from "./modelLoadFacts";
+import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
+import { reviewService } from "./reviewService";
+
+export function serveReview(peer: RpcPeer): Disposable[] {
+  return [
+    peer.handle(listBranchesMethod, (t) => reviewService.branches(t)),
+    peer.handle(changedFilesMethod, (t) => reviewService.changedFiles(t, t.branch)),
+    peer.handle(fileAtRefMethod, (t) => reviewService.fileAtRef(t, t.ref, t.path)),
+    peer.handle(branchDiffMethod, (t) => reviewService.diff(t, t.branch)),
+    peer.handle(mergeBranchMethod, (t) => reviewService.merge(t, t.branch)),
+    peer.handle(discardBranchMethod, (t) => reviewService.discard(t, t.agentId)),
+  ];
+}
+
+export function serveModels(peer: RpcPeer): Disposable[] {
+  return [
+    peer.handle(modelFactsMethod, (p) => modelLoadFacts(p)),
+    peer.handle(modelToolCallingMethod, async ({ modelPath }) => {
+      const refusal = await modelToolCallingRefusal(modelPath);
+      return refusal === undefined ? {} : { refusal };
+    }),
+    peer.handle(pullModelMethod, async ({ uri, dir }, signal) => ({
+      path: await pullModelFile(uri, dir, (p) => peer.notify(pullProgressNotification, { uri, ...p }), signal),
+    })),
+  ];
+}
