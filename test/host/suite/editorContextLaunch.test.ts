@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { LaunchResult } from "../../../src/host/launch/launchArgs";
-import { swarmboard, waitFor } from "./hostApi";
+import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
 import { modelPath } from "./reviewSwarmRun";
 
 const recipe = {
@@ -29,11 +29,7 @@ describe("launching with the editor's context", function () {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, "the workbench has no folder open");
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
-    await waitFor(
-      "no other swarm running",
-      () => !hooks.swarms.store.swarms().some((s) => s.status === "running" || s.status === "starting"),
-      180_000,
-    );
+    await noSwarmRunning(hooks);
     const uri = vscode.Uri.joinPath(folder.uri, "src", "stats.js");
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
     editor.selection = new vscode.Selection(1, 0, 2, editor.document.lineAt(2).text.length);

@@ -38,3 +38,9 @@ export function waitForLogLine(
 ): Promise<string> {
   return waitFor(what, () => hooks.log.recentLines().find(match));
 }
+
+/** One swarm per worker: waits until an earlier suite's swarm has ended. */
+export function noSwarmRunning(hooks: SwarmboardTestHooks, limitMs = 180_000): Promise<true> {
+  const idle = () => !hooks.swarms.store.swarms().some((s) => s.status === "running" || s.status === "starting");
+  return waitFor("no other swarm running", () => idle() || undefined, limitMs);
+}

@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { freePort, LlamaServerProcess } from "../../../bench/llamaServerProcess";
 import type { LaunchResult } from "../../../src/host/launch/launchArgs";
 import { requestScreenshot } from "./automationMarkers";
-import { swarmboard, waitFor } from "./hostApi";
+import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
 import { modelPath } from "./reviewSwarmRun";
 
 const recipe = {
@@ -73,11 +73,7 @@ describe("a swarm on a remote engine, launched from VS Code", function () {
   it("runs the swarm's tokens on the engine and shows its cached prompt tokens in the budget (screenshot)", async () => {
     const { hooks } = await swarmboard();
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
-    await waitFor(
-      "no other swarm running",
-      () => !hooks.swarms.store.swarms().some((s) => s.status === "running" || s.status === "starting"),
-      180_000,
-    );
+    await noSwarmRunning(hooks);
     await config().update("engine", "remote", vscode.ConfigurationTarget.Global);
     await config().update("engineUrl", server.url, vscode.ConfigurationTarget.Global);
     await config().update("engineModel", "host-model", vscode.ConfigurationTarget.Global);

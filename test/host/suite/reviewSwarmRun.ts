@@ -44,6 +44,18 @@ export function git(cwd: string, ...args: string[]): string {
   ).trim();
 }
 
+/** A fresh repository of the sample project committed on main, in a new temp folder; `before` adds files first. */
+export function sampleRepo(prefix: string, before?: (repo: string) => void): { root: string; repo: string } {
+  const root = mkdtempSync(path.join(os.tmpdir(), `swarmboard-${prefix}-`));
+  const repo = path.join(root, "repo");
+  cpSync(path.join(repoRoot(), "examples", "sample-workspace"), repo, { recursive: true });
+  before?.(repo);
+  git(repo, "init", "-q", "-b", "main");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "sample project");
+  return { root, repo };
+}
+
 export const varianceSource =
   "function variance(values) {\n  const m = values.reduce((a, b) => a + b, 0) / values.length;\n  return values.reduce((a, b) => a + (b - m) ** 2, 0) / values.length;\n}\n\nmodule.exports = { variance };\n";
 export const askedCommand = "node --version";

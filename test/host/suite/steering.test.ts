@@ -5,8 +5,7 @@
 // (photographed with the message box), and the answer typed after "Answer…" reaches the agent; its second question
 // gets no answer and times out, and the agent is told so; agent-1 is paused and resumed from its tree node.
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
@@ -15,7 +14,7 @@ import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEv
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { requestScreenshot, typeInPanel } from "./automationMarkers";
 import { swarmboard, waitFor } from "./hostApi";
-import { git, modelPath, repoRoot } from "./reviewSwarmRun";
+import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const timeoutSeconds = 40;
 const panelMessage = "panel: check the tests too";
@@ -102,12 +101,7 @@ describe("steering a running swarm from the tree, the panel and notifications", 
   before(async function () {
     hooks = (await swarmboard()).hooks;
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
-    const root = mkdtempSync(path.join(os.tmpdir(), "swarmboard-steer-"));
-    const repo = path.join(root, "repo");
-    cpSync(path.join(repoRoot(), "examples", "sample-workspace"), repo, { recursive: true });
-    git(repo, "init", "-q", "-b", "main");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "sample project");
+    const { root, repo } = sampleRepo("steer");
     stateDir = path.join(root, "state");
     mkdirSync(stateDir);
     const recipeFile = path.join(root, "steer-recipe.json");

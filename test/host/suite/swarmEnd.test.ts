@@ -2,13 +2,12 @@
 // the report) ends, and a notification says how it ended with Review Branches and Open Report; the tree counts
 // its agents as workers + synthesist.
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { requestScreenshot } from "./automationMarkers";
-import { swarmboard, waitFor } from "./hostApi";
-import { git, modelPath, repoRoot } from "./reviewSwarmRun";
+import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
+import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const recipe = {
   name: "short",
@@ -36,22 +35,13 @@ describe("end of a swarm", function () {
 
   it("says how the swarm ended, with Review Branches and Open Report", async () => {
     const { hooks } = await swarmboard();
-    const root = mkdtempSync(path.join(os.tmpdir(), "swarmboard-end-"));
-    const repo = path.join(root, "repo");
-    cpSync(path.join(repoRoot(), "examples", "sample-workspace"), repo, { recursive: true });
-    git(repo, "init", "-q", "-b", "main");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "sample project");
+    const { root, repo } = sampleRepo("end");
     const stateDir = path.join(root, "state");
     mkdirSync(stateDir);
     const recipeFile = path.join(root, "short-recipe.json");
     writeFileSync(recipeFile, JSON.stringify(recipe));
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
-    await waitFor(
-      "no other swarm running",
-      () => !hooks.swarms.store.swarms().some((s) => s.status === "running" || s.status === "starting"),
-      180_000,
-    );
+    await noSwarmRunning(hooks);
     const swarmId = await hooks.reviewSurfaces.swarms.start({
       goal: "Look at the stats module",
       recipe: recipeFile,

@@ -4,8 +4,7 @@
 // error on the same file is a follow-up that goes straight to that worker as a message, without the router; a
 // message to the whole swarm becomes a trigger for the router.
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { diagnosticFingerprint, diagnosticTriggerId } from "../../../src/core/diagnosticTriggers";
@@ -13,7 +12,7 @@ import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
 import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { swarmboard, waitFor } from "./hostApi";
-import { git, modelPath, repoRoot } from "./reviewSwarmRun";
+import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const first = { message: "median sorts numbers as strings", source: "test", code: "E1" };
 const changed = { message: "median of [10, 9] is 9.5, expected 9.5 got 5", source: "test", code: "E1" };
@@ -51,11 +50,7 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
   it("routes a new error to a worker through the router, and its follow-up straight to that worker", async () => {
     hooks = (await swarmboard()).hooks;
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
-    const repo = path.join(mkdtempSync(path.join(os.tmpdir(), "swarmboard-watch-")), "repo");
-    cpSync(path.join(repoRoot(), "examples", "sample-workspace"), repo, { recursive: true });
-    git(repo, "init", "-q", "-b", "main");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "sample project");
+    const { repo } = sampleRepo("watch");
     const stats = vscode.Uri.file(path.join(repo, "src", "stats.js"));
     const at = (line: number) => new vscode.Range(line, 0, line, 10);
     const diagnostic = (d: typeof first, severity: vscode.DiagnosticSeverity) =>

@@ -3,15 +3,14 @@
 // taken before the kill is still in its log, and an error that appears in the editor after the Resume reaches it
 // (the host watches the editor's errors for the resumed swarm as it did for the first run).
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { diagnosticFingerprint, diagnosticTriggerId } from "../../../src/core/diagnosticTriggers";
 import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../../src/protocol/turnScript";
-import { swarmboard, waitFor } from "./hostApi";
-import { git, modelPath, repoRoot } from "./reviewSwarmRun";
+import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
+import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const firstError = { message: "median sorts numbers as strings", source: "test", code: "E1" };
 const laterError = { message: "mean of [] is NaN", source: "test", code: "E2" };
@@ -45,17 +44,13 @@ describe("a standing swarm resumed after its worker was killed (a reload, a cras
   it("is interrupted, resumes standing with its trigger log, and takes the editor's errors again", async () => {
     const { hooks } = await swarmboard();
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
-    await waitFor(
-      "no other swarm running",
-      () => !hooks.swarms.store.swarms().some((s) => s.status === "running" || s.status === "starting"),
-      180_000,
+    await noSwarmRunning(hooks);
+    const { repo } = sampleRepo("watch-resume", (dir) =>
+      writeFileSync(
+        path.join(dir, "src", "mean.js"),
+        "module.exports = (v) => v.reduce((a, x) => a + x) / v.length;\n",
+      ),
     );
-    const repo = path.join(mkdtempSync(path.join(os.tmpdir(), "swarmboard-watch-resume-")), "repo");
-    cpSync(path.join(repoRoot(), "examples", "sample-workspace"), repo, { recursive: true });
-    writeFileSync(path.join(repo, "src", "mean.js"), "module.exports = (v) => v.reduce((a, x) => a + x) / v.length;\n");
-    git(repo, "init", "-q", "-b", "main");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "sample project");
     const error = (d: typeof firstError) =>
       Object.assign(new vscode.Diagnostic(new vscode.Range(2, 0, 2, 10), d.message), {
         source: d.source,

@@ -2,14 +2,13 @@
 // an approval ends as interrupted; the tree, the panel's lanes and budget and the status bar keep nothing live,
 // and a notification says so with Resume, Review Branches and Show Log. Its Resume continues the swarm to its end.
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { requestScreenshot } from "./automationMarkers";
-import { swarmboard, waitFor } from "./hostApi";
-import { git, modelPath, repoRoot } from "./reviewSwarmRun";
+import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
+import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const waitingCommand = "node --version";
 const goal = "Wait for an answer that never comes";
@@ -47,23 +46,14 @@ describe("crash recovery", function () {
 
   it("shows a swarm whose worker was killed as interrupted, with no live state left, and says so", async () => {
     const { hooks } = await swarmboard();
-    const root = mkdtempSync(path.join(os.tmpdir(), "swarmboard-crash-"));
-    const repo = path.join(root, "repo");
-    cpSync(path.join(repoRoot(), "examples", "sample-workspace"), repo, { recursive: true });
-    git(repo, "init", "-q", "-b", "main");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "sample project");
+    const { root, repo } = sampleRepo("crash");
     const stateDir = path.join(root, "state");
     mkdirSync(stateDir);
     const recipeFile = path.join(root, "crash-recipe.json");
     writeFileSync(recipeFile, JSON.stringify(recipe));
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
     // One swarm per worker: an earlier suite's swarm (the shared review run) finishes first.
-    await waitFor(
-      "no other swarm running",
-      () => !hooks.swarms.store.swarms().some((s) => s.status === "running" || s.status === "starting"),
-      180_000,
-    );
+    await noSwarmRunning(hooks);
     const swarmId = await hooks.reviewSurfaces.swarms.start({
       goal,
       recipe: recipeFile,
