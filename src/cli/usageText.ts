@@ -38,7 +38,8 @@ export const usageText = `Usage:
                                              only dispatch assigns the rest, each to a new worker that owns that task.
       --triggers <file.jsonl>     a recorded stream of triggers, one JSON a line, taken first (ids taken before skipped)
       --trigger-rules <file.json> the fast path's rules: per source allow/deny globs, minSeverity, perMinute,
-                                  threadsOnly; duplicateWindowMs; holdMs (default: src/core/triggerFastPath.ts)
+                                  threadsOnly; duplicateWindowMs, holdMs, saveDebounceMs
+                                  (defaults: src/core/triggerFastPath.ts)
       --poll-ms <ms>              poll your branch: commits add TODO/FIXME triggers, files of open threads and
                                   (with the recipe's testCommand) failing tests
       On stdin: a plain line is a message trigger for the router; "/trigger <json>" any trigger, e.g.

@@ -29,6 +29,7 @@ const minute = 60_000;
 /** The rules a standing swarm uses unless it is given its own (every number here is a rule a file can change). */
 export const defaultTriggerRules: TriggerRules = {
   duplicateWindowMs: 10 * minute,
+  saveDebounceMs: 2_000,
   holdMs: 5 * minute,
   sources: {
     diagnostic: { deny: noisePaths, minSeverity: "error", perMinute: 30 },

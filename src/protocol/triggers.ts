@@ -133,6 +133,8 @@ export const triggerRulesSchema = z.strictObject({
     .nonnegative()
     .default(10 * 60_000),
   sources: z.partialRecord(triggerSourceSchema, sourceRulesSchema).default({}),
+  /** After a save, the recipe's test command runs on the checkout this long after the last save of a burst. */
+  saveDebounceMs: z.number().int().nonnegative().default(2_000),
   /** A trigger the router holds is shown again with the next batch, or alone after this long. */
   holdMs: z
     .number()
@@ -156,6 +158,13 @@ export const swarmTriggerMethod = defineMethod(
   z.object({ swarmId: z.string(), trigger: triggerInputSchema }),
   /** `duplicate` true: a trigger with this id was taken before (nothing new happened). */
   z.object({ triggerId: z.string(), route: fastPathRouteSchema, duplicate: z.boolean() }),
+);
+
+/** The person saved a file in the standing swarm's repository: `testRun` false when its recipe has no test command. */
+export const swarmSavedMethod = defineMethod(
+  "swarm/saved",
+  z.object({ swarmId: z.string() }),
+  z.object({ testRun: z.boolean() }),
 );
 
 const triggerRef = z.string().trim().min(1).describe("the trigger's id, as wait_for_triggers listed it");

@@ -10,6 +10,7 @@ import type { RouterDecision, Trigger, TriggerRules } from "../protocol/triggers
 import type { AgentEventDraft } from "./agentRunnerDeps";
 import { pollUserBranch } from "./gitTriggerSource";
 import { RouterDesk } from "./routerDesk";
+import { SaveTestRuns } from "./saveTestRuns";
 import type { Seat } from "./seatPlan";
 import { routerSeatTools, standingSeats, untilStopped, writeBrief } from "./standingSeats";
 import { StandingWorkers } from "./standingWorkers";
@@ -36,6 +37,7 @@ interface Live {
   readonly seats: SwarmSeats;
   readonly inbox: TriggerInbox;
   readonly workers: StandingWorkers;
+  readonly saves: SaveTestRuns;
 }
 
 export class StandingSwarm {
@@ -67,6 +69,12 @@ export class StandingSwarm {
     return this.live!.inbox.take(raw);
   }
 
+  /** The person saved a file: the recipe's test command runs soon on their checkout; false when it has none. */
+  async saved(): Promise<boolean> {
+    await this.whenReady;
+    return this.live!.saves.saved();
+  }
+
   /** Sees the session's events: a worker that joined the board owns its thread from then on. */
   observe(event: AgentEventDraft): void {
     if (event.type === "agent-added") void this.live?.workers.joined(event.agent.id);
@@ -78,13 +86,15 @@ export class StandingSwarm {
     let log: TriggerLogFile | undefined;
     try {
       log = await TriggerLogFile.open(path.join(setup.options.stateDir, "triggers.jsonl"));
-      const inbox = new TriggerInbox(log, this.options.rules ?? defaultTriggerRules, () => Date.now());
+      const rules = this.options.rules ?? defaultTriggerRules;
+      const inbox = new TriggerInbox(log, rules, () => Date.now());
       const recovered = inbox.restore();
       seats.skipNumbersThrough(recovered.lastAgentNumber);
       const note = (text: string) => this.note(text);
       const stopped = this.stopped;
       const workers = new StandingWorkers({ setup, seats, worker, workerSeats, inbox, emit: this.emit, note, stopped });
-      this.live = { setup, seats, inbox, workers };
+      const saves = new SaveTestRuns(setup, rules.saveDebounceMs, (raw) => this.take(raw), note);
+      this.live = { setup, seats, inbox, workers, saves };
       inbox.connect({
         deliver: (agentId, t) => workers.deliver(agentId, t),
         toRouter: (t) => this.desk.enqueue(t),
@@ -121,6 +131,7 @@ export class StandingSwarm {
       await this.live.workers.settle();
       return [...this.ends, ...this.live.workers.ends];
     } finally {
+      await this.live.saves.close();
       await log.close();
     }
   }

@@ -37,7 +37,7 @@ import { SwarmApprovals } from "./swarmApprovals";
 import type { SwarmRunOptions, SwarmSession } from "./swarmSession";
 import { startSwarm } from "./startSwarm";
 import { serveSteering } from "./steeringService";
-import { swarmTriggerMethod } from "../protocol/triggers";
+import { swarmSavedMethod, swarmTriggerMethod } from "../protocol/triggers";
 
 /** Approvals that go out as `approval-request` events on the swarm's stream. */
 function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): SwarmApprovals {
@@ -107,6 +107,14 @@ export class WorkerService implements Disposable {
           throw new HandlerError("trigger-refused", error.message);
         });
         return { triggerId: taken.trigger.id, route: taken.route, duplicate: taken.duplicate };
+      }),
+    );
+    s.add(
+      peer.handle(swarmSavedMethod, async ({ swarmId }) => {
+        const standing = this.swarms.get(swarmId)?.session.standing;
+        if (standing === undefined)
+          throw new HandlerError("not-standing", `No standing swarm ${swarmId} runs in this worker.`);
+        return { testRun: await standing.saved() };
       }),
     );
     s.add(

@@ -35,7 +35,7 @@ export function agentIdentity(agent: string): GitIdentity {
   return { name: `Swarmboard agent ${agent}`, email: `${agent}@agents.swarmboard.invalid` };
 }
 
-const swarmIdentity: GitIdentity = { name: "Swarmboard", email: "swarm@swarmboard.invalid" };
+export const swarmIdentity: GitIdentity = { name: "Swarmboard", email: "swarm@swarmboard.invalid" };
 
 export class SwarmRepository {
   private constructor(

@@ -17,10 +17,15 @@ export interface UncommittedSnapshot {
   readonly headCommit: string;
 }
 
+const launchMessage =
+  "Swarmboard: the user's uncommitted changes at launch\n\nStaged, unstaged and untracked files (not ignored ones), as they were when the swarm started.";
+
+/** `message`: the commit's message (default: the launch's; a standing swarm's test run after a save says so). */
 export async function snapshotUncommitted(
   topLevel: string,
   head: string,
   identity: GitIdentity,
+  message = launchMessage,
 ): Promise<UncommittedSnapshot> {
   const userIndex = path.resolve(topLevel, await gitText(topLevel, ["rev-parse", "--git-path", "index"]));
   const tmpDir = await mkdtemp(path.join(os.tmpdir(), "swarmboard-index-"));
@@ -38,8 +43,6 @@ export async function snapshotUncommitted(
     const tree = await gitText(topLevel, ["write-tree"], { env });
     const headTree = await gitText(topLevel, ["rev-parse", `${head}^{tree}`]);
     if (tree === headTree) return { commit: null, headCommit: head };
-    const message =
-      "Swarmboard: the user's uncommitted changes at launch\n\nStaged, unstaged and untracked files (not ignored ones), as they were when the swarm started.";
     const commit = await gitText(topLevel, ["commit-tree", tree, "-p", head, "-m", message], { identity });
     return { commit, headCommit: head };
   } finally {

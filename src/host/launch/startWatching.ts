@@ -1,9 +1,10 @@
 // "Swarmboard: Start Watching": a standing swarm on the workspace (the watch recipe: a router that only
 // dispatches, workers that each own one task) that takes triggers until stopped; the editor's errors in its
-// repository are among them (src/host/swarm/diagnosticTriggers.ts). An argument object may set any launch field.
+// repository are among them, and a save runs its recipe's test command (src/host/swarm/editorTriggers.ts).
+// An argument object may set any launch field.
 import * as vscode from "vscode";
 import { defaultWatchGoal } from "../../core/builtinRecipes";
-import { forwardDiagnostics } from "../swarm/diagnosticTriggers";
+import { watchEditorForSwarm } from "../swarm/editorTriggers";
 import type { LaunchResult } from "./launchArgs";
 import { launchSwarm, type LaunchDeps } from "./launchSwarm";
 
@@ -19,6 +20,6 @@ export async function startWatching(
   const repository =
     (given as { workspace?: unknown }).workspace ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? undefined;
   // It stops by itself when the swarm ends, and with the extension at the latest.
-  if (typeof repository === "string") own(forwardDiagnostics(deps, result.swarmId, repository));
+  if (typeof repository === "string") own(watchEditorForSwarm(deps, result.swarmId, repository));
   return result;
 }

@@ -12,7 +12,7 @@ import { readSettings } from "../configuration";
 import { engineChoice } from "../launch/engineChoice";
 import type { HostLog } from "../hostLog";
 import type { WorkerProcess } from "../workerProcess";
-import { forwardDiagnostics } from "./diagnosticTriggers";
+import { watchEditorForSwarm } from "./editorTriggers";
 import type { PastSwarms } from "./pastSwarms";
 import type { SwarmStore } from "./swarmStore";
 import { isCleanable, isResumable, type HostSwarmView } from "./swarmStatus";
@@ -96,7 +96,7 @@ async function resume(deps: HistoryCommandDeps, arg: unknown): Promise<string | 
     });
     deps.log.info(`resumed swarm ${swarmId}${standing ? " (standing: the editor's errors go to it again)" : ""}`);
     // A standing swarm watched the editor's errors before it was interrupted (a reload, a crash): so it does again.
-    if (standing) deps.own(forwardDiagnostics(deps, swarmId, workspace));
+    if (standing) deps.own(watchEditorForSwarm(deps, swarmId, workspace));
     return swarmId;
   } catch (error) {
     if (before) deps.store.restore(before);

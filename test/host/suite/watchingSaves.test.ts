@@ -1,0 +1,90 @@
+// Tests on save for a standing swarm in the real host: the person writes a new test file (untracked, never
+// committed) and saves it in the editor; the swarm runs its recipe's test command on the checkout as it is now (a
+// snapshot through a private index, in a scratch worktree, sandboxed), and the new test's failure reaches the router
+// as a test-failure trigger. The person's checkout, index and refs are as they left them.
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import * as vscode from "vscode";
+import { watchRecipeInput } from "../../../src/core/builtinRecipes";
+import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEvents";
+import type { TurnScript } from "../../../src/protocol/turnScript";
+import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
+import { git, modelPath, sampleRepo } from "./reviewSwarmRun";
+
+const newTest = "the median of one value is that value";
+const script: TurnScript = {
+  agents: {
+    "agent-1": [
+      { tool: "wait_for_triggers", args: {} },
+      { tool: "wait_for_triggers", args: {} },
+    ],
+  },
+};
+
+function trace(file: string): SwarmEvent[] {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, "utf8").split("\n").slice(0, -1);
+  return lines.filter((l) => l.trim() !== "").map((l) => swarmEventSchema.parse(JSON.parse(l)));
+}
+
+const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+describe("Start Watching: a save runs the recipe's tests on the checkout as it is", function () {
+  this.timeout(300_000);
+
+  it("sends a failure of a saved, uncommitted test file to the router, and leaves the checkout alone", async () => {
+    const { hooks } = await swarmboard();
+    await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
+    await noSwarmRunning(hooks);
+    const { root, repo } = sampleRepo("watch-saves");
+    const recipe = path.join(root, "watch-with-tests.json");
+    writeFileSync(recipe, JSON.stringify({ ...watchRecipeInput, name: "watch-tests", testCommand: "npm test" }));
+    const result = await vscode.commands.executeCommand<{ outcome: string; swarmId?: string; reason?: string }>(
+      "swarmboard.startWatching",
+      {
+        workspace: repo,
+        recipe,
+        modelPath: modelPath("tiny-random-qwen2-chatml.gguf"),
+        threads: 2,
+        kvCells: 16_384,
+        script,
+      },
+    );
+    assert.equal(result?.outcome, "launched", result?.reason);
+    const swarmId = result!.swarmId!;
+    const events = path.join(hooks.swarms.store.place(swarmId)!.stateDir, "events.jsonl");
+    await waitFor("the router to start", () => (hooks.swarms.store.swarm(swarmId)?.agents.length ?? 0) >= 1, 120_000);
+
+    const file = path.join(repo, "test", "single.test.js");
+    writeFileSync(file, 'const test = require("node:test");\n');
+    const index = path.join(repo, ".git", "index");
+    const before = { index: digest(index), refs: git(repo, "for-each-ref", "refs/heads", "refs/tags") };
+    const document = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(document);
+    const body = [
+      'const assert = require("node:assert");',
+      'const { median } = require("../src/stats.js");',
+      `test("${newTest}", () => assert.strictEqual(median([7]), 8));`,
+      "",
+    ].join("\n");
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), body));
+    assert.equal(await document.save(), true, "the editor saved the file");
+
+    const failure = await waitFor(
+      "the saved test's failure as a trigger",
+      () => trace(events).find((e) => e.type === "trigger" && e.trigger.test?.includes(newTest)),
+      180_000,
+    );
+    assert.equal(failure.type === "trigger" && failure.trigger.source, "test-failure");
+    assert.deepEqual(failure.type === "trigger" && failure.route, { route: "router" });
+    assert.equal(digest(index), before.index, "the person's index is untouched");
+    assert.equal(git(repo, "for-each-ref", "refs/heads", "refs/tags"), before.refs, "no branch or tag was made");
+    assert.equal(git(repo, "status", "--porcelain"), "?? test/single.test.js", "the checkout is as the person left it");
+
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
+    await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 60_000);
+  });
+});
