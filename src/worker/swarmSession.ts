@@ -188,14 +188,21 @@ export class SwarmSession {
     return { ...recipe.budgets, ...(budgetMs ? { wallClockMs: budgetMs } : {}) };
   }
 
+  /**
+   * The wall clock kept for the synthesist's fan-in. A standing swarm keeps none: it fans in nothing (its clock is
+   * how long it watches, 24 hours by default, and 15% of that would stop its workers hours early).
+   */
+  private reserveMs(): number {
+    return this.standing !== undefined ? 0 : fanInReserveMs(this.budgets());
+  }
+
   private budgetAction(): "continue" | "fanIn" | "stop" {
-    return swarmBudgetAction(this.budgets(), this.startedAt, Date.now()).action;
+    return swarmBudgetAction(this.budgets(), this.startedAt, Date.now(), this.reserveMs()).action;
   }
 
   /** Until the end for the synthesist; until fan-in (the end less the reserve) for everyone else. */
   private timeLeftMs(isSynthesist: boolean): number {
-    const budgets = this.budgets();
-    const end = this.startedAt + budgets.wallClockMs - (isSynthesist ? 0 : fanInReserveMs(budgets));
+    const end = this.startedAt + this.budgets().wallClockMs - (isSynthesist ? 0 : this.reserveMs());
     return end - Date.now();
   }
 
