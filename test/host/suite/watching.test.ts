@@ -4,14 +4,13 @@
 // error on the same file is a follow-up that goes straight to that worker as a message, without the router; a
 // message to the whole swarm becomes a trigger for the router.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { diagnosticFingerprint, diagnosticTriggerId } from "../../../src/core/diagnosticTriggers";
 import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
-import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { swarmboard, waitFor } from "./hostApi";
+import { swarmTrace } from "./swarmTrace";
 import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const first = { message: "median sorts numbers as strings", source: "test", code: "E1" };
@@ -32,13 +31,6 @@ const script: TurnScript = {
     ],
   },
 };
-
-function trace(stateDir: string): SwarmEvent[] {
-  const file = path.join(stateDir, "events.jsonl");
-  if (!existsSync(file)) return [];
-  const lines = readFileSync(file, "utf8").split("\n").slice(0, -1);
-  return lines.filter((l) => l.trim() !== "").map((l) => swarmEventSchema.parse(JSON.parse(l)));
-}
 
 describe("Start Watching: the editor's errors as triggers of a standing swarm", function () {
   this.timeout(300_000);
@@ -72,7 +64,7 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
     const owner = await waitFor(
       "the worker that owns the error",
       () =>
-        trace(stateDir)
+        swarmTrace(stateDir)
           .filter((e) => e.type === "trigger-decision")
           .find((e) => e.type === "trigger-decision" && e.triggerId === errorId && e.agentId !== undefined),
       120_000,
@@ -112,7 +104,7 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
     );
     assert.equal(said?.asTrigger, true, JSON.stringify(said));
     const asTrigger = await waitFor("the message as a trigger", () =>
-      trace(stateDir).find((e) => e.type === "trigger" && e.trigger.id === said!.messageId),
+      swarmTrace(stateDir).find((e) => e.type === "trigger" && e.trigger.id === said!.messageId),
     );
     assert.equal(asTrigger.type === "trigger" && asTrigger.trigger.source, "message");
     assert.deepEqual(asTrigger.type === "trigger" && asTrigger.route, { route: "router" });
@@ -123,7 +115,7 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
     await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
     await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 60_000);
 
-    const events = trace(stateDir);
+    const events = swarmTrace(stateDir);
     const routes = new Map(events.flatMap((e) => (e.type === "trigger" ? [[e.trigger.id, e.route] as const] : [])));
     assert.deepEqual(routes.get(errorId), { route: "router" });
     assert.deepEqual(routes.get(followId), { route: "direct", agentId: "agent-5", thread: errorId });

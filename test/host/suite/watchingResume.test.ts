@@ -3,12 +3,13 @@
 // taken before the kill is still in its log, and an error that appears in the editor after the Resume reaches it
 // (the host watches the editor's errors for the resumed swarm as it did for the first run).
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { diagnosticFingerprint, diagnosticTriggerId } from "../../../src/core/diagnosticTriggers";
-import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEvents";
+import { type SwarmEvent } from "../../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../../src/protocol/turnScript";
+import { swarmTrace, waitingRouter } from "./swarmTrace";
 import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
 import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
@@ -18,20 +19,7 @@ const beforeId = diagnosticTriggerId(diagnosticFingerprint("src/stats.js", first
 const afterId = diagnosticTriggerId(diagnosticFingerprint("src/mean.js", laterError), 1);
 
 // The router reads the first trigger and waits for more: it is alive, deciding nothing, when the worker dies.
-const script: TurnScript = {
-  agents: {
-    "agent-1": [
-      { tool: "wait_for_triggers", args: {} },
-      { tool: "wait_for_triggers", args: {} },
-    ],
-  },
-};
-
-function trace(file: string): SwarmEvent[] {
-  if (!existsSync(file)) return [];
-  const lines = readFileSync(file, "utf8").split("\n").slice(0, -1);
-  return lines.filter((l) => l.trim() !== "").map((l) => swarmEventSchema.parse(JSON.parse(l)));
-}
+const script: TurnScript = waitingRouter;
 
 const takenTrigger = (events: SwarmEvent[], id: string) =>
   events.find((e) => e.type === "trigger" && e.trigger.id === id);
@@ -65,11 +53,10 @@ describe("a standing swarm resumed after its worker was killed (a reload, a cras
     assert.equal(result?.outcome, "launched", result?.reason);
     const swarmId = result!.swarmId!;
     const stateDir = hooks.swarms.store.place(swarmId)!.stateDir;
-    const events = path.join(stateDir, "events.jsonl");
-    await waitFor("the first error taken", () => takenTrigger(trace(events), beforeId), 120_000);
+    await waitFor("the first error taken", () => takenTrigger(swarmTrace(stateDir), beforeId), 120_000);
     await waitFor(
       "the router to wait again",
-      () => trace(events).filter((e) => e.type === "tool-call" && e.tool === "wait_for_triggers").length >= 2,
+      () => swarmTrace(stateDir).filter((e) => e.type === "tool-call" && e.tool === "wait_for_triggers").length >= 2,
       60_000,
     );
 
@@ -90,11 +77,11 @@ describe("a standing swarm resumed after its worker was killed (a reload, a cras
       delete hooks.history.resumeOverrides.script;
     }
     await waitFor("the resumed swarm to run", () => hooks.swarms.store.swarm(swarmId)?.status === "running", 60_000);
-    const marked = trace(events).length;
+    const marked = swarmTrace(stateDir).length;
     // Appears after the Resume: only a host that watches the editor for the resumed swarm sends it.
     diagnostics.set(vscode.Uri.file(path.join(repo, "src", "mean.js")), [error(laterError)]);
     const taken = await waitFor("the new error taken by the resumed swarm", () =>
-      takenTrigger(trace(events).slice(marked), afterId),
+      takenTrigger(swarmTrace(stateDir).slice(marked), afterId),
     );
     assert.deepEqual(taken.type === "trigger" && taken.route, { route: "router" });
     const log = readFileSync(path.join(stateDir, "triggers.jsonl"), "utf8");

@@ -4,30 +4,17 @@
 // as a test-failure trigger. The person's checkout, index and refs are as they left them.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { watchRecipeInput } from "../../../src/core/builtinRecipes";
-import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../../src/protocol/turnScript";
+import { swarmTrace, waitingRouter } from "./swarmTrace";
 import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
 import { git, modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const newTest = "the median of one value is that value";
-const script: TurnScript = {
-  agents: {
-    "agent-1": [
-      { tool: "wait_for_triggers", args: {} },
-      { tool: "wait_for_triggers", args: {} },
-    ],
-  },
-};
-
-function trace(file: string): SwarmEvent[] {
-  if (!existsSync(file)) return [];
-  const lines = readFileSync(file, "utf8").split("\n").slice(0, -1);
-  return lines.filter((l) => l.trim() !== "").map((l) => swarmEventSchema.parse(JSON.parse(l)));
-}
+const script: TurnScript = waitingRouter;
 
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
@@ -54,7 +41,7 @@ describe("Start Watching: a save runs the recipe's tests on the checkout as it i
     );
     assert.equal(result?.outcome, "launched", result?.reason);
     const swarmId = result!.swarmId!;
-    const events = path.join(hooks.swarms.store.place(swarmId)!.stateDir, "events.jsonl");
+    const stateDir = hooks.swarms.store.place(swarmId)!.stateDir;
     await waitFor("the router to start", () => (hooks.swarms.store.swarm(swarmId)?.agents.length ?? 0) >= 1, 120_000);
 
     const file = path.join(repo, "test", "single.test.js");
@@ -74,7 +61,7 @@ describe("Start Watching: a save runs the recipe's tests on the checkout as it i
 
     const failure = await waitFor(
       "the saved test's failure as a trigger",
-      () => trace(events).find((e) => e.type === "trigger" && e.trigger.test?.includes(newTest)),
+      () => swarmTrace(stateDir).find((e) => e.type === "trigger" && e.trigger.test?.includes(newTest)),
       180_000,
     );
     assert.equal(failure.type === "trigger" && failure.trigger.source, "test-failure");
