@@ -2,6 +2,7 @@
 // that sends to the whole swarm or to one chosen agent, or adds its text as a task. Built once and updated in
 // place, so what the person is typing survives every state the host sends. Text goes out as data only; the host
 // parses it with its schema and runs the same command the tree does.
+import { questionWaitText } from "../src/protocol/steering";
 import type { AgentLaneView, QuestionView } from "../src/protocol/webviewMessages";
 import { el, setAttr, setText } from "./dom";
 
@@ -37,7 +38,7 @@ function button(text: string, className: string, onClick: () => void): HTMLButto
   return node;
 }
 
-function mountQuestion(q: QuestionView, on: SteeringHandlers): HTMLElement {
+function mountQuestion(q: QuestionView, on: SteeringHandlers): { node: HTMLElement; tick: () => void } {
   const box = textBox(`Answer to ${q.agentId}`, "Your answer…", 8_000);
   const send = () => {
     const text = box.value.trim();
@@ -45,25 +46,21 @@ function mountQuestion(q: QuestionView, on: SteeringHandlers): HTMLElement {
     on.answer(q.questionId, text);
     box.value = "";
   };
-  const wait =
-    q.timeoutMs >= 60_000
-      ? `${Math.round(q.timeoutMs / 60_000)} min`
-      : `${Math.max(1, Math.round(q.timeoutMs / 1000))} s`;
+  const countdown = el("span", "muted question-wait", "");
   const node = el(
     "li",
     "question",
     el("div", "question-head", el("strong", "", `${q.agentId} asks`), el("span", "muted", `${q.questionId}`)),
     el("p", "question-text", q.question),
     box,
-    el(
-      "div",
-      "steer-actions",
-      el("span", "muted", `No answer within ${wait}: it decides alone.`),
-      button("Answer", "", send),
-    ),
+    el("div", "steer-actions", countdown, button("Answer", "", send)),
   );
   node.dataset.question = q.questionId;
-  return node;
+  // Counted on the page's own clock from what was left when the host sent it (the clocks may differ, remotely).
+  const deadline = performance.now() + (q.remainingMs ?? q.timeoutMs);
+  const tick = () => setText(countdown, questionWaitText(deadline - performance.now()));
+  tick();
+  return { node, tick };
 }
 
 export function mountSteering(on: SteeringHandlers): SteeringDom {
@@ -100,7 +97,16 @@ export function mountSteering(on: SteeringHandlers): SteeringDom {
   );
   messageCard.id = "message-box";
 
-  const shown = new Map<string, HTMLElement>();
+  const shown = new Map<string, { node: HTMLElement; tick: () => void }>();
+  // One clock for every open question's countdown, running only while one is shown.
+  let clock: ReturnType<typeof setInterval> | undefined;
+  const keepClock = () => {
+    if (shown.size > 0 && clock === undefined) clock = setInterval(() => shown.forEach((q) => q.tick()), 1000);
+    if (shown.size === 0 && clock !== undefined) {
+      clearInterval(clock);
+      clock = undefined;
+    }
+  };
   const updateRecipients = (agents: readonly AgentLaneView[]) => {
     const ids = ["swarm", ...agents.filter((a) => !endedStates.has(a.state)).map((a) => a.id)];
     const current = [...to.options].map((o) => o.value);
@@ -121,17 +127,18 @@ export function mountSteering(on: SteeringHandlers): SteeringDom {
     for (const control of [to, box, send, task]) control.disabled = !running;
     updateRecipients(agents);
     const open = new Set(questions.map((q) => q.questionId));
-    for (const [id, node] of shown)
+    for (const [id, mounted] of shown)
       if (!open.has(id)) {
-        node.remove();
+        mounted.node.remove();
         shown.delete(id);
       }
     for (const q of questions)
       if (!shown.has(q.questionId)) {
-        const node = mountQuestion(q, on);
-        shown.set(q.questionId, node);
-        questionList.append(node);
+        const mounted = mountQuestion(q, on);
+        shown.set(q.questionId, mounted);
+        questionList.append(mounted.node);
       }
+    keepClock();
     questionsCard.hidden = shown.size === 0;
     setText(questionTitle, shown.size === 1 ? "An agent asks you" : `Agents ask you (${shown.size})`);
   };

@@ -70,3 +70,11 @@ export const askUserArgs = z.object({
 /** How a question ended: the person's answer, no answer in time, or the agent or swarm stopped first. */
 export const questionOutcomeSchema = z.enum(["answered", "timed-out", "withdrawn"]);
 export type QuestionOutcome = z.infer<typeof questionOutcomeSchema>;
+
+/** What is left of a question's wait, in words: minutes and seconds, then that the agent decides alone. */
+export function questionWaitText(leftMs: number): string {
+  if (leftMs <= 0) return "No answer in time: it decides alone.";
+  const seconds = Math.ceil(leftMs / 1000);
+  const clock = seconds >= 60 ? `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` : `${seconds} s`;
+  return `No answer within ${clock}: it decides alone.`;
+}

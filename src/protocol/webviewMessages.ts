@@ -113,6 +113,8 @@ export const questionViewSchema = z.object({
   question: z.string(),
   time: z.number(),
   timeoutMs: z.number(),
+  /** How long is left when the host sent it (the page counts down from its own clock, which may not be the host's). */
+  remainingMs: z.number().nonnegative().optional(),
 });
 export type QuestionView = z.infer<typeof questionViewSchema>;
 

@@ -72,7 +72,8 @@ export function budgetView(stats: SwarmStats): BudgetView {
   };
 }
 
-export function projectSwarm(view: HostSwarmView): SwarmPanelView {
+/** `now`: the host's clock, for what is left of each question's wait. */
+export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelView {
   const ids = view.agents.map((a) => a.id);
   const cells = new Map((view.stats?.agents ?? []).map((a) => [a.agentId, a.privateCells]));
   const agents = view.agents.map((a) => ({
@@ -122,7 +123,9 @@ export function projectSwarm(view: HostSwarmView): SwarmPanelView {
       ? { budget: { ...budgetView(view.stats), compactions: view.compactions, compactedCells: view.compactedCells } }
       : {}),
     ...(view.usage && view.usage.length > 0 ? { usage: [...view.usage] } : {}),
-    ...(view.questions.length > 0 ? { questions: view.questions.map((q) => ({ ...q })) } : {}),
+    ...(view.questions.length > 0
+      ? { questions: view.questions.map((q) => ({ ...q, remainingMs: Math.max(0, q.time + q.timeoutMs - now) })) }
+      : {}),
     ...(view.triggers
       ? {
           triggers: {
