@@ -1,6 +1,6 @@
-// What the worker serves to the host: swarms (start, stop, stop an agent, answer an approval, the event
-// stream; steering in steeringService.ts) and what needs no swarm (review and models: reviewAndModelRpc.ts).
-// One swarm runs at a time per worker; the model stays loaded between swarms.
+// What the worker serves to the host: swarms (start, stop, stop an agent, answer an approval, the event stream;
+// steering in steeringService.ts, triggers and saves in standingService.ts) and what needs no swarm (review and
+// models: reviewAndModelRpc.ts). One swarm runs at a time per worker; the model stays loaded between swarms.
 import path from "node:path";
 import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
@@ -36,8 +36,8 @@ import { serveModels, serveReview } from "./reviewAndModelRpc";
 import { SwarmApprovals } from "./swarmApprovals";
 import type { SwarmRunOptions, SwarmSession } from "./swarmSession";
 import { startSwarm } from "./startSwarm";
+import { serveStanding } from "./standingService";
 import { serveSteering } from "./steeringService";
-import { swarmSavedMethod, swarmTriggerMethod } from "../protocol/triggers";
 
 /** Approvals that go out as `approval-request` events on the swarm's stream. */
 function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): SwarmApprovals {
@@ -95,28 +95,7 @@ export class WorkerService implements Disposable {
       })),
     );
     for (const served of serveSteering(peer, (swarmId) => this.swarms.get(swarmId)?.session)) s.add(served);
-    s.add(
-      peer.handle(swarmTriggerMethod, async ({ swarmId, trigger }) => {
-        const standing = this.swarms.get(swarmId)?.session.standing;
-        if (standing === undefined)
-          throw new HandlerError(
-            "not-standing",
-            `No standing swarm ${swarmId} runs in this worker (swarmboard watch).`,
-          );
-        const taken = await standing.take(trigger).catch((error: Error) => {
-          throw new HandlerError("trigger-refused", error.message);
-        });
-        return { triggerId: taken.trigger.id, route: taken.route, duplicate: taken.duplicate };
-      }),
-    );
-    s.add(
-      peer.handle(swarmSavedMethod, async ({ swarmId }) => {
-        const standing = this.swarms.get(swarmId)?.session.standing;
-        if (standing === undefined)
-          throw new HandlerError("not-standing", `No standing swarm ${swarmId} runs in this worker.`);
-        return { testRun: await standing.saved() };
-      }),
-    );
+    for (const served of serveStanding(peer, (swarmId) => this.swarms.get(swarmId)?.session)) s.add(served);
     s.add(
       peer.handle(answerApprovalMethod, ({ swarmId, requestId, decision }) => ({
         known: this.swarms.get(swarmId)?.approvals.answer(requestId, decision) ?? false,
