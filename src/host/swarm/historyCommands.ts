@@ -27,7 +27,7 @@ export interface HistoryCommandDeps {
   readonly resumeOverrides: { script?: TurnScript };
   /** Where a remote engine's API key is kept: a resumed swarm runs on the engine the settings name now. */
   readonly secrets: vscode.SecretStorage;
-  /** Keeps a disposable until the extension ends (a resumed standing swarm's diagnostics forwarding). */
+  /** Keeps a disposable until the extension ends (a resumed standing swarm's watch of the editor). */
   readonly own: (disposable: vscode.Disposable) => void;
 }
 
