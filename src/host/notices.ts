@@ -3,6 +3,11 @@
 // notification is still shown then, so a screenshot shows what the user would see).
 import * as vscode from "vscode";
 
+/** A notification's wait in words ("5 min", "40 s"): what an approval or a question waits before it goes on. */
+export function waitText(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.max(1, Math.round(ms / 1000))} s`;
+}
+
 export interface Notice {
   readonly level: "info" | "warning";
   readonly text: string;

@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { EngineStateEvent } from "../../src/protocol/runtime";
-import type { EngineAgent } from "../../src/runtime/engine";
+import type { EngineAgent, EngineContext } from "../../src/runtime/engine";
 import { openEngine, type SwarmEngine } from "../../src/runtime/engines";
 import { loadSwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
 import { freePort, LlamaServerProcess } from "../../bench/llamaServerProcess";
 import { sharedModelPath } from "./runtimeTestModels";
 
@@ -33,6 +33,28 @@ async function rejectsWith(promise: Promise<unknown>, code: string, pattern: Reg
     assert.match(error.message, pattern);
     return true;
   });
+}
+
+/**
+ * The same trunk on the local runtime and on `remoteEngine`, agent-1 forked from each: `body` compares them.
+ * Everything (the local model too) is disposed after.
+ */
+async function sideBySide(
+  remoteEngine: SwarmEngine,
+  body: (here: EngineAgent, there: EngineAgent, remote: EngineContext, local: SwarmContext) => Promise<void>,
+): Promise<void> {
+  const model = await loadSwarmModel({ modelPath: modelPath(), threads: 1 });
+  const local = await createSwarmContext(model, { maxAgents: 1, kvCells: 4096 });
+  const remote = await remoteEngine.createContext({ maxAgents: 1, kvCells: 1 });
+  try {
+    await local.appendToTrunk(trunkText);
+    await remote.appendToTrunk(trunkText);
+    await body(await local.fork("agent-1"), await remote.fork("agent-1"), remote, local);
+  } finally {
+    await remote.dispose();
+    await local.dispose();
+    await model.dispose();
+  }
 }
 
 describe("the remote engine on a real llama-server", function () {
@@ -93,16 +115,9 @@ describe("the remote engine on a real llama-server", function () {
   });
 
   it("generates the local runtime's tokens for the same prompt, and stops at a stop string the same way", async () => {
-    const local = await loadSwarmModel({ modelPath: modelPath(), threads: 1 });
-    const localContext = await createSwarmContext(local, { maxAgents: 1, kvCells: 4096 });
-    const remoteContext = await engine.createContext({ maxAgents: 1, kvCells: 1 });
-    try {
-      await localContext.appendToTrunk(trunkText);
-      await remoteContext.appendToTrunk(trunkText);
+    await sideBySide(engine, async (here, there, remoteContext, localContext) => {
       assert.deepEqual(remoteContext.trunkTokens, localContext.trunkTokens, "the same trunk tokens");
-      const here = await localContext.fork("agent-1");
-      const there = await remoteContext.fork("agent-1");
-      const forced = local.tokenize(' {"name": "read_file"} and then more text');
+      const forced = localContext.model.tokenize(' {"name": "read_file"} and then more text');
       const request = { maxTokens: 64, forcedTokens: forced, stop: ["} and"], dropStopText: true };
       const a = await here.generate(request);
       const b = await there.generate(request);
@@ -113,10 +128,7 @@ describe("the remote engine on a real llama-server", function () {
       const greedyHere = await here.generate({ maxTokens: 12, prompt: "\nNext:" });
       const greedyThere = await there.generate({ maxTokens: 12, prompt: "\nNext:" });
       assert.deepEqual(greedyThere.tokens, greedyHere.tokens, "greedy decoding agrees token for token");
-    } finally {
-      await localContext.dispose();
-      await remoteContext.dispose();
-    }
+    });
   });
 
   it("constrains a call with a GBNF grammar and with a JSON schema", async () => {
@@ -190,14 +202,7 @@ describe("the remote engine on a real llama-server", function () {
     it("sends token-id prompts, re-tokenizes the text it gets back, and counts the cached prompt tokens", async () => {
       assert.equal(openai.remote?.dialect, "openai");
       assert.ok((openai.remote?.slotCells ?? 0) >= 4096, `context ${openai.remote?.slotCells}`);
-      const local = await loadSwarmModel({ modelPath: modelPath(), threads: 1 });
-      const localContext = await createSwarmContext(local, { maxAgents: 1, kvCells: 4096 });
-      const context = await openai.createContext({ maxAgents: 1, kvCells: 1 });
-      try {
-        await localContext.appendToTrunk(trunkText);
-        await context.appendToTrunk(trunkText);
-        const here = await localContext.fork("agent-1");
-        const there = await context.fork("agent-1");
+      await sideBySide(openai, async (here, there, context) => {
         const greedyHere = await here.generate({ maxTokens: 12, prompt: "\nNext:" });
         const greedyThere = await there.generate({ maxTokens: 12, prompt: "\nNext:" });
         assert.equal(greedyThere.text, greedyHere.text, "the same greedy text as the local runtime");
@@ -205,10 +210,7 @@ describe("the remote engine on a real llama-server", function () {
         const engineStats = context.stats().engine!;
         assert.equal(engineStats.cacheReported, true, JSON.stringify(engineStats));
         assert.ok(engineStats.cachedPromptTokens >= context.trunkTokens.length, JSON.stringify(engineStats));
-      } finally {
-        await context.dispose();
-        await localContext.dispose();
-      }
+      });
     });
 
     it("constrains a call with a grammar and stops at a stop string", async () => {

@@ -88,6 +88,15 @@ async function runSwarm(
   return summary;
 }
 
+/** The organisation swarms' two agents that write nothing: agent-3 only reads and reports, agent-4 finds no work. */
+const readersOfTheOrganisation = {
+  "agent-3": [
+    { tool: "search", args: { pattern: "file 7$" } },
+    { tool: "post_finding", args: { kind: "OBSERVED", text: "file 7 holds its number" } },
+    { tool: "finish", args: { summary: "read" } },
+  ],
+  "agent-4": [{ tool: "finish", args: { summary: "nothing left for me" } }],
+};
 describe("worktrees that scale: a 3,000-file repository on the real runtime (the tiny ChatML test model)", function () {
   let repo: { root: string; workspace: string };
   let checkout = 0;
@@ -184,13 +193,7 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (the
             { tool: "commit", args: { message: "Add a file" } },
             { tool: "finish", args: { summary: "added a file" } },
           ],
-          // Only reads and reports.
-          "agent-3": [
-            { tool: "search", args: { pattern: "file 7$" } },
-            { tool: "post_finding", args: { kind: "OBSERVED", text: "file 7 holds its number" } },
-            { tool: "finish", args: { summary: "read" } },
-          ],
-          "agent-4": [{ tool: "finish", args: { summary: "nothing left for me" } }],
+          ...readersOfTheOrganisation,
           synthesist: [{ tool: "write_report", args: { title: "Work", body: "file 0 claimed, one file added" } }],
         },
       };
@@ -276,12 +279,7 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (the
             { tool: "merge_progress", args: {} },
             { tool: "finish", args: { summary: "added a file" } },
           ],
-          "agent-3": [
-            { tool: "search", args: { pattern: "file 7$" } },
-            { tool: "post_finding", args: { kind: "OBSERVED", text: "file 7 holds its number" } },
-            { tool: "finish", args: { summary: "read" } },
-          ],
-          "agent-4": [{ tool: "finish", args: { summary: "nothing left for me" } }],
+          ...readersOfTheOrganisation,
           synthesist: [{ tool: "write_report", args: { title: "Work", body: "three spelled out, one file added" } }],
         },
       };

@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import type { ApprovalView } from "../../core/swarmView";
 import { answerApprovalMethod } from "../../protocol/swarmRpc";
 import type { HostLog } from "../hostLog";
+import { waitText } from "../notices";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 
@@ -142,10 +143,6 @@ export class ApprovalPrompts implements vscode.Disposable {
     this.subscription.dispose();
     for (const entry of this.open.values()) entry.settle("disposed");
   }
-}
-
-function waitText(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.max(1, Math.round(ms / 1000))} s`;
 }
 
 /** What a click on a prompt whose request already ended says. */

@@ -6,15 +6,11 @@ import * as vscode from "vscode";
 import type { QuestionView } from "../../core/swarmView";
 import { commandId } from "../commandTable";
 import type { HostLog } from "../hostLog";
-import type { Notices } from "../notices";
+import { waitText, type Notices } from "../notices";
 import type { SwarmStore } from "./swarmStore";
 
 const answerButton = "Answer…";
 const panelButton = "Open Panel";
-
-function waitText(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.max(1, Math.round(ms / 1000))} s`;
-}
 
 /** The notification's text. */
 export function questionNoticeText(swarmId: string, q: QuestionView): string {

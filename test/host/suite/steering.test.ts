@@ -13,7 +13,7 @@ import type { SwarmsNode } from "../../../src/host/tree/swarmsNodes";
 import { swarmEventSchema, type SwarmEvent } from "../../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { requestScreenshot, typeInPanel } from "./automationMarkers";
-import { swarmboard, waitFor } from "./hostApi";
+import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
 import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const timeoutSeconds = 40;
@@ -101,6 +101,7 @@ describe("steering a running swarm from the tree, the panel and notifications", 
   before(async function () {
     hooks = (await swarmboard()).hooks;
     await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
+    await noSwarmRunning(hooks);
     const { root, repo } = sampleRepo("steer");
     stateDir = path.join(root, "state");
     mkdirSync(stateDir);
