@@ -36,6 +36,7 @@ import { serveModels, serveReview } from "./reviewAndModelRpc";
 import { SwarmApprovals } from "./swarmApprovals";
 import type { SwarmRunOptions, SwarmSession } from "./swarmSession";
 import { startSwarm } from "./startSwarm";
+import { SwarmSlot } from "./swarmSlot";
 import { serveStanding } from "./standingService";
 import { serveSteering } from "./steeringService";
 
@@ -65,8 +66,7 @@ interface RunningSwarm {
 
 export class WorkerService implements Disposable {
   private readonly store = new DisposableStore();
-  private readonly swarms = new Map<string, RunningSwarm>();
-  private starting = false;
+  private readonly swarms = new SwarmSlot<RunningSwarm>();
 
   constructor(private readonly peer: RpcPeer) {
     const s = this.store;
@@ -105,7 +105,7 @@ export class WorkerService implements Disposable {
   }
 
   private async start(params: StartSwarmParams): Promise<{ swarmId: string }> {
-    return this.oneAtATime(async () => {
+    return this.swarms.claim(async () => {
       const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
       for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
       if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath);
@@ -120,7 +120,7 @@ export class WorkerService implements Disposable {
 
   /** Continues an interrupted swarm from its saved inputs (the CLI's --resume), in this worker. */
   private resume(params: ResumeSwarmParams): Promise<{ swarmId: string; standing: boolean }> {
-    return this.oneAtATime(() => this.resumeRecorded(params));
+    return this.swarms.claim(() => this.resumeRecorded(params));
   }
 
   private async resumeRecorded(params: ResumeSwarmParams): Promise<{ swarmId: string; standing: boolean }> {
@@ -156,21 +156,6 @@ export class WorkerService implements Disposable {
     return { ...launched, standing: inputs.standing !== undefined };
   }
 
-  /** One swarm per worker: a start or resume is refused while another runs or is still being set up. */
-  private async oneAtATime<T>(begin: () => Promise<T>): Promise<T> {
-    if (this.swarms.size > 0 || this.starting)
-      throw new HandlerError(
-        "swarm-running",
-        "A swarm is already running in this worker; stop it before launching another.",
-      );
-    this.starting = true;
-    try {
-      return await begin();
-    } finally {
-      this.starting = false;
-    }
-  }
-
   private launch(recorded: RecordedSwarm, run: LaunchInput): { swarmId: string } {
     const { swarmId } = recorded;
     const trace = new EventsTrace(path.join(run.stateDir, "events.jsonl"), (message) =>
@@ -182,21 +167,16 @@ export class WorkerService implements Disposable {
       deliver: (events) => {
         trace.append(events);
         this.peer.notify(swarmEventsNotification, { swarmId, events });
+        if (events.some((e) => e.type === "swarm-ended")) this.swarms.announceEnd(swarmId);
       },
       batchMs: 100,
     });
-    this.swarms.set(swarmId, { session: started.session, approvals: started.approver });
-    // The slot is free the moment the swarm ends (its last events are already out), before its record is
-    // written: a launch that follows the swarm-ended event at once must not be refused as "already running".
-    const ended = () => this.swarms.delete(swarmId);
+    // The slot is free once the session returns (its last events are already out), before its record is written.
+    this.swarms.hold(swarmId, { session: started.session, approvals: started.approver }, started.summary);
     void started.summary
       .then(
-        (summary) => {
-          ended();
-          return recordSwarmEnd(recorded, summary);
-        },
+        (summary) => recordSwarmEnd(recorded, summary),
         async (error: unknown) => {
-          ended();
           this.peer.notify(workerLogNotification, {
             level: "error",
             message: `swarm ${swarmId} failed: ${(error as Error).message}`,
@@ -214,7 +194,7 @@ export class WorkerService implements Disposable {
   }
 
   dispose(): void {
-    for (const swarm of this.swarms.values()) swarm.session.stop();
+    for (const swarm of this.swarms.all()) swarm.session.stop();
     this.store.dispose();
   }
 }

@@ -132,6 +132,55 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     assert.ok(cleaned?.cleanedUpAt !== undefined, "the record says it was cleaned up");
   });
 
+  it("refuses a second swarm while one runs, and launches it the moment the first has said it ended", async function () {
+    const repo = makeSampleRepo();
+    const recipeFile = path.join(repo.root, "e2e.json");
+    writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
+    const worker = await startWorker();
+    workers.push(worker);
+    const posts = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        tool: "post_finding",
+        args: { kind: "OBSERVED", text: `seen ${i + 1}` },
+      }));
+    const finish = { tool: "finish", args: { summary: "-" } };
+    const launch = (stateDir: string, findings: number) =>
+      worker.peer.request(startSwarmMethod, {
+        goal: "Look at the stats module",
+        recipe: recipeFile,
+        modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
+        workspace: repo.workspace,
+        stateDir,
+        threads: 1,
+        policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+        script: { agents: { "agent-1": [...posts(findings), finish], synthesist: [finish] } },
+      });
+    const first = await launch(path.join(repo.root, "state-1"), 20);
+    await until(() => worker.events.some((e) => e.type === "board-entry"), "the first swarm's first finding");
+    await assert.rejects(launch(path.join(repo.root, "state-refused"), 1), (error: unknown) => {
+      assert.ok(error instanceof RpcError);
+      assert.equal(error.error.code, "swarm-running");
+      return true;
+    });
+    // Asked for in the same turn as the end arrives: the first swarm may still be closing its context and worktrees
+    // (here it mostly has closed by then; test/unit/worker/swarmSlot.test.ts fixes the order by hand).
+    const second = new Promise<{ swarmId: string }>((resolve, reject) =>
+      worker.peer.onNotification(swarmEventsNotification, ({ swarmId, events }) => {
+        if (swarmId === first.swarmId && events.some((e) => e.type === "swarm-ended"))
+          launch(path.join(repo.root, "state-2"), 1).then(resolve, reject);
+      }),
+    );
+    const { swarmId } = await second;
+    assert.notEqual(swarmId, first.swarmId);
+    await until(
+      () => worker.events.some((e) => e.type === "swarm-ended" && e.swarmId === swarmId),
+      "the second swarm to end",
+    );
+    const ended = worker.events.find((e) => e.type === "swarm-ended" && e.swarmId === swarmId);
+    assert.equal(ended?.type === "swarm-ended" && ended.outcome, "completed");
+    assert.equal(existsSync(path.join(repo.root, "state-refused")), false, "the refused launch wrote nothing");
+  });
+
   it("refuses a free run (no script) on a model that cannot call tools before writing anything", async () => {
     const repo = makeSampleRepo();
     const worker = await startWorker();

@@ -112,6 +112,11 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
       !(hooks.swarms.store.swarm(swarmId)?.entries ?? []).some((e) => e.kind === "MESSAGE" && e.author === "user"),
       "no broadcast message was posted",
     );
+    // The message's trigger ends the router's last scripted wait: its script then runs out and it finishes. Stopping
+    // before that would race the router's step.
+    await waitFor("the router to take the message and finish", () =>
+      swarmTrace(stateDir).find((e) => e.type === "tool-call" && e.agentId === "agent-1" && e.tool === "finish"),
+    );
     await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
     await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 60_000);
 
@@ -128,7 +133,6 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
     const routerTools = new Set(
       events.flatMap((e) => (e.type === "tool-call" && e.agentId === "agent-1" ? [e.tool] : [])),
     );
-    // The message's trigger ended its last scripted wait, so its script ran out and it finished: a router tool too.
     assert.deepEqual([...routerTools].sort(), ["assign_task", "finish", "wait_for_triggers"]);
   });
 });
