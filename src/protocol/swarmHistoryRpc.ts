@@ -4,6 +4,7 @@ import { z } from "zod";
 import { engineSettingsSchema } from "./engine";
 import { defineMethod } from "./envelope";
 import { swarmEventSchema } from "./swarmEvents";
+import { askUserTimeoutSchema } from "./steering";
 import { swarmOutcomeSchema } from "./swarmRecord";
 import { turnScriptSchema } from "./turnScript";
 
@@ -83,6 +84,8 @@ export const resumeSwarmMethod = defineMethod(
     threads: z.number().int().min(1).max(256).optional(),
     /** The engine now (a remote one with its key from SecretStorage; the saved inputs keep no key). */
     engine: engineSettingsSchema.optional(),
+    /** Seconds an agent's question waits now (the setting may have changed); absent: what the first run used. */
+    askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
     /** Scripted turns for the resumed agents (tests and demos), as in swarm/start. */
     script: turnScriptSchema.optional(),
   }),

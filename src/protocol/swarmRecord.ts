@@ -7,6 +7,7 @@ import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
 import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
 import { standingParamsSchema } from "./triggers";
+import { askUserTimeoutSchema } from "./steering";
 
 export const swarmOutcomeSchema = z.enum(["completed", "budget", "stopped", "failed"]);
 export type SwarmOutcome = z.infer<typeof swarmOutcomeSchema>;
@@ -63,6 +64,8 @@ export const swarmInputsSchema = z.object({
   approveAsks: z.boolean().optional(),
   /** How agents reached the web (fetch_url, web_search); absent: the defaults. */
   web: webSettingsSchema.optional(),
+  /** Seconds an agent's ask_user question waits for an answer; absent: the default. */
+  askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
   /** A standing swarm's options (Start Watching): a resume stands again. */
   standing: standingParamsSchema.optional(),
   version: z.string().optional(),

@@ -133,6 +133,7 @@ export class WorkerService implements Disposable {
       params.modelPath ?? inputs.modelPath,
     );
     const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
+    const askUserTimeoutSeconds = params.askUserTimeoutSeconds ?? inputs.askUserTimeoutSeconds;
     const launched = this.launch(recorded, {
       goal: inputs.goal,
       recipe: saved.recipe,
@@ -151,6 +152,7 @@ export class WorkerService implements Disposable {
       ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
       ...(inputs.web ? { web: inputs.web } : {}),
       ...(inputs.standing ? { standing: inputs.standing } : {}),
+      ...(askUserTimeoutSeconds !== undefined ? { askUserTimeoutSeconds } : {}),
       ...(params.script ? { script: params.script } : {}),
     });
     return { ...launched, standing: inputs.standing !== undefined };

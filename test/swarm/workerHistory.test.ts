@@ -59,7 +59,10 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
   it("records, lists as interrupted after SIGKILL, resumes to the end, and cleans up after a dry run", async function () {
     const repo = makeSampleRepo();
     const recipeFile = path.join(repo.root, "e2e.json");
-    writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
+    // The worker may ask the person (its resumed turn does).
+    const recipe = testRecipe(1);
+    const roles = recipe.roles.map((r) => (r.name === "worker" ? { ...r, tools: [...r.tools, "ask_user"] } : r));
+    writeFileSync(recipeFile, JSON.stringify({ ...recipe, roles }));
     // Its claim makes its worktree and branch (an agent that never claims nor writes gets neither).
     const claim = { tool: "claim", args: { scope: { paths: ["src/stats.js"] }, text: "median" } };
     const observations = [
@@ -79,6 +82,7 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
       stateDir: repo.stateDir,
       threads: 1,
       policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+      askUserTimeoutSeconds: 600,
       script: { agents: { "agent-1": observations, synthesist: [{ tool: "finish", args: { summary: "-" } }] } },
     });
     assert.match(swarmId, /^e2e-\d{8}-\d{6}-[0-9a-f]{4}$/);
@@ -102,12 +106,25 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     assert.ok((past?.findings ?? 0) >= 2, `findings counted: ${past?.findings}`);
     assert.equal(past?.launchedBy, "vscode");
 
-    // The resumed agent and the synthesist finish at once.
+    const saved = JSON.parse(readFileSync(path.join(repo.stateDir, "settings.json"), "utf8"));
+    assert.equal(saved.askUserTimeoutSeconds, 600, "the first run saved its questions' wait");
+
+    // The resumed agent asks once (nobody answers within the wait given now, 1 s), then it and the synthesist finish.
     const finish = [{ tool: "finish", args: { summary: "done after the resume" } }];
-    const script = { agents: { "agent-1": finish, synthesist: finish } };
-    const resumed = await second.peer.request(resumeSwarmMethod, { workspace: repo.workspace, swarmId, script });
+    const asks = { tool: "ask_user", args: { question: "Is the median right now?" } };
+    const script = { agents: { "agent-1": [asks, ...finish], synthesist: finish } };
+    const resumed = await second.peer.request(resumeSwarmMethod, {
+      workspace: repo.workspace,
+      swarmId,
+      askUserTimeoutSeconds: 1,
+      script,
+    });
     assert.deepEqual(resumed, { swarmId, standing: false }, "a batch swarm is resumed as one");
     await until(() => second.events.some((e) => e.type === "swarm-ended"), "the resumed swarm to end");
+    const question = second.events.find((e) => e.type === "user-question");
+    assert.equal(question?.type === "user-question" && question.timeoutMs, 1_000, "the wait given at the resume");
+    const ended = second.events.find((e) => e.type === "user-question-ended");
+    assert.equal(ended?.type === "user-question-ended" && ended.outcome, "timed-out");
     let after = (await second.peer.request(listSwarmsMethod, { workspace: repo.workspace })).swarms[0];
     // The record is written just after the session returns, a moment after its swarm-ended event.
     for (let i = 0; i < 50 && after?.outcome === "running"; i++) {

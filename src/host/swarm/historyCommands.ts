@@ -92,6 +92,8 @@ async function resume(deps: HistoryCommandDeps, arg: unknown): Promise<string | 
       workspace,
       swarmId: view.id,
       ...engine,
+      // The wait a person set now, not the one the swarm started with.
+      ...(settings.ok ? { askUserTimeoutSeconds: settings.settings.askUserTimeoutSeconds } : {}),
       ...(script ? { script } : {}),
     });
     deps.log.info(`resumed swarm ${swarmId}${standing ? " (standing: the editor's errors go to it again)" : ""}`);
