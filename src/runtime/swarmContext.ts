@@ -4,6 +4,7 @@
 // The mode is read from the real context, never assumed.
 import type { LlamaContext, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { toDisposable, type Disposable } from "../core/disposable";
+import { SerialQueue } from "../core/serialQueue";
 import type { EngineStateEvent, KvFullEvent, RuntimeMode, SwarmStats } from "../protocol/runtime";
 import { CellLedger } from "./cellLedger";
 import { GenerationMeter } from "./generationMeter";
@@ -51,7 +52,8 @@ export class SwarmContext implements EngineContext {
   private readonly trunk: SwarmSequence;
   private readonly agents = new Map<string, SwarmAgent>();
   private readonly kvFullListeners = new Set<(event: KvFullEvent) => void>();
-  private forkQueue: Promise<unknown> = Promise.resolve();
+  /** Forks (and re-forks) run one at a time, so forking many agents at once from one parent does not find it busy. */
+  private readonly forks = new SerialQueue();
   /** Dispatch counts when the present trunk was put in place (a kept context counts from there). */
   private dispatchBase = { dispatches: 0, tokens: 0 };
   private disposed = false;
@@ -145,14 +147,7 @@ export class SwarmContext implements EngineContext {
    * mode. The caller names it (the swarm numbers its seats); an id already live is refused.
    */
   fork(id: string, options: ForkOptions = {}): Promise<SwarmAgent> {
-    return this.queued(() => this.forkNow(id, options));
-  }
-
-  /** Forks (and re-forks) run one at a time, so forking many agents at once from one parent does not find it busy. */
-  private queued<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.forkQueue.then(work);
-    this.forkQueue = run.catch(() => undefined);
-    return run;
+    return this.forks.run(() => this.forkNow(id, options));
   }
 
   private async forkNow(id: string, options: ForkOptions): Promise<SwarmAgent> {
@@ -176,7 +171,7 @@ export class SwarmContext implements EngineContext {
    * same object (a free fork: no decode, no new cell). The caller then reads the agent's compact brief into it.
    */
   refork(agent: EngineAgent, options: Pick<ForkOptions, "expectedTail"> = {}): Promise<ReforkResult> {
-    return this.queued(() => this.reforkNow(agent, options));
+    return this.forks.run(() => this.reforkNow(agent, options));
   }
 
   private async reforkNow(agent: EngineAgent, options: Pick<ForkOptions, "expectedTail">): Promise<ReforkResult> {

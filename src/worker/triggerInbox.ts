@@ -4,6 +4,7 @@
 // twice, so a source may replay (a recorded stream read again after a restart). Takes run one at a time, in order.
 import { defaultFingerprint, TriggerFastPath } from "../core/triggerFastPath";
 import { TriggerThreads } from "../core/triggerThreads";
+import { SerialQueue } from "../core/serialQueue";
 import { formatZodIssues } from "../protocol/zodIssues";
 import {
   triggerInputSchema,
@@ -47,7 +48,8 @@ export class TriggerInbox {
   private readonly routes = new Map<string, FastPathRoute>();
   /** Follow-ups waiting for their thread's owner, by thread. */
   private readonly parked = new Map<string, Trigger[]>();
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Takes run one at a time: a follow-up is parked or sent before the next trigger is looked at. */
+  private readonly takes = new SerialQueue();
   private routing: InboxRouting | undefined;
   private counter = 0;
 
@@ -110,13 +112,7 @@ export class TriggerInbox {
     const parsed = triggerInputSchema.safeParse(raw);
     if (!parsed.success)
       return Promise.reject(new Error(`not a trigger: ${formatZodIssues(parsed.error, "(trigger)")}`));
-    return this.serial(() => this.takeNow(parsed.data));
-  }
-
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.takes.run(() => this.takeNow(parsed.data));
   }
 
   private async takeNow(input: ReturnType<typeof triggerInputSchema.parse>): Promise<TakenTrigger> {
@@ -154,7 +150,7 @@ export class TriggerInbox {
    */
   handOver(thread: string, agentId: string, own: boolean): Promise<Trigger[]> {
     // In the takes' queue: a follow-up being taken now is parked or sent, never lost between the two.
-    return this.serial(() => this.handOverNow(thread, agentId, own));
+    return this.takes.run(() => this.handOverNow(thread, agentId, own));
   }
 
   private async handOverNow(thread: string, agentId: string, own: boolean): Promise<Trigger[]> {
