@@ -116,6 +116,7 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
     // before that would race the router's step.
     await waitFor("the router to take the message and finish", () =>
       swarmTrace(stateDir).find((e) => e.type === "tool-call" && e.agentId === "agent-1" && e.tool === "finish"),
+      60_000,
     );
     await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
     await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 60_000);
