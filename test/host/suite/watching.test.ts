@@ -114,8 +114,9 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
     );
     // The message's trigger ends the router's last scripted wait: its script then runs out and it finishes. Stopping
     // before that would race the router's step.
-    await waitFor("the router to take the message and finish", () =>
-      swarmTrace(stateDir).find((e) => e.type === "tool-call" && e.agentId === "agent-1" && e.tool === "finish"),
+    await waitFor(
+      "the router to take the message and finish",
+      () => swarmTrace(stateDir).find((e) => e.type === "tool-call" && e.agentId === "agent-1" && e.tool === "finish"),
       60_000,
     );
     await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
