@@ -8,4 +8,9 @@ export class SerialQueue {
     this.tail = next.catch(() => undefined);
     return next;
   }
+
+  /** Resolves once everything queued so far has settled. */
+  async settled(): Promise<void> {
+    await this.tail;
+  }
 }

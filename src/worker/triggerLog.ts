@@ -4,11 +4,13 @@
 // acknowledged. One writer per file: the worker that runs the swarm.
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { SerialQueue } from "../core/serialQueue";
 import { decodeTriggerLog, encodeTriggerLine } from "../core/triggerLogCodec";
 import type { TriggerLogLine } from "../protocol/triggers";
 
 export class TriggerLogFile {
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Appends one at a time, each on disk before the next is written. */
+  private readonly appends = new SerialQueue();
   private closed = false;
 
   private constructor(
@@ -42,9 +44,7 @@ export class TriggerLogFile {
 
   /** Appends one line; resolves once it is on disk (written in one call, fsynced). */
   append(line: TriggerLogLine): Promise<void> {
-    const next = this.queue.then(() => this.appendNow(line));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.appends.run(() => this.appendNow(line));
   }
 
   private async appendNow(line: TriggerLogLine): Promise<void> {
@@ -61,7 +61,7 @@ export class TriggerLogFile {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.queue;
+    await this.appends.settled();
     this.closed = true;
     await this.handle.close();
   }

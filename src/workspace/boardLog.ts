@@ -7,6 +7,7 @@ import * as path from "path";
 import type { BoardEntry } from "../protocol/board";
 import type { BoardStore } from "../core/boardStore";
 import { decodeLog, encodeEntry } from "../core/boardLogCodec";
+import { SerialQueue } from "../core/serialQueue";
 
 export interface BoardLogRepair {
   /** Bytes cut from the end of the file. */
@@ -18,7 +19,8 @@ export interface BoardLogRepair {
 export class BoardLogFile implements BoardStore {
   private readonly ids: Set<string>;
   /** Appends run one after another, so the id check and the write cannot interleave. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Appends one at a time, each on disk before the next is written. */
+  private readonly appends = new SerialQueue();
   private closed = false;
 
   private constructor(
@@ -58,9 +60,7 @@ export class BoardLogFile implements BoardStore {
   }
 
   append(entry: BoardEntry): Promise<"posted" | "duplicate"> {
-    const next = this.queue.then(() => this.appendNow(entry));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.appends.run(() => this.appendNow(entry));
   }
 
   private async appendNow(entry: BoardEntry): Promise<"posted" | "duplicate"> {
@@ -88,7 +88,7 @@ export class BoardLogFile implements BoardStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.queue;
+    await this.appends.settled();
     this.closed = true;
     await this.handle.close();
   }

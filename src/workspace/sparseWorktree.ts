@@ -5,6 +5,7 @@
 // changed on disk). A merge that conflicts outside the cone checks those files out itself.
 import path from "node:path";
 import type { Scope } from "../protocol/board";
+import { SerialQueue } from "../core/serialQueue";
 import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { defaultFileLimits, listDir, searchTool, ToolFailure } from "./fileTools";
 import { runGit } from "./gitExec";
@@ -34,7 +35,7 @@ function byTreeOrder(a: string, b: string): number {
 
 export class SparseWorktree {
   /** Serialises widenings: two tool calls of one agent never run together, but a claim and a read might. */
-  private widening: Promise<unknown> = Promise.resolve();
+  private readonly widenings = new SerialQueue();
 
   constructor(readonly root: string) {}
 
@@ -91,9 +92,7 @@ export class SparseWorktree {
   private widen(folders: readonly string[]): Promise<string[]> {
     const wanted = folders.filter((f) => f !== "");
     if (wanted.length === 0) return Promise.resolve([]);
-    const run = this.widening.then(() => widenSparse(this.root, wanted));
-    this.widening = run.catch(() => undefined);
-    return run;
+    return this.widenings.run(() => widenSparse(this.root, wanted));
   }
 
   /** list_dir over the disk plus the tracked files the cone leaves out, in the order a full tree would list them. */

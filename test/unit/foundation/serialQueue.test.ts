@@ -28,4 +28,16 @@ describe("foundation: the serial queue", () => {
     await assert.rejects(failing, /the fork failed/);
     assert.equal(await next, "forked");
   });
+
+  it("says when everything queued so far has settled, failures included", async () => {
+    const queue = new SerialQueue();
+    const done: string[] = [];
+    void queue.run(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      done.push("written");
+    });
+    queue.run(async () => Promise.reject(new Error("disk full"))).catch(() => done.push("refused"));
+    await queue.settled();
+    assert.deepEqual(done, ["written", "refused"]);
+  });
 });
