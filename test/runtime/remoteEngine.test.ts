@@ -220,6 +220,9 @@ describe("the remote engine on a real llama-server", function () {
         const agent = await context.fork("agent-1");
         const choice = await agent.generate({ maxTokens: 16, gbnf: 'root ::= "read_file" | "edit_file"' });
         assert.ok(["read_file", "edit_file"].includes(choice.text), choice.text);
+        const prompt = agent.tokens.length;
+        const counted = () => context.stats().engine!.computedPromptTokens + context.stats().engine!.cachedPromptTokens;
+        const before = counted();
         const stopped = await agent.generate({
           maxTokens: 40,
           gbnf: 'root ::= "alpha beta gamma delta"',
@@ -227,6 +230,11 @@ describe("the remote engine on a real llama-server", function () {
         });
         assert.equal(stopped.stopReason, "stop");
         assert.equal(stopped.text, "alpha beta");
+        // The engine sends the usage only at its own end: the stream is read on for it after the local stop.
+        for (let waited = 0; counted() - before < prompt; waited += 50) {
+          assert.ok(waited < 10_000, `the stopped request's prompt (${prompt} tokens) was never counted`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
       } finally {
         await context.dispose();
       }

@@ -13,6 +13,7 @@ import type { EngineOutage } from "./engineOutage";
 import type { CompletionBody, EngineDialect } from "./engineDialect";
 import { isConnectionLoss } from "./remoteErrors";
 import type { RemoteCounters } from "./remoteStats";
+import { readOnForUsage } from "./usageReadAhead";
 
 /** What every agent of one remote context shares. */
 export interface RemoteShared {
@@ -97,15 +98,24 @@ async function streamOnce(
   let text = "";
   counters.requests++;
   const started = Date.now();
+  const chunks = dialect.stream(http, engineModel, body, request.signal);
+  let promptCounted = false;
+  let stoppedHere = false;
   try {
-    for await (const chunk of dialect.stream(http, engineModel, body, request.signal)) {
-      if (chunk.prompt !== undefined) counters.countPrompt(chunk.prompt);
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      const chunk = next.value;
+      if (chunk.prompt !== undefined) {
+        counters.countPrompt(chunk.prompt);
+        promptCounted = true;
+      }
+      stoppedHere = true;
       if (chunk.tokens !== undefined && takeTokens(model, request, progress, chunk.tokens as Token[])) return true;
       if (chunk.text !== undefined) {
         text += chunk.text;
         // At its token budget the stream is read on to the engine's own end, whose event carries the usage.
         if (takeText(model, request, progress, before, text) && progress.stopReason !== "max-tokens") return true;
       }
+      stoppedHere = false;
       if (chunk.end !== undefined) {
         if (chunk.end === "eos") progress.stopReason = "eos";
         else if (body.prompt.length + progress.tokens.length - before + 1 >= shared.slotCells)
@@ -116,6 +126,9 @@ async function streamOnce(
     return true;
   } finally {
     counters.countGeneration(progress.tokens.length - before, Date.now() - started);
+    // Closed here at a stop before the engine said what the prompt cost: read on for it in the background.
+    if (stoppedHere && !promptCounted) void readOnForUsage(chunks, counters);
+    else await chunks.return(undefined).catch(() => undefined);
   }
 }
 
