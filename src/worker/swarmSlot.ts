@@ -4,7 +4,11 @@
 // trunk kept or saved, the memories harvested), which is longer than it takes a person, or a test, to launch again.
 import { HandlerError } from "../core/rpc/rpcPeer";
 
+/** How long a launch waits for a swarm that said it ended to close, before it is refused with what to do. */
+export const defaultCloseWaitMs = 60_000;
+
 interface Held<S> {
+  readonly swarmId: string;
   readonly swarm: S;
   announcedEnd: boolean;
   /** Settles once the swarm has closed; never rejects. */
@@ -14,6 +18,8 @@ interface Held<S> {
 export class SwarmSlot<S> {
   private readonly held = new Map<string, Held<S>>();
   private starting = false;
+
+  constructor(private readonly closeWaitMs = defaultCloseWaitMs) {}
 
   get(swarmId: string): S | undefined {
     return this.held.get(swarmId)?.swarm;
@@ -37,11 +43,30 @@ export class SwarmSlot<S> {
       );
     this.starting = true;
     try {
-      await Promise.all(others.map((h) => h.closed));
+      await this.closeOf(others);
       return await begin();
     } finally {
       this.starting = false;
     }
+  }
+
+  /** Waits for the swarms that said they ended to close, at most `closeWaitMs`; a close that hangs is refused. */
+  private async closeOf(ending: readonly Held<S>[]): Promise<void> {
+    if (ending.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), this.closeWaitMs)));
+    try {
+      if ((await Promise.race([Promise.all(ending.map((h) => h.closed)), late])) !== "late") return;
+    } finally {
+      clearTimeout(timer);
+    }
+    const ids = ending.filter((h) => this.held.has(h.swarmId)).map((h) => h.swarmId);
+    if (ids.length === 0) return;
+    throw new HandlerError(
+      "swarm-closing",
+      `Swarm ${ids.join(", ")} ended but is still closing (its context and worktrees) after ` +
+        `${this.closeWaitMs / 1000} s; launch again in a moment, or run Swarmboard: Restart Worker if it stays.`,
+    );
   }
 
   /** The swarm now runs; `closed` settles when it has closed, and frees the slot. */
@@ -50,7 +75,7 @@ export class SwarmSlot<S> {
       () => undefined,
       () => undefined,
     );
-    this.held.set(swarmId, { swarm, announcedEnd: false, closed: settled });
+    this.held.set(swarmId, { swarmId, swarm, announcedEnd: false, closed: settled });
     void settled.then(() => {
       if (this.held.get(swarmId)?.swarm === swarm) this.held.delete(swarmId);
     });

@@ -78,4 +78,24 @@ describe("worker: the swarm slot", () => {
     closing.resolve();
     assert.equal(await next, "b");
   });
+
+  it("refuses, with what to do, when a swarm that said it ended does not close within the wait", async () => {
+    const slot = new SwarmSlot<string>(50);
+    await slot.claim(async () => slot.hold("a", "swarm a", new Promise(() => undefined)));
+    slot.announceEnd("a");
+    await assert.rejects(
+      slot.claim(async () => "b"),
+      (error: unknown) =>
+        error instanceof HandlerError &&
+        error.code === "swarm-closing" &&
+        /Swarm a ended but is still closing .* after 0\.05 s; launch again in a moment, or run Swarmboard: Restart Worker/.test(
+          error.message,
+        ),
+    );
+    // The refused launch let go: the next one waits (and is refused) the same way, not as "already starting".
+    await assert.rejects(
+      slot.claim(async () => "c"),
+      (error: unknown) => error instanceof HandlerError && error.code === "swarm-closing",
+    );
+  });
 });
