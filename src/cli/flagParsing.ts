@@ -13,6 +13,14 @@ export function positiveInt(flag: string, value: string): number {
   return n;
 }
 
+/** A number of MiB from 0 up (fractions allowed). */
+export function mebibytes(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`${flag} expects a number of MiB from 0 up, got "${value}".`);
+  return n;
+}
+
 /** The value of a flag with a fixed set of values, or a message that lists them. */
 export function oneOf<T extends string>(flag: string, value: string | undefined, options: readonly T[]): T | undefined {
   if (value === undefined) return undefined;

@@ -71,6 +71,9 @@ async function run(opts: RunOptions): Promise<number> {
       ...(prepared.engine ? { engine: prepared.engine } : {}),
       ...(prepared.checkedEngine ? { checkedEngine: prepared.checkedEngine } : {}),
       ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
+      ...(prepared.sparseCheckoutAboveMiB !== undefined
+        ? { sparseCheckoutAboveMiB: prepared.sparseCheckoutAboveMiB }
+        : {}),
       ...(opts.thinkingTokens ? { thinkingTokens: opts.thinkingTokens } : {}),
       ...(opts.script ? { script: turnScriptSchema.parse(JSON.parse(readFileSync(opts.script, "utf8"))) } : {}),
       resume: prepared.resume,

@@ -3,7 +3,7 @@ import type { EngineSettings } from "../protocol/engine";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { askUserTimeoutSchema, maxAskUserTimeoutSeconds } from "../protocol/steering";
 import { defaultWatchGoal } from "../core/builtinRecipes";
-import { engineFlags, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
+import { engineFlags, mebibytes, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
 
 export interface RunOptions {
   command: "run";
@@ -42,6 +42,8 @@ export interface RunOptions {
   noAgentRules: boolean;
   /** Seconds an agent's ask_user question waits for an answer on stdin (0: nobody answers); default 300 on a TTY, else 0. */
   askUserTimeout?: number;
+  /** Writers' worktrees are sparse above this many MiB per checkout (0: always); wins over the recipe's. */
+  sparseAboveMiB?: number;
   /** `swarmboard watch`: a standing swarm that takes triggers until stopped. */
   watch?: WatchOptions;
 }
@@ -75,6 +77,7 @@ const runFlags = new Set([
   "--state-dir",
   "--script",
   "--ask-user-timeout",
+  "--sparse-above-mib",
 ]);
 const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
 const watchFlags = new Set([...runFlags, "--triggers", "--trigger-rules", "--poll-ms"]);
@@ -131,6 +134,7 @@ export function parseRun(argv: string[]): RunOptions {
     plain: f.has("--plain"),
     noAgentRules: f.has("--no-agent-rules"),
     askUserTimeout: opt("--ask-user-timeout", askUserSeconds),
+    sparseAboveMiB: opt("--sparse-above-mib", mebibytes),
   };
 }
 

@@ -42,6 +42,7 @@ export interface PreparedRun {
   /** The remote engine, opened and checked before anything was written; the swarm's setup uses it. */
   readonly checkedEngine?: CheckedEngine;
   readonly budgetMs?: number;
+  readonly sparseCheckoutAboveMiB?: number;
   readonly resume: boolean;
   readonly warnings: readonly string[];
   /** The pool the swarm gets and why that many cells (a new swarm; a resumed one says it in its budget). */
@@ -73,6 +74,7 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
     ...(opts.gpu ? { gpu: opts.gpu } : {}),
     ...(opts.kvCacheType ? { kvCacheType: opts.kvCacheType } : {}),
     ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}),
+    ...(opts.sparseAboveMiB !== undefined ? { sparseCheckoutAboveMiB: opts.sparseAboveMiB } : {}),
   };
   const checkedEngine = await checkEngineReady(opts.engine, modelPath).catch((error: Error) => {
     throw new InputError(error.message);
@@ -142,6 +144,7 @@ async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
   const gpu = opts.gpu ?? inputs.gpu;
   const kvCacheType = opts.kvCacheType ?? inputs.kvCacheType;
   const budgetMs = opts.budgetMs ?? inputs.budgetMs;
+  const sparseCheckoutAboveMiB = opts.sparseAboveMiB ?? inputs.sparseCheckoutAboveMiB;
   const recorded = await recordResumedSwarm(saved, stateDir, "cli");
   return {
     recorded,
@@ -158,6 +161,7 @@ async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
     ...(gpu ? { gpu } : {}),
     ...(kvCacheType ? { kvCacheType } : {}),
     ...(budgetMs ? { budgetMs } : {}),
+    ...(sparseCheckoutAboveMiB !== undefined ? { sparseCheckoutAboveMiB } : {}),
   };
 }
 

@@ -10,6 +10,8 @@ export const usageText = `Usage:
       --thinking-tokens <n>       let agents write up to n tokens before each call, in their model family's way
                                   (default: the recipe's budgets.thinkingTokens; none)
       --kv-cells <n>              cap on the KV cells of the whole swarm (default: sized from free memory)
+      --sparse-above-mib <n>      writers get sparse worktrees when one checkout is above n MiB (0: always;
+                                  default: the recipe's budgets.sparseCheckoutAboveMiB, else 128)
       --gpu <backend>             auto (default: the GPU when a runtime built for it loads, else the CPU),
                                   cuda, vulkan, metal (fail with what to install when it cannot load), false (CPU)
       --kv-cache-type <type>      f16 (default), q8_0 (about half the bytes per cell), q5_1, q5_0, q4_1, q4_0,

@@ -47,6 +47,11 @@ export const topologySchema = z.discriminatedUnion(
 );
 export type Topology = z.infer<typeof topologySchema>;
 
+/** MiB of one checkout above which writers' worktrees are sparse (a recipe budget, a setting, a CLI flag). */
+export const sparseThresholdSchema = z
+  .number({ error: "expected a number of MiB" })
+  .nonnegative("expected 0 (always sparse) or a positive number of MiB");
+
 export const budgetsSchema = z.strictObject({
   /** Wall clock for the whole swarm; when it runs out the synthesist fans in with what exists. */
   wallClockMs: z
@@ -94,10 +99,7 @@ export const budgetsSchema = z.strictObject({
    * Writers' worktrees are sparse checkouts (the root's files plus what they claim, read and write) when one checkout
    * of the repository takes more than this many MiB. Absent: 128 (src/core/sparsePolicy.ts says why); 0: always.
    */
-  sparseCheckoutAboveMiB: z
-    .number({ error: "expected a number of MiB" })
-    .nonnegative("expected 0 (always sparse) or a positive number of MiB")
-    .optional(),
+  sparseCheckoutAboveMiB: sparseThresholdSchema.optional(),
 });
 export type Budgets = z.infer<typeof budgetsSchema>;
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
 import { askUserTimeoutSchema, defaultAskUserTimeoutSeconds } from "./steering";
 import type { WebSettings } from "./webTools";
+import { sparseThresholdSchema } from "./recipe";
 
 export const commandPolicySchema = z.object({
   /** Command prefixes that run without asking. */
@@ -59,6 +60,8 @@ export const settingsSchema = z.object({
   webSearchEndpoint: z.string().default(""),
   /** Seconds an agent's ask_user question waits for your answer; 0: nobody answers, agents decide alone. */
   askUserTimeoutSeconds: askUserTimeoutSchema.default(defaultAskUserTimeoutSeconds),
+  /** Writers' worktrees are sparse above this many MiB per checkout; null: the recipe's threshold, else 128. */
+  sparseCheckoutAboveMiB: sparseThresholdSchema.nullable().default(null),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -83,6 +86,7 @@ export const settingKeys = [
   "webPageChars",
   "webSearchEndpoint",
   "askUserTimeoutSeconds",
+  "sparseCheckoutAboveMiB",
 ] as const;
 
 /** The web settings as a swarm's start request carries them. */

@@ -8,6 +8,7 @@ import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
 import { standingParamsSchema } from "./triggers";
 import { askUserTimeoutSchema } from "./steering";
+import { sparseThresholdSchema } from "./recipe";
 
 export const swarmOutcomeSchema = z.enum(["completed", "budget", "stopped", "failed"]);
 export type SwarmOutcome = z.infer<typeof swarmOutcomeSchema>;
@@ -66,6 +67,8 @@ export const swarmInputsSchema = z.object({
   web: webSettingsSchema.optional(),
   /** Seconds an agent's ask_user question waits for an answer; absent: the default. */
   askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
+  /** The launch's sparse threshold in MiB (a setting or flag), when it gave one. */
+  sparseCheckoutAboveMiB: sparseThresholdSchema.optional(),
   /** A standing swarm's options (Start Watching): a resume stands again. */
   standing: standingParamsSchema.optional(),
   version: z.string().optional(),

@@ -11,6 +11,7 @@ import { commandPolicySchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
 import { askUserTimeoutSchema } from "./steering";
 import { standingParamsSchema } from "./triggers";
+import { sparseThresholdSchema } from "./recipe";
 
 /** The longest goal a swarm takes (it goes into every agent's trunk). */
 export const maxGoalChars = 20_000;
@@ -44,6 +45,8 @@ export const startSwarmParams = z.object({
   askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
   /** A standing swarm (the `watch` recipe or one with a router): it takes triggers until stopped. */
   standing: standingParamsSchema.optional(),
+  /** Sparse writers' worktrees above this many MiB per checkout (`swarmboard.sparseCheckoutAboveMiB`); wins over the recipe's. */
+  sparseCheckoutAboveMiB: sparseThresholdSchema.optional(),
 });
 export type StartSwarmParams = z.infer<typeof startSwarmParams>;
 

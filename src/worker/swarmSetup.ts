@@ -148,7 +148,11 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const { recipe } = options;
     const dependencies = await detectDependencyFolders(repo.topLevel, repo.commonDir, recipe.dependencyFolders);
     const readView = new SharedReadView(repo, await repositoryProtectedPaths(repo), dependencies);
-    const disk = await estimateDisk(repo, plan, recipe.budgets.sparseCheckoutAboveMiB);
+    const disk = await estimateDisk(
+      repo,
+      plan,
+      options.sparseCheckoutAboveMiB ?? recipe.budgets.sparseCheckoutAboveMiB,
+    );
     const verifier =
       recipe.testCommand === undefined
         ? undefined

@@ -146,6 +146,7 @@ export class WorkerService implements Disposable {
       ...(checkedEngine ? { checkedEngine } : {}),
       ...(inputs.agents ? { agents: inputs.agents } : {}),
       ...(inputs.kvCells ? { kvCells: inputs.kvCells } : {}),
+      ...(inputs.sparseCheckoutAboveMiB !== undefined ? { sparseCheckoutAboveMiB: inputs.sparseCheckoutAboveMiB } : {}),
       ...(inputs.gpu ? { gpu: inputs.gpu } : {}),
       ...(inputs.kvCacheType ? { kvCacheType: inputs.kvCacheType } : {}),
       ...((params.engine ?? inputs.engine) ? { engine: params.engine ?? inputs.engine } : {}),

@@ -61,7 +61,12 @@ function worktreeFolders(stateDir: string, swarm: string): string[] {
 }
 
 async function runSwarm(
-  options: Pick<SwarmRunOptions, "swarmId" | "goal" | "recipe" | "workspace" | "stateDir"> & { agents?: number },
+  options: Pick<
+    SwarmRunOptions,
+    "swarmId" | "goal" | "recipe" | "workspace" | "stateDir" | "sparseCheckoutAboveMiB"
+  > & {
+    agents?: number;
+  },
   script: TurnScript,
   events: SwarmEvent[],
 ): Promise<SwarmSummary> {
@@ -241,7 +246,8 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (the
     });
   });
 
-  describe("the same organisation swarm on sparse worktrees (the recipe's threshold at 0 MiB)", () => {
+  // The launch's threshold (the setting, --sparse-above-mib) wins over the recipe's, which alone would keep them full.
+  describe("the same organisation swarm on sparse worktrees (the launch's threshold at 0 MiB over the recipe's)", () => {
     const events: SwarmEvent[] = [];
     let summary: SwarmSummary;
     const stateDir = () => path.join(repo.root, "sparse-state");
@@ -257,7 +263,7 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (the
 
     before(async () => {
       const base = organisationRecipe();
-      const recipe = { ...base, budgets: { ...base.budgets, sparseCheckoutAboveMiB: 0 } };
+      const recipe = { ...base, budgets: { ...base.budgets, sparseCheckoutAboveMiB: 100_000 } };
       const script: TurnScript = {
         agents: {
           // Claims one folder, edits a file there, reads one elsewhere (that folder comes in), merges.
@@ -284,7 +290,14 @@ describe("worktrees that scale: a 3,000-file repository on the real runtime (the
         },
       };
       summary = await runSwarm(
-        { swarmId: "scale-sparse", goal: "Name the files", recipe, workspace: repo.workspace, stateDir: stateDir() },
+        {
+          swarmId: "scale-sparse",
+          goal: "Name the files",
+          recipe,
+          workspace: repo.workspace,
+          stateDir: stateDir(),
+          sparseCheckoutAboveMiB: 0,
+        },
         script,
         events,
       );

@@ -138,6 +138,7 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     agentRules: settings.agentRules,
     web: webSettingsOf(settings),
     askUserTimeoutSeconds: settings.askUserTimeoutSeconds,
+    ...(settings.sparseCheckoutAboveMiB === null ? {} : { sparseCheckoutAboveMiB: settings.sparseCheckoutAboveMiB }),
     ...(args.agents ? { agents: args.agents } : {}),
     ...(args.budgetMs ? { budgetMs: args.budgetMs } : {}),
     ...(args.script ? { script: args.script } : {}),

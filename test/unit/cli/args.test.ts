@@ -25,6 +25,24 @@ describe("cli: the command line", () => {
     );
   });
 
+  it("takes --sparse-above-mib as MiB from 0, unset by default, and says what it expects", () => {
+    const sparseOf = (argv: string[]) => {
+      const run = parseCommandLine(["run", "--goal", "g", ...argv]);
+      return run.command === "run" ? run.sparseAboveMiB : "not a run";
+    };
+    assert.equal(sparseOf(["--sparse-above-mib", "0"]), 0);
+    assert.equal(sparseOf(["--sparse-above-mib", "512.5"]), 512.5);
+    assert.equal(sparseOf([]), undefined);
+    for (const bad of ["-1", "", "big"])
+      assert.throws(
+        () => sparseOf(["--sparse-above-mib", bad]),
+        (e: unknown) =>
+          e instanceof UsageError &&
+          e.message === `--sparse-above-mib expects a number of MiB from 0 up, got "${bad}".`,
+        bad,
+      );
+  });
+
   it("takes --ask-user-timeout as whole seconds from 0, unset by default, and says what it expects", () => {
     const timeoutOf = (argv: string[]) => {
       const run = parseCommandLine(["run", "--goal", "g", ...argv]);
