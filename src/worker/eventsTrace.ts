@@ -1,10 +1,12 @@
 // A swarm's events trace (`events.jsonl`, one event per line), appended batch by batch in order. The trace is
 // what a reloaded window and `replay-script` read back; a failed write is reported once, never thrown into the run.
 import { appendFile } from "node:fs/promises";
+import { SerialQueue } from "../core/serialQueue";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 
 export class EventsTrace {
-  private tail: Promise<void> = Promise.resolve();
+  /** Batches are written one at a time, in order. */
+  private readonly writes = new SerialQueue();
   private failed = false;
 
   constructor(
@@ -15,16 +17,11 @@ export class EventsTrace {
   append(events: readonly SwarmEvent[]): void {
     if (events.length === 0) return;
     const text = events.map((e) => JSON.stringify(e)).join("\n") + "\n";
-    this.tail = this.tail.then(() =>
+    void this.writes.run(() =>
       appendFile(this.file, text).catch((error: Error) => {
         if (!this.failed) this.onError(`the events trace ${this.file} could not be written: ${error.message}`);
         this.failed = true;
       }),
     );
-  }
-
-  /** Resolves when every batch given so far is written. */
-  flushed(): Promise<void> {
-    return this.tail;
   }
 }

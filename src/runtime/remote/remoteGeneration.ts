@@ -100,7 +100,6 @@ async function streamOnce(
   const started = Date.now();
   const chunks = dialect.stream(http, engineModel, body, request.signal);
   let promptCounted = false;
-  let stoppedHere = false;
   try {
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
       const chunk = next.value;
@@ -108,14 +107,12 @@ async function streamOnce(
         counters.countPrompt(chunk.prompt);
         promptCounted = true;
       }
-      stoppedHere = true;
       if (chunk.tokens !== undefined && takeTokens(model, request, progress, chunk.tokens as Token[])) return true;
       if (chunk.text !== undefined) {
         text += chunk.text;
         // At its token budget the stream is read on to the engine's own end, whose event carries the usage.
         if (takeText(model, request, progress, before, text) && progress.stopReason !== "max-tokens") return true;
       }
-      stoppedHere = false;
       if (chunk.end !== undefined) {
         if (chunk.end === "eos") progress.stopReason = "eos";
         else if (body.prompt.length + progress.tokens.length - before + 1 >= shared.slotCells)
@@ -126,8 +123,9 @@ async function streamOnce(
     return true;
   } finally {
     counters.countGeneration(progress.tokens.length - before, Date.now() - started);
-    // Closed here at a stop before the engine said what the prompt cost: read on for it in the background.
-    if (stoppedHere && !promptCounted) void readOnForUsage(chunks, counters);
+    // Left before the engine said what the prompt cost (a local stop, or an end event without the usage, which
+    // some engines send in a last event of its own): read on for it in the background.
+    if (!promptCounted) void readOnForUsage(chunks, counters);
     else await chunks.return(undefined).catch(() => undefined);
   }
 }

@@ -1,9 +1,10 @@
-// A stream closed at a local stop string before the engine said what its prompt cost. The OpenAI-compatible
-// engines (vLLM, SGLang, llama-server's /v1/completions) send the usage (prompt tokens, cached tokens) only with
-// their own last event, and an agent's turn mostly ends at a stop string (a call's closing tag), so closing at
-// once would leave most prompts uncounted and the budget's cache figure empty. The generation is over for the
-// agent at once; in the background the stream is read on for a few more events, since a model usually ends its
-// turn right after a call, and closed at the usage or at the limit, whichever comes first.
+// A stream left before the engine said what its prompt cost. The OpenAI-compatible engines (vLLM, SGLang,
+// llama-server's /v1/completions) send the usage (prompt tokens, cached tokens) only at their own end, some in a
+// last event of its own after the one that ends the text, and an agent's turn mostly ends at a local stop string
+// (a call's closing tag), so closing at once would leave most prompts uncounted and the budget's cache figure
+// empty. The generation is over for the agent at once; in the background the stream is read on for a few more
+// events, since a model usually ends its turn right after a call, and closed at the usage or at the limit,
+// whichever comes first.
 import type { EngineChunk } from "./engineDialect";
 import type { RemoteCounters } from "./remoteStats";
 
