@@ -26,6 +26,13 @@ const SAFE_CONFIG = [
 const GIT_UNWANTED_ENV =
   /^(GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CEILING_DIRECTORIES|CONFIG.*|PREFIX|EXEC_PATH|EDITOR|SEQUENCE_EDITOR|PAGER|ASKPASS|SSH|SSH_COMMAND|PROXY_COMMAND|EXTERNAL_DIFF|TEMPLATE_DIR)|EDITOR|VISUAL|PAGER|PREFIX|SSH_ASKPASS)$/i;
 
+/**
+ * Kept although they match the pattern above: they only choose which of the person's own config files git reads
+ * (where ~/.gitconfig and /etc/gitconfig would be), never add settings of their own. A person who keeps their
+ * config elsewhere gets their own identity, and the tests isolate git from the machine's config with them.
+ */
+const GIT_CONFIG_FILE_ENV = new Set(["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"]);
+
 export interface GitIdentity {
   readonly name: string;
   readonly email: string;
@@ -68,7 +75,7 @@ export class GitCommandError extends Error {
 function cleanEnv(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !GIT_UNWANTED_ENV.test(k)) env[k] = v;
+    if (v !== undefined && (GIT_CONFIG_FILE_ENV.has(k.toUpperCase()) || !GIT_UNWANTED_ENV.test(k))) env[k] = v;
   }
   // C locale keeps messages stable for the lock detection above; optional locks off keeps reads read-only.
   Object.assign(env, { LC_ALL: "C", LANGUAGE: "C", GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" });
@@ -90,8 +97,9 @@ export async function runGit(cwd: string, args: readonly string[], options: GitR
     config,
     maxConcurrentProcesses: 1,
     trimmed: false,
-    // We set core.hooksPath and core.fsmonitor only to turn them off; simple-git guards every value of them.
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
+    // We set core.hooksPath and core.fsmonitor only to turn them off; simple-git guards every value of them. Config
+    // paths: cleanEnv passes only the config-file choices above (simple-git would refuse GIT_CONFIG_GLOBAL itself).
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeConfigPaths: true },
     // Exit codes are judged below, after simple-git returns: its own handler turns any exit with stderr into a
     // plain GitError (which would hide lock errors from the retry), so a process that ran is never an error here.
     errors(error, result) {

@@ -1,6 +1,7 @@
 // The user's review of a swarm: its branches with diff stats and merged-ness, a branch's diff against its base,
 // and a merge into the user's current branch that refuses, before touching anything, when the user's
-// uncommitted changes touch the same files or the merge would conflict (checked with `git merge-tree`).
+// uncommitted changes touch the same files, the merge would conflict (checked with `git merge-tree`) or git has no
+// identity to record the person's merge with.
 import type { BranchDiff, BranchReview, MergeIntoCurrentResult } from "../protocol/userReview";
 import { agentOfBranch } from "./branchNames";
 import { gitText, runGit } from "./gitExec";
@@ -8,6 +9,7 @@ import { withLockRetry } from "./gitQueue";
 import { changedPaths, currentBranch, headCommit, isAncestor, isMerging, refSha } from "./repoFacts";
 import type { SwarmRepository } from "./swarmRepository";
 import { capText } from "./outputCap";
+import { missingUserIdentity } from "./userIdentity";
 
 function baseOf(repo: SwarmRepository, branch: string): string {
   return agentOfBranch(repo.swarm, branch) === null ? "HEAD" : repo.integrationBranch;
@@ -120,6 +122,9 @@ export async function mergeIntoCurrent(repo: SwarmRepository, branch: string): P
         message: `${branch} conflicts with your branch; nothing was changed. Merge it by hand, or ask the swarm to merge your branch first.`,
       };
     }
+    // Last, so a merge that could not happen anyway says why first; git itself would stop only after starting.
+    const noIdentity = await missingUserIdentity(dir);
+    if (noIdentity !== undefined) return { status: "refused", files: [], message: noIdentity };
     const target = (await currentBranch(dir)) ?? "HEAD";
     await withLockRetry(() =>
       runGit(dir, ["merge", "--no-ff", "--no-edit", "-m", `Merge ${branch} (Swarmboard review)`, sha]),

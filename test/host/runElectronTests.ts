@@ -2,6 +2,8 @@
 // @vscode/test-electron downloads VS Code unless VSCODE_EXECUTABLE names an installed one. Where neither
 // works (offline CI: update.code.visualstudio.com cannot be reached), it fails with this message; the
 // real-host tests there run in code-server instead (`npm run test:host`).
+// First: git in this runner and everything it starts reads no machine config (isolatedGit.ts).
+import "../isolatedGit";
 import path from "node:path";
 import { runTests } from "@vscode/test-electron";
 

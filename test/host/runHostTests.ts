@@ -2,6 +2,8 @@
 // workbench, Debian's Chromium (driven by playwright-core) opens it with a `payload` naming this repository as
 // the extension under development and the compiled suite as its tests. The suite's mocha output is streamed
 // here; the process exits with mocha's result. Screenshots the suite asks for land in .test-artifacts/host/.
+// First: git in this runner and everything it starts reads no machine config (isolatedGit.ts).
+import "../isolatedGit";
 import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { format } from "node:util";

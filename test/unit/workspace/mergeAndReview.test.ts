@@ -118,6 +118,22 @@ describe("workspace: merging progress and reviewing branches", function () {
     git(repoDir, "reset", "-q", "--hard", head.trim());
   });
 
+  it("refuses the user's merge when git has no identity for them, saying what to run and changing nothing", async () => {
+    // The tiers run git with no global config (test/isolatedGit.ts): this repository has no identity, as on a
+    // fresh machine. Agents' commits above carried the swarm's own; the user's merge must be theirs.
+    write(repoDir, "notes.txt", "user's untracked notes\n");
+    const before = snapshotCheckout(repoDir);
+    const res = await mergeIntoCurrent(repo, repo.integrationBranch);
+    assert.ok(res.status === "refused", JSON.stringify(res));
+    assert.match(res.message, /Git does not know who you are/);
+    assert.match(res.message, /git config --global user\.name "Your Name"/);
+    assert.match(res.message, /nothing was changed/);
+    assert.deepEqual(snapshotCheckout(repoDir), before);
+    // The user sets their identity in this repository, as the message says (without --global).
+    git(repoDir, "config", "user.name", "Test User");
+    git(repoDir, "config", "user.email", "user@example.invalid");
+  });
+
   it("merges into the user's branch, keeping their unrelated uncommitted work and running no hook", async () => {
     write(repoDir, "notes.txt", "user's untracked notes\n");
     write(repoDir, "README.md", "# fixture\n\nuser's unstaged edit\n");
