@@ -6,13 +6,28 @@
 // the binary: the bundle's llama.cpp commit, platform, arch and (the build is -march=native) a hash of this CPU's
 // instruction-set flags, so a cache carried to another CPU is rebuilt instead of dying with SIGILL.
 //
+// One build at a time per key: a build holds `<entry>.building` (its pid) while it runs, and a second caller waits
+// for it instead of building again. CI starts the build in the background (scripts/setup.sh --server-in-background)
+// so it runs beside the first test tiers, and the tiers that need the server wait for it (test/llamaServerReady.ts).
+//
 // Prints the binary's path as its last line. Environment:
 //   SWARMBOARD_SERVER_CACHE=<dir>   cache root (default $XDG_CACHE_HOME or ~/.cache, + swarmboard/llama-server)
 // Flags:
-//   --print-path   build nothing: print the cached binary's path, or exit 1 when it is not built yet
+//   --print-path   build nothing: print the cached binary's path; exit 1 when it is not built, 3 while a build runs
+//   --wait         with --print-path: wait for a build that is running, then answer
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -95,18 +110,63 @@ function build(commit, into) {
   }
 }
 
+/** The pid of a live build of this entry, if one runs now (a lock left by a killed build is not one). */
+function runningBuild(lock) {
+  if (!existsSync(lock)) return undefined;
+  const pid = Number(readFileSync(lock, "utf8").trim());
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Waits (synchronously: this script does nothing else meanwhile) while another process builds this entry. */
+function waitForBuild(lock) {
+  const deadline = Date.now() + 60 * 60_000;
+  let said = false;
+  for (let pid = runningBuild(lock); pid !== undefined; pid = runningBuild(lock)) {
+    if (Date.now() > deadline) throw new Error(`llama-server build ${pid} still runs after an hour (${lock})`);
+    if (!said) say(`waiting for the build already running (pid ${pid}, ${lock})...`);
+    said = true;
+    spawnSync("sleep", ["5"]);
+  }
+}
+
 function main() {
   const commit = bundleCommit();
   const key = `llama-server-${commit.slice(0, 12)}-${process.platform}-${process.arch}-native-${cpuFlagsHash()}`;
   const dir = cacheDir(key);
   const binary = path.join(dir, binaryName);
+  const lock = `${dir}.building`;
   if (!existsSync(binary)) {
     if (process.argv.includes("--print-path")) {
-      say(`not built yet (${binary}): run node scripts/buildLlamaServer.mjs`);
-      process.exit(1);
+      const pid = runningBuild(lock);
+      if (pid !== undefined && !process.argv.includes("--wait")) {
+        say(`being built now (pid ${pid}): wait for it, or run with --wait`);
+        process.exit(3);
+      }
+      waitForBuild(lock);
+      if (!existsSync(binary)) {
+        say(`not built yet (${binary}): run node scripts/buildLlamaServer.mjs`);
+        process.exit(1);
+      }
+    } else {
+      waitForBuild(lock);
     }
+  }
+  if (!existsSync(binary)) {
     const started = Date.now();
-    build(commit, dir);
+    mkdirSync(path.dirname(lock), { recursive: true });
+    if (runningBuild(lock) === undefined) rmSync(lock, { force: true }); // a killed build's lock
+    writeFileSync(lock, `${process.pid}\n`, { flag: "wx" }); // EEXIST: another build started this instant
+    try {
+      build(commit, dir);
+    } finally {
+      rmSync(lock, { force: true });
+    }
     say(`built and cached in ${((Date.now() - started) / 1000).toFixed(0)} s: ${dir}`);
   }
   run(binary, ["--version"]); // a cached binary that does not start is an error here, not in a test
