@@ -117,6 +117,37 @@ describe("review of agent branches", function () {
     }
   });
 
+  it("refuses the merge where git has no identity for the user, saying what to run, with nothing changed", async () => {
+    const { hooks } = await swarmboard();
+    // The host tier's git reads no machine config (test/isolatedGit.ts): without the repository's own identity
+    // this is a fresh machine's checkout.
+    git(run.repo, "config", "--unset", "user.name");
+    git(run.repo, "config", "--unset", "user.email");
+    const head = git(run.repo, "rev-parse", "HEAD");
+    const status = git(run.repo, "status", "--porcelain=v1", "-uall");
+    try {
+      hooks.reviewSurfaces.confirmations.answerNext(true);
+      const result = await vscode.commands.executeCommand<MergeIntoCurrentResult>(
+        "swarmboard.mergeBranch",
+        branch("agent-2"),
+      );
+      assert.ok(result.status === "refused", JSON.stringify(result));
+      assert.match(result.message, /Git does not know who you are/);
+      assert.ok(
+        hooks.log
+          .recentLines()
+          .some((l) => l.includes(`did not merge ${branch("agent-2")}`) && l.includes("git config --global user.name")),
+        "the refusal is shown with what to run",
+      );
+      assert.equal(git(run.repo, "rev-parse", "HEAD"), head, "no merge commit");
+      assert.equal(git(run.repo, "status", "--porcelain=v1", "-uall"), status, "the working tree is as it was");
+      await requestScreenshot("merge-without-identity");
+    } finally {
+      git(run.repo, "config", "user.name", "Sample User");
+      git(run.repo, "config", "user.email", "user@example.invalid");
+    }
+  });
+
   it("merges agent-2's branch into the user's current branch only after the user confirms", async () => {
     const { hooks } = await swarmboard();
     const before = git(run.repo, "rev-parse", "HEAD");
