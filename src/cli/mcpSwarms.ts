@@ -57,15 +57,10 @@ export class McpSwarms {
     );
     this.store.add(
       this.host.onNotification(workerLogNotification, ({ level, message }) => {
+        // A swarm's failure reaches the views as its swarm-ended event (set-up failures too); this is only the log.
         options.log(`worker ${level}: ${message}`);
-        const failed = /^swarm (\S+) failed: (.*)$/s.exec(message);
-        if (failed) this.apply(failed[1]!, [this.ended(failed[1]!, failed[2]!)]);
       }),
     );
-  }
-
-  private ended(swarmId: string, reason: string): SwarmEvent {
-    return { type: "swarm-ended", swarmId, time: Date.now(), outcome: "failed", reason };
   }
 
   private apply(swarmId: string, events: readonly SwarmEvent[]): void {

@@ -94,8 +94,7 @@ export class SwarmSession {
   }
 
   async run(): Promise<SwarmSummary> {
-    if (this.standing === undefined) refuseRouterOutsideStanding(this.options.recipe);
-    const setup = await setUpSwarm(this.options, (entry) => this.emit({ type: "board-entry", entry }));
+    const setup = await this.setUp();
     this.running = setup;
     try {
       return await this.runStages(setup, new SwarmSeats(setup, this.seatHooks()));
@@ -103,6 +102,21 @@ export class SwarmSession {
       this.running = undefined;
       this.steering.close();
       await setup.close();
+    }
+  }
+
+  /**
+   * The start RPC has returned by now: a set-up that fails (a trunk that does not fit, a model file gone since the
+   * check) must end the swarm on the event stream like any other failure, or every view waits on "starting".
+   */
+  private async setUp(): Promise<SwarmSetup> {
+    try {
+      if (this.standing === undefined) refuseRouterOutsideStanding(this.options.recipe);
+      return await setUpSwarm(this.options, (entry) => this.emit({ type: "board-entry", entry }));
+    } catch (error) {
+      const reason = `the swarm could not start: ${(error as Error).message}`;
+      this.emit({ type: "swarm-ended", outcome: "failed", reason });
+      throw error;
     }
   }
 

@@ -198,6 +198,40 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     assert.equal(existsSync(path.join(repo.root, "state-refused")), false, "the refused launch wrote nothing");
   });
 
+  it("ends a swarm whose set-up fails after the start returned on the event stream, failed, with the reason", async () => {
+    const repo = makeSampleRepo();
+    const recipeFile = path.join(repo.root, "e2e.json");
+    writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
+    const worker = await startWorker();
+    workers.push(worker);
+    const finish = { tool: "finish", args: { summary: "-" } };
+    // 256 cells (the least a launch takes) cannot hold the shared context (thousands of tokens): found only when the trunk is decoded.
+    const { swarmId } = await worker.peer.request(startSwarmMethod, {
+      goal: "Look at the stats module",
+      recipe: recipeFile,
+      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
+      workspace: repo.workspace,
+      stateDir: path.join(repo.root, "state-unfit"),
+      threads: 1,
+      kvCells: 256,
+      policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+      script: { agents: { "agent-1": [finish], synthesist: [finish] } },
+    });
+    await until(
+      () => worker.events.some((e) => e.type === "swarm-ended" && e.swarmId === swarmId),
+      "the failed swarm's end on the event stream",
+      120_000,
+    );
+    const ended = worker.events.find((e) => e.type === "swarm-ended" && e.swarmId === swarmId);
+    assert.ok(ended?.type === "swarm-ended" && ended.outcome === "failed", JSON.stringify(ended));
+    assert.match(ended.reason, /^the swarm could not start: /);
+    assert.equal(
+      worker.events.some((e) => e.type === "swarm-started" && e.swarmId === swarmId),
+      false,
+      "it never started",
+    );
+  });
+
   it("refuses a free run (no script) on a model that cannot call tools before writing anything", async () => {
     const repo = makeSampleRepo();
     const worker = await startWorker();
