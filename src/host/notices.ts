@@ -9,7 +9,7 @@ export function waitText(ms: number): string {
 }
 
 export interface Notice {
-  readonly level: "info" | "warning";
+  readonly level: "info" | "warning" | "error";
   readonly text: string;
   readonly actions: readonly string[];
 }
@@ -29,7 +29,9 @@ export class Notices {
     const shown =
       level === "info"
         ? vscode.window.showInformationMessage(text, ...actions)
-        : vscode.window.showWarningMessage(text, ...actions);
+        : level === "warning"
+          ? vscode.window.showWarningMessage(text, ...actions)
+          : vscode.window.showErrorMessage(text, ...actions);
     return scripted ? scripted(notice) : shown;
   }
 

@@ -56,6 +56,12 @@ export class SwarmEndNotices extends DisposableBase {
       return;
     }
     const text = `Swarmboard: swarm ${name} ${ending(view)}.`;
+    if (view.status === "failed") {
+      // Shown as the error it is (a set-up that failed, a crash inside the run), with the log that says more.
+      this.log.error(text);
+      this.act(await this.notices.show("error", text, [reviewAction, logAction]), view);
+      return;
+    }
     this.log.info(text);
     const actions = view.reportPath ? [reviewAction, reportAction] : [reviewAction];
     this.act(await this.notices.show("info", text, actions), view);

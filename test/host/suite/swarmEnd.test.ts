@@ -81,4 +81,36 @@ describe("end of a swarm", function () {
       await requestScreenshot("swarm-end-notification");
     }
   });
+
+  it("ends a swarm whose set-up fails after the launch returned: failed in the view, with an error notice", async () => {
+    const { hooks } = await swarmboard();
+    const { root, repo } = sampleRepo("unfit");
+    const recipeFile = path.join(root, "short-recipe.json");
+    writeFileSync(recipeFile, JSON.stringify(recipe));
+    await noSwarmRunning(hooks);
+    // 256 cells (the least a launch takes) cannot hold the shared context: found only when the trunk is decoded.
+    const swarmId = await hooks.reviewSurfaces.swarms.start({
+      goal: "A swarm whose shared context does not fit",
+      recipe: recipeFile,
+      modelPath: modelPath(),
+      workspace: repo,
+      stateDir: path.join(root, "state"),
+      threads: 1,
+      kvCells: 256,
+      policy: { allow: [], ask: [], deny: [] },
+      script: { agents: { "agent-1": [{ tool: "finish", args: { summary: "-" } }], synthesist: [] } },
+    });
+    const notice = await waitFor(
+      "the failed swarm's notice",
+      () => hooks.swarms.notices.recent().find((n) => n.text.includes("does not fit")),
+      120_000,
+    );
+    const view = hooks.swarms.store.swarm(swarmId)!;
+    assert.equal(view.status, "failed", "the view is not left starting");
+    assert.match(view.endReason ?? "", /^the swarm could not start: /);
+    assert.equal(notice.level, "error");
+    assert.match(notice.text, /failed: the swarm could not start: /);
+    assert.deepEqual(notice.actions, ["Review Branches", "Show Log"]);
+    if (vscode.env.uiKind === vscode.UIKind.Web) await requestScreenshot("swarm-setup-failed");
+  });
 });
