@@ -43,6 +43,8 @@ export interface AgentWorkspaceOptions {
    * writes outside them (large repositories: swarmDisk.ts decides from the recipe's budget).
    */
   readonly sparse?: boolean;
+  /** The real home whose credential files no hard link in the worktree may reach (default: the user's; tests). */
+  readonly secretHome?: string;
 }
 
 /** Who an agent is to the workspace: a reader never writes; a writer gets its own worktree when it first needs one. */
@@ -160,6 +162,11 @@ export class AgentWorkspace {
       protectedPaths: this.protectedPaths,
       writableExceptions: this.options.writableExceptions ?? [],
       dependencyLinks,
+      secrets: {
+        ...(this.options.secretHome !== undefined ? { home: this.options.secretHome } : {}),
+        gitDir: this.repo.commonDir,
+        checkouts: [this.repo.topLevel],
+      },
     };
     const sparse = sparseWorktreeAt(worktree.path);
     return { worktree, rules, ...(sparse ? { sparse } : {}) };
