@@ -2,6 +2,7 @@
 // and a merge into the user's current branch that refuses, before touching anything, when the user's
 // uncommitted changes touch the same files or the merge would conflict (checked with `git merge-tree`).
 import type { BranchDiff, BranchReview, MergeIntoCurrentResult } from "../protocol/userReview";
+import { automationFilesIn } from "./automationPaths";
 import { agentOfBranch } from "./branchNames";
 import { gitText, runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
@@ -40,6 +41,15 @@ export async function listSwarmBranches(repo: SwarmRepository): Promise<BranchRe
     const [behind, ahead] = counts.split(/\s+/).map(Number);
     const stat = await diffStat(repo.topLevel, `${baseSha}...${sha}`);
     const merged = await isAncestor(repo.topLevel, sha, baseSha);
+    const changed = await gitText(repo.topLevel, [
+      "diff",
+      "--no-ext-diff",
+      "--no-renames",
+      "--name-only",
+      "-z",
+      `${baseSha}...${sha}`,
+    ]);
+    const touchesAutomation = automationFilesIn(changed.split("\0").filter(Boolean));
     reviews.push({
       branch,
       agent: agentOfBranch(repo.swarm, branch) ?? null,
@@ -49,6 +59,7 @@ export async function listSwarmBranches(repo: SwarmRepository): Promise<BranchRe
       behind,
       ...stat,
       merged,
+      touchesAutomation,
     });
   }
   return reviews;
