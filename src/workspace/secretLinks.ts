@@ -22,9 +22,15 @@ export interface SecretLinkScope {
   readonly checkouts?: readonly string[];
 }
 
-/** How many entries one secret folder (~/.ssh, ~/.aws, ...) is walked for, and how deep. */
-const MAX_ENTRIES = 2000;
+/** How many entries the secret folders (~/.ssh, ~/.aws, ...) are walked for in all, and how deep. */
+const MAX_ENTRIES = 5000;
 const MAX_DEPTH = 4;
+
+/** The known secrets found so far ("device:inode" -> a path) and the entries still to look at. */
+interface Found {
+  readonly ids: Map<string, string>;
+  left: number;
+}
 
 function idOf(st: BigIntStats): string {
   return `${st.dev}:${st.ino}`;
@@ -34,41 +40,44 @@ async function statOrNull(p: string): Promise<BigIntStats | null> {
   return lstat(p, { bigint: true }).catch(() => null);
 }
 
-/** Adds `p` (a file, or every regular file under a folder, bounded) to `ids`. */
-async function addSecret(ids: Map<string, string>, p: string, depth = 0): Promise<void> {
+/** Adds `p` (a file, or every regular file under a folder, bounded) to the found ids. */
+async function addSecret(found: Found, p: string, depth = 0): Promise<void> {
+  if (found.left <= 0) return;
+  found.left--;
   const st = await statOrNull(p);
-  if (st === null || ids.size >= MAX_ENTRIES) return;
+  if (st === null) return;
   if (st.isFile()) {
-    ids.set(idOf(st), p);
+    found.ids.set(idOf(st), p);
     return;
   }
   if (!st.isDirectory() || depth >= MAX_DEPTH) return;
   const names = await readdir(p).catch(() => [] as string[]);
-  for (const name of names) await addSecret(ids, path.join(p, name), depth + 1);
+  for (const name of names) await addSecret(found, path.join(p, name), depth + 1);
 }
 
 /** Top-level files of `dir` whose names say they hold keys or credentials (`.env`, `id_rsa`, `*.pem`, ...). */
-async function addNamedSecrets(ids: Map<string, string>, dir: string): Promise<void> {
+async function addNamedSecrets(found: Found, dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) if (SECRET_NAME.test(name)) await addSecret(ids, path.join(dir, name), MAX_DEPTH);
+  for (const name of names) if (SECRET_NAME.test(name)) await addSecret(found, path.join(dir, name), MAX_DEPTH);
 }
 
 /** The known secret files, keyed by "device:inode", each with one of its paths. */
 export async function secretFileIds(scope: SecretLinkScope): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
+  const found: Found = { ids: new Map(), left: MAX_ENTRIES };
   const home = scope.home ?? os.homedir();
   if (home !== "" && home !== "/") {
-    for (const s of HOME_SECRETS) await addSecret(ids, path.join(home, s));
-    await addNamedSecrets(ids, home);
+    for (const s of HOME_SECRETS) await addSecret(found, path.join(home, s));
+    await addNamedSecrets(found, home);
   }
-  for (const s of SYSTEM_SECRETS) if (!isUnderPath(home, s)) await addSecret(ids, s);
   if (scope.gitDir !== undefined) {
-    await addSecret(ids, path.join(scope.gitDir, "config"), MAX_DEPTH);
+    await addSecret(found, path.join(scope.gitDir, "config"), MAX_DEPTH);
     for (const name of await readdir(scope.gitDir).catch(() => [] as string[]))
-      if (/credential/i.test(name)) await addSecret(ids, path.join(scope.gitDir, name));
+      if (/credential/i.test(name)) await addSecret(found, path.join(scope.gitDir, name));
   }
-  for (const checkout of scope.checkouts ?? []) await addNamedSecrets(ids, checkout);
-  return ids;
+  for (const checkout of scope.checkouts ?? []) await addNamedSecrets(found, checkout);
+  // Last: /root can be large when it is not the home; the budget keeps the walk bounded.
+  for (const s of SYSTEM_SECRETS) if (!isUnderPath(home, s)) await addSecret(found, s);
+  return found.ids;
 }
 
 /**
