@@ -61,7 +61,8 @@ export async function memoryCommand(argv: string[], cwd: string): Promise<number
   for (const id of words)
     if (!memoryIdSchema.safeParse(id).success)
       throw new UsageError(`"${id}" is not a memory id (they look like m-0123456789ab; see \`memory list\`).`);
-  const { deleted, unknown } = await deleteMemories(workspace, words);
+  const { deleted, unknown, problems } = await deleteMemories(workspace, words);
+  for (const p of problems) process.stderr.write(`warning: ${p}\n`);
   if (deleted.length > 0) process.stdout.write(`Deleted ${deleted.join(", ")}.\n`);
   if (unknown.length > 0)
     throw new InputError(

@@ -1,7 +1,8 @@
 // Which hosts a swarm's agents may read pages from without asking: the recipe's `webHosts` plus the
 // `swarmboard.webAllowedHosts` setting. A pattern is a host name (`docs.python.org`), a wildcard for its
 // subdomains (`*.python.org`, which does not match `python.org` itself), or either with a port
-// (`127.0.0.1:8080`); a pattern without a port allows every port of that host. Matching is on the URL's
+// (`127.0.0.1:8080`); a pattern without a port allows the web's ports only (80 and 443), so `docs.example.org`
+// never lets an agent reach that host's SSH or database port; `host:port` allows that port. Matching is on the URL's
 // host as the URL parser normalised it (lower case, IPv6 in brackets), so `EXAMPLE.com.` and `example.com`
 // are the same host and `example.com.evil.test` is not `example.com`.
 
@@ -29,11 +30,14 @@ export function parseHostPattern(text: string): HostPattern {
   return { host: normalHost(host!), wildcard: star !== undefined, ...(port !== undefined ? { port } : {}) };
 }
 
+/** The ports a pattern without a port allows: the web's own. */
+export const WEB_PORTS: readonly string[] = ["80", "443"];
+
 /** True when `host` (and `port`, as the URL gives them) is allowed by one of the patterns. */
 export function hostAllowed(patterns: readonly HostPattern[], host: string, port: string): boolean {
   const h = normalHost(host);
   return patterns.some((p) => {
-    if (p.port !== undefined && p.port !== port) return false;
+    if (p.port !== undefined ? p.port !== port : !WEB_PORTS.includes(port)) return false;
     return p.wildcard ? h.endsWith("." + p.host) : h === p.host;
   });
 }

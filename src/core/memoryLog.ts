@@ -1,8 +1,9 @@
 // The memory file's format: one memory (src/protocol/memory.ts) per line, each checked by its schema on read.
 // Pure encode/decode; the file is written by src/workspace/repositoryMemory.ts.
-// Memory is a convenience, not the record of a run: a line that cannot be read costs that memory only. A torn last
-// line (a crash mid-write of an older writer, an editor) is dropped quietly; a bad line elsewhere is skipped and
-// reported with its number so the user can see what was lost.
+// Memory is a convenience, not the record of a run: a line that cannot be read costs that memory only, and is
+// never lost: it is skipped and reported with its number, and a rewrite (an add, a delete) carries it, and a
+// torn last line (a crash mid-write of an older writer, an editor), over unchanged, so a newer version's
+// memories or a line a person can mend by hand are still there.
 import { memorySchema, type Memory } from "../protocol/memory";
 import { formatZodIssues } from "../protocol/zodIssues";
 
@@ -10,8 +11,10 @@ export interface DecodedMemories {
   readonly memories: Memory[];
   /** Lines that were skipped, each with its number and why. */
   readonly problems: string[];
-  /** Set when the last line had no line end and was dropped. */
+  /** Set when the last line had no line end (it is not read, and kept). */
   readonly tornLine?: number;
+  /** What a rewrite must carry over as it is: the lines not read (each without its "\n"), then the torn tail. */
+  readonly kept: { readonly lines: readonly string[]; readonly tail: string };
 }
 
 function parseLine(text: string): Memory | string {
@@ -31,22 +34,38 @@ export function decodeMemories(text: string, source: string): DecodedMemories {
   const tail = lines.pop() ?? "";
   const memories: Memory[] = [];
   const problems: string[] = [];
+  const unread: string[] = [];
   const seen = new Set<string>();
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
     const parsed = parseLine(line);
-    if (typeof parsed === "string")
-      problems.push(`${source}: line ${i + 1} is not a memory and was skipped (${parsed}).`);
-    else if (!seen.has(parsed.id)) {
+    if (typeof parsed === "string") {
+      problems.push(`${source}: line ${i + 1} is not a memory and was skipped (${parsed}); it is kept in the file.`);
+      unread.push(line);
+    } else if (!seen.has(parsed.id)) {
       seen.add(parsed.id);
       memories.push(parsed);
     }
   });
-  return { memories, problems, ...(tail.trim() === "" ? {} : { tornLine: lines.length + 1 }) };
+  const torn = tail.trim() !== "";
+  if (torn)
+    problems.push(
+      `${source}: its last line (line ${lines.length + 1}) has no line end (a write that did not finish) and was ` +
+        "not read; it is kept in the file.",
+    );
+  return {
+    memories,
+    problems,
+    ...(torn ? { tornLine: lines.length + 1 } : {}),
+    kept: { lines: unread, tail: torn ? tail : "" },
+  };
 }
 
-export function encodeMemories(memories: readonly Memory[]): string {
-  return memories.map((m) => JSON.stringify(m) + "\n").join("");
+/** The file's text: the memories, then what was kept unread (`DecodedMemories.kept`), the torn tail last. */
+export function encodeMemories(memories: readonly Memory[], kept?: DecodedMemories["kept"]): string {
+  const text = memories.map((m) => JSON.stringify(m) + "\n").join("");
+  if (kept === undefined) return text;
+  return text + kept.lines.map((l) => l + "\n").join("") + kept.tail;
 }
 
 /** What makes two memories the same finding: kind, text and the files at their blobs (not who said it, or when). */

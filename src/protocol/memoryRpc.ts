@@ -26,5 +26,10 @@ export const listMemoriesMethod = defineMethod(
 export const deleteMemoriesMethod = defineMethod(
   "memory/delete",
   repositoryTarget.extend({ ids: z.array(memoryIdSchema).min(1) }),
-  z.object({ deleted: z.array(z.string()), unknown: z.array(z.string()) }),
+  z.object({
+    deleted: z.array(z.string()),
+    unknown: z.array(z.string()),
+    /** Lines of the file that could not be read: kept as they were, said here so the person knows. */
+    problems: z.array(z.string()).default([]),
+  }),
 );

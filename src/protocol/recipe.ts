@@ -126,6 +126,11 @@ export const recipeSchema = z.strictObject({
   dependencyFolders: z.array(z.string().min(1)).optional(),
   /** Whether verified work merges into the swarm's integration branch. */
   merge: z.boolean().default(false),
+  /**
+   * Agents may write CI and automation files (.github/workflows/, .gitlab-ci.yml, Jenkinsfile, .husky/, ...) without
+   * asking the person first; the review still marks a branch that changes them.
+   */
+  allowAutomationFiles: z.boolean().optional(),
   /** Hosts whose pages fetch_url reads without asking, besides the swarmboard.webAllowedHosts setting. */
   webHosts: z
     .array(z.string().min(1, "expected a host pattern"), { error: "expected a list of host patterns" })

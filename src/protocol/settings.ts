@@ -48,7 +48,7 @@ export const settingsSchema = z.object({
   showFindingsInEditor: z.boolean().default(true),
   /** Put the repository's agent-rules files (AGENTS.md, CLAUDE.md, ...) into the trunk as its conventions. */
   agentRules: z.boolean().default(true),
-  /** Hosts agents' fetch_url reads without asking (patterns: host, *.domain, host:port); others ask. */
+  /** Hosts agents' fetch_url reads without asking (host or *.domain: ports 80/443 only; host:port); others ask. */
   webAllowedHosts: z.array(z.string().min(1)).default([]),
   /** Most bytes of one web response fetch_url or web_search reads. */
   webFetchMaxBytes: z.number().int().min(1024).default(2_000_000),

@@ -43,6 +43,8 @@ export const branchReviewSchema = z.object({
   deletions: z.number().int(),
   /** True when the base already contains every commit of the branch. */
   merged: z.boolean(),
+  /** The CI and automation files (.github/workflows/..., Jenkinsfile, .husky/...) the branch changes. */
+  touchesAutomation: z.array(z.string()).default([]),
 });
 export type BranchReview = z.infer<typeof branchReviewSchema>;
 

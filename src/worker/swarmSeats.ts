@@ -96,6 +96,7 @@ export class SwarmSeats {
         dependencies: this.setup.dependencies,
         ...(this.setup.verifier ? { verifier: this.setup.verifier } : {}),
         sparse: this.setup.disk.sparse,
+        allowAutomationFiles: this.setup.options.recipe.allowAutomationFiles === true,
       },
     );
     return { ...seat, agent, workspace, depth: 0, isSynthesist: how.isSynthesist, opening: "brief" };

@@ -125,6 +125,10 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
   const store = await openBoardLog(options);
   try {
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
+    // A resume after a crash: say what opening the log cut, ended or kept unread (boardLog.ts).
+    const repaired = store.notice();
+    if (repaired !== undefined)
+      note(await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: repaired, time: Date.now() }));
     // First, before the model loads: a bad host pattern in the settings is refused at once, by name.
     const web = new WebAccess({
       settings: options.web ?? webSettingsSchema.parse({}),

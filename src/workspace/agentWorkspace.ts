@@ -8,7 +8,8 @@ import type { Scope } from "../protocol/board";
 import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { agentSandboxOptions } from "./agentSandbox";
 import { runAgentCommand } from "./agentCommand";
-import type { CommandApprover } from "./approvals";
+import { denyAllApprover, type CommandApprover } from "./approvals";
+import { approveAutomationWrite } from "./automationPaths";
 import type { BubblewrapProbe, SandboxOptions } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
 import { linkDependencyFolders, NO_DEPENDENCY_FOLDERS, type DependencyFolders } from "./dependencyFolders";
@@ -16,7 +17,7 @@ import { editFileTool, listDir, readFileTool, searchTool, writeFileTool } from "
 import { commitTool, gitDiffTool, gitStatusTool } from "./gitTools";
 import { mergeProgress } from "./mergeProgress";
 import type { MergeVerifier } from "./mergeVerifier";
-import { protectedBy, type ContainmentRules } from "./pathContainment";
+import { protectedBy, resolveInWorktree, type ContainmentRules } from "./pathContainment";
 import { repositoryProtectedPaths } from "./repositoryProtection";
 import { agentBranch } from "./branchNames";
 import type { SharedReadView } from "./sharedReadView";
@@ -43,6 +44,10 @@ export interface AgentWorkspaceOptions {
    * writes outside them (large repositories: swarmDisk.ts decides from the recipe's budget).
    */
   readonly sparse?: boolean;
+  /** The real home whose credential files no hard link in the worktree may reach (default: the user's; tests). */
+  readonly secretHome?: string;
+  /** The recipe allows writes to CI and automation files without asking (recipe `allowAutomationFiles`). */
+  readonly allowAutomationFiles?: boolean;
 }
 
 /** Who an agent is to the workspace: a reader never writes; a writer gets its own worktree when it first needs one. */
@@ -160,6 +165,11 @@ export class AgentWorkspace {
       protectedPaths: this.protectedPaths,
       writableExceptions: this.options.writableExceptions ?? [],
       dependencyLinks,
+      secrets: {
+        ...(this.options.secretHome !== undefined ? { home: this.options.secretHome } : {}),
+        gitDir: this.repo.commonDir,
+        checkouts: [this.repo.topLevel],
+      },
     };
     const sparse = sparseWorktreeAt(worktree.path);
     return { worktree, rules, ...(sparse ? { sparse } : {}) };
@@ -203,14 +213,25 @@ export class AgentWorkspace {
 
   async writeFile(args: ToolArgs<"write_file">): Promise<ToolResult<"write_file">> {
     const { rules, sparse } = await this.writeTree("write_file");
+    await this.askForAutomation("write_file", rules, args.path);
     await sparse?.holdForWrite(rules, args.path);
     return writeFileTool(rules, args);
   }
 
   async editFile(args: ToolArgs<"edit_file">): Promise<ToolResult<"edit_file">> {
     const { rules, sparse } = await this.writeTree("edit_file");
+    await this.askForAutomation("edit_file", rules, args.path);
     await sparse?.holdForWrite(rules, args.path);
     return editFileTool(rules, args);
+  }
+
+  /** A write to a CI or automation file asks the person first, unless the recipe allows it (automationPaths.ts). */
+  private async askForAutomation(tool: string, rules: ContainmentRules, relPath: string): Promise<void> {
+    const { rel } = await resolveInWorktree(relPath, "write", rules);
+    await approveAutomationWrite(
+      { agent: this.agent, cwd: rules.root, tool, rel },
+      { approver: this.options.approver ?? denyAllApprover, allowed: this.options.allowAutomationFiles === true },
+    );
   }
 
   /** Without a worktree of its own the agent has changed nothing: an empty status, no tree made for it. */

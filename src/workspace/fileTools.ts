@@ -5,8 +5,9 @@ import path from "node:path";
 import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { applyEditBlocks, editBlocksOf } from "./editBlocks";
 import { runGit } from "./gitExec";
-import { resolveInWorktree, type ContainmentRules } from "./pathContainment";
+import { PathRefusedError, resolveInWorktree, type ContainmentRules } from "./pathContainment";
 import { replaceFileContent } from "./replaceFile";
+import { secretLinkReason } from "./secretLinks";
 
 export class ToolFailure extends Error {
   constructor(
@@ -66,10 +67,17 @@ export async function listDir(
   return { entries, truncated };
 }
 
-async function readText(real: string, shown: string, maxBytes: number): Promise<string> {
+/** Refuses a file that is a hard link to one of the user's secret files (secretLinks.ts). */
+async function refuseSecretLink(rules: ContainmentRules, real: string, shown: string): Promise<void> {
+  const why = await secretLinkReason(real, shown, rules.secrets ?? {});
+  if (why !== undefined) throw new PathRefusedError("protected-path", why);
+}
+
+async function readText(rules: ContainmentRules, real: string, shown: string, maxBytes: number): Promise<string> {
   const st = await lstat(real).catch(() => null);
   if (!st) throw new ToolFailure("not-found", `${shown} does not exist: list its folder to see what is there.`);
   if (!st.isFile()) throw new ToolFailure("invalid-args", `${shown} is not a regular file.`);
+  if (st.nlink > 1) await refuseSecretLink(rules, real, shown);
   if (st.size > maxBytes)
     throw new ToolFailure(
       "too-large",
@@ -87,7 +95,7 @@ export async function readFileTool(
   limits = defaultFileLimits,
 ): Promise<ToolResult<"read_file">> {
   const file = await resolveInWorktree(args.path, "read", rules);
-  const lines = (await readText(file.real, args.path, limits.maxReadBytes)).split("\n");
+  const lines = (await readText(rules, file.real, args.path, limits.maxReadBytes)).split("\n");
   const totalLines = lines.length;
   const start = Math.min(args.startLine ?? 1, Math.max(totalLines, 1));
   const end = Math.min(args.endLine ?? start + limits.defaultReadLines - 1, totalLines);
@@ -126,9 +134,18 @@ export async function searchTool(
   if (out.exitCode === 1) return { matches: [], truncated: false };
   const matches: ToolResult<"search">["matches"] = [];
   const records = out.stdout.split("\n").filter(Boolean);
+  const linked = new Map<string, string | undefined>();
   for (const rec of records) {
     if (matches.length >= args.maxResults) break;
     const [file, line, ...rest] = rec.split("\0");
+    // A hard link to a secret file shows one line saying so, none of its text.
+    if (!linked.has(file))
+      linked.set(file, await secretLinkReason(path.join(rules.root, file), file, rules.secrets ?? {}));
+    const secret = linked.get(file);
+    if (secret !== undefined) {
+      if (!matches.some((m) => m.path === file)) matches.push({ path: file, line: 0, text: `[not shown: ${secret}]` });
+      continue;
+    }
     const text = rest.join("\0");
     matches.push({
       path: file,
@@ -151,6 +168,7 @@ export async function writeFileTool(
   const file = await resolveInWorktree(args.path, "write", rules);
   if (file.exists && !(await lstat(file.real)).isFile())
     throw new ToolFailure("invalid-args", `${args.path} exists and is not a regular file.`);
+  if (file.exists) await refuseSecretLink(rules, file.real, args.path);
   await mkdir(path.dirname(file.real), { recursive: true });
   // The folders just made may have raced with a symlink swap: resolve again before writing.
   const again = await resolveInWorktree(args.path, "write", rules);
@@ -164,7 +182,7 @@ export async function editFileTool(
   limits = defaultFileLimits,
 ): Promise<ToolResult<"edit_file">> {
   const file = await resolveInWorktree(args.path, "write", rules);
-  const text = await readText(file.real, args.path, limits.maxReadBytes);
+  const text = await readText(rules, file.real, args.path, limits.maxReadBytes);
   const edit = applyEditBlocks(text, editBlocksOf(args), args.path);
   if (!edit.ok) throw new ToolFailure(edit.code, edit.message);
   await writeResolved(file.real, edit.text);

@@ -5,6 +5,7 @@
 // removed, 8.3 short names), so `.GIT/hooks` or `.git./hooks` is refused everywhere.
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
+import type { SecretLinkScope } from "./secretLinks";
 
 export type PathRefusal = "invalid-args" | "outside-worktree" | "protected-path";
 
@@ -30,6 +31,8 @@ export interface ContainmentRules {
   readonly writableExceptions?: readonly string[];
   /** Links to the user's installed dependency folders (node_modules, .venv): read-only, never committed. */
   readonly dependencyLinks?: readonly string[];
+  /** Whose secret files a hard link in the worktree may not reach (secretLinks.ts; default: the user's home). */
+  readonly secrets?: SecretLinkScope;
 }
 
 export interface ResolvedPath {

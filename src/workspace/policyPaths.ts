@@ -3,6 +3,7 @@
 // asked about as an argument; the user's checkout, folders that hold secrets and anything else outside the
 // worktree and the toolchain are asked about.
 import path from "node:path";
+import { automationPathOf } from "./automationPaths";
 import { GLOB, segmentRegex } from "./braceGlob";
 import type { Decision } from "./commandPolicy";
 import { foldName } from "./pathContainment";
@@ -49,6 +50,8 @@ function judgePath(p: string, write: boolean, scope: PolicyScope, add: Add): voi
   if (isUnderPath(p, cwd)) {
     const hit = protectedInside(path.relative(cwd, p), scope.protectedPaths);
     if (hit !== undefined) add(write ? "deny" : "ask", `${write ? "writes" : "names"} the protected path ${hit}`);
+    else if (write && automationPathOf(path.relative(cwd, p)) !== undefined)
+      add("ask", `writes the CI or automation file ${path.relative(cwd, p)}, which runs as code once merged`);
     return;
   }
   if (scope.checkout && isUnderPath(p, scope.checkout)) return add("ask", `reaches into the user's checkout (${p})`);

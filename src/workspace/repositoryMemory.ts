@@ -2,10 +2,11 @@
 // (swarmRegistry.ts says why there: every window, the CLI and every worktree of the repository find it, git never
 // shows it, and it goes with the repository). Every change rewrites the whole file under a lock file and renames
 // it into place, so a reader sees the old file or the new one, two writers never lose each other's memories, and
-// a deleted memory's text is really gone from the disk.
+// a deleted memory's text is really gone from the disk. Lines it cannot read and a torn last line are carried
+// over by every rewrite, unchanged (memoryLog.ts).
 import { mkdir, open, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { decodeMemories, encodeMemories, mergeMemories } from "../core/memoryLog";
+import { decodeMemories, encodeMemories, mergeMemories, type DecodedMemories } from "../core/memoryLog";
 import { memorySchema, type Memory } from "../protocol/memory";
 import { locateRepo } from "./repoFacts";
 
@@ -33,12 +34,16 @@ export class RepositoryMemory {
   }
 
   async read(): Promise<MemoryRead> {
+    const { memories, problems } = await this.decoded();
+    return { memories, problems };
+  }
+
+  private async decoded(): Promise<DecodedMemories> {
     const text = await readFile(this.file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return "";
       throw error;
     });
-    const { memories, problems } = decodeMemories(text, this.file);
-    return { memories, problems };
+    return decodeMemories(text, this.file);
   }
 
   /** Adds memories new by id and by content; returns how many were added. */
@@ -47,31 +52,36 @@ export class RepositoryMemory {
     return this.change((current) => mergeMemories(current, valid)).then(({ before, after }) => after - before);
   }
 
-  /** Deletes memories by id; returns the ids deleted and those that were not there. */
-  async delete(ids: readonly string[]): Promise<{ deleted: string[]; unknown: string[] }> {
+  /**
+   * Deletes memories by id; returns the ids deleted, those that were not there, and the lines it could not read
+   * (kept in the file as they were).
+   */
+  async delete(ids: readonly string[]): Promise<{ deleted: string[]; unknown: string[]; problems: string[] }> {
     const wanted = new Set(ids);
     const deleted: string[] = [];
-    await this.change((current) =>
+    const { problems } = await this.change((current) =>
       current.filter((m) => {
         if (!wanted.has(m.id)) return true;
         deleted.push(m.id);
         return false;
       }),
     );
-    return { deleted, unknown: ids.filter((id) => !deleted.includes(id)) };
+    return { deleted, unknown: ids.filter((id) => !deleted.includes(id)), problems };
   }
 
-  /** Rewrites the file under the lock; lines that could not be read are dropped by the rewrite. */
-  private async change(edit: (current: Memory[]) => Memory[]): Promise<{ before: number; after: number }> {
+  /** Rewrites the file under the lock; lines that could not be read, and a torn last line, are carried over. */
+  private async change(
+    edit: (current: Memory[]) => Memory[],
+  ): Promise<{ before: number; after: number; problems: string[] }> {
     await mkdir(path.dirname(this.file), { recursive: true });
     const release = await this.lock();
     try {
-      const { memories } = await this.read();
+      const { memories, problems, kept } = await this.decoded();
       const next = edit(memories);
       const temporary = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(temporary, encodeMemories(next));
+      await writeFile(temporary, encodeMemories(next, kept));
       await rename(temporary, this.file);
-      return { before: memories.length, after: next.length };
+      return { before: memories.length, after: next.length, problems };
     } finally {
       await release();
     }

@@ -14,7 +14,7 @@ export interface SecretScope {
 }
 
 /** Home-relative credential stores (files or folders). */
-const HOME_SECRETS = [
+export const HOME_SECRETS = [
   ".ssh",
   ".gnupg",
   ".aws",
@@ -43,9 +43,9 @@ const HOME_SECRETS = [
   ".bash_history",
   ".zsh_history",
 ];
-const SYSTEM_SECRETS = ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh", "/root"];
+export const SYSTEM_SECRETS = ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh", "/root"];
 /** File names that hold keys or credentials wherever they are (outside the worktree). */
-const SECRET_NAME =
+export const SECRET_NAME =
   /^(\.env(\..*)?|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk)|\.netrc|\.git-credentials|credentials(\.json|\.toml)?|\.pgpass|\.npmrc|\.pypirc)$/i;
 /** /proc entries that show another view of a process: its environment, memory, root or open files. */
 const PROC_SECRET = /^\/proc\/[^/]+\/(task\/[^/]+\/)?(environ|mem|root|cwd|fd|map_files|fdinfo)(\/|$)/;

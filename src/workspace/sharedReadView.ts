@@ -98,7 +98,8 @@ export class SharedReadView {
   private async open(): Promise<ContainmentRules> {
     const view = await openReadView(this.repo);
     const dependencyLinks = await linkDependencyFolders(view.path, this.dependencies);
-    return { root: view.path, protectedPaths: this.protectedPaths, writableExceptions: [], dependencyLinks };
+    const secrets = { gitDir: this.repo.commonDir, checkouts: [this.repo.topLevel] };
+    return { root: view.path, protectedPaths: this.protectedPaths, writableExceptions: [], dependencyLinks, secrets };
   }
 }
 

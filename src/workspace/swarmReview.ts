@@ -3,6 +3,7 @@
 // uncommitted changes touch the same files, the merge would conflict (checked with `git merge-tree`) or git has no
 // identity to record the person's merge with.
 import type { BranchDiff, BranchReview, MergeIntoCurrentResult } from "../protocol/userReview";
+import { automationFilesIn } from "./automationPaths";
 import { agentOfBranch } from "./branchNames";
 import { gitText, runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
@@ -42,6 +43,15 @@ export async function listSwarmBranches(repo: SwarmRepository): Promise<BranchRe
     const [behind, ahead] = counts.split(/\s+/).map(Number);
     const stat = await diffStat(repo.topLevel, `${baseSha}...${sha}`);
     const merged = await isAncestor(repo.topLevel, sha, baseSha);
+    const changed = await gitText(repo.topLevel, [
+      "diff",
+      "--no-ext-diff",
+      "--no-renames",
+      "--name-only",
+      "-z",
+      `${baseSha}...${sha}`,
+    ]);
+    const touchesAutomation = automationFilesIn(changed.split("\0").filter(Boolean));
     reviews.push({
       branch,
       agent: agentOfBranch(repo.swarm, branch) ?? null,
@@ -51,6 +61,7 @@ export async function listSwarmBranches(repo: SwarmRepository): Promise<BranchRe
       behind,
       ...stat,
       merged,
+      touchesAutomation,
     });
   }
   return reviews;

@@ -19,7 +19,11 @@ export function branchItem(b: BranchReview): BranchItem {
     review: b,
     label: `${b.agent === null ? "$(git-merge)" : "$(git-branch)"} ${b.branch}`,
     description: `${who} · ${b.files} file(s) +${b.insertions} −${b.deletions} · ${b.ahead} ahead, ${b.behind} behind`,
-    detail: b.merged ? `merged into ${against}` : `not merged into ${against}`,
+    detail:
+      (b.merged ? `merged into ${against}` : `not merged into ${against}`) +
+      (b.touchesAutomation.length > 0
+        ? ` · $(warning) changes CI/automation files: ${b.touchesAutomation.join(", ")}`
+        : ""),
   };
 }
 

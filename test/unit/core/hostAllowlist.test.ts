@@ -9,15 +9,32 @@ const allow = (patterns: string[], url: string) => {
 };
 
 describe("web host allowlist", () => {
-  it("matches a host exactly, in any case, with any port unless the pattern names one", () => {
+  it("matches a host exactly, in any case, on the web's ports unless the pattern names one", () => {
     assert.ok(allow(["docs.python.org"], "https://DOCS.python.org/3/"));
-    assert.ok(allow(["docs.python.org"], "http://docs.python.org:8080/"));
+    assert.ok(allow(["docs.python.org"], "http://docs.python.org/"));
+    assert.ok(allow(["docs.python.org"], "http://docs.python.org:443/"));
     assert.ok(!allow(["docs.python.org"], "https://python.org/"));
     assert.ok(!allow(["docs.python.org"], "https://docs.python.org.evil.test/"));
     assert.ok(allow(["127.0.0.1:8080"], "http://127.0.0.1:8080/x"));
     assert.ok(!allow(["127.0.0.1:8080"], "http://127.0.0.1:8081/x"));
     assert.ok(allow(["example.org:443"], "https://example.org/"), "the scheme's default port counts");
-    assert.ok(allow(["[::1]"], "http://[::1]:9/"));
+    assert.ok(allow(["[::1]"], "http://[::1]/"));
+  });
+
+  it("allows only 80 and 443 to a pattern without a port; host:port allows that port", () => {
+    const patterns = [parseHostPattern("docs.example.org")];
+    assert.equal(hostAllowed(patterns, "docs.example.org", "22"), false);
+    for (const url of [
+      "http://docs.example.org:22/",
+      "http://docs.example.org:8080/",
+      "https://docs.example.org:5432/",
+    ])
+      assert.ok(!allow(["docs.example.org"], url), url);
+    assert.ok(!allow(["*.example.org"], "http://api.example.org:6379/"));
+    assert.ok(!allow(["[::1]"], "http://[::1]:9/"));
+    assert.ok(allow(["docs.example.org:8080"], "http://docs.example.org:8080/"));
+    assert.ok(!allow(["docs.example.org:8080"], "http://docs.example.org/"), "a named port is the only one");
+    assert.ok(allow(["docs.example.org", "docs.example.org:8080"], "http://docs.example.org:8080/"));
   });
 
   it("matches subdomains only with a wildcard, never the bare domain", () => {

@@ -50,7 +50,11 @@ describe("repository memory store", () => {
       (await store.read()).memories.map((m) => m.id),
       [a.id, b.id],
     );
-    assert.deepEqual(await store.delete([a.id, "m-0000000000ff"]), { deleted: [a.id], unknown: ["m-0000000000ff"] });
+    assert.deepEqual(await store.delete([a.id, "m-0000000000ff"]), {
+      deleted: [a.id],
+      unknown: ["m-0000000000ff"],
+      problems: [],
+    });
     const after = readFileSync(store.file, "utf8");
     assert.ok(!after.includes("add() returns the sum"), "a deleted memory's text is gone from the disk");
     assert.deepEqual(
@@ -60,24 +64,38 @@ describe("repository memory store", () => {
     assert.ok(!existsSync(`${store.file}.lock`), "the lock is released");
   });
 
-  it("drops a torn last line, skips a bad line with its number, and keeps the rest", async () => {
+  it("skips a bad line and a torn last line, reports both, and a delete keeps them in the file", async () => {
     const store = await RepositoryMemory.forRepository(repo);
     const a = memoryOf(repo, "a", "src/lib.ts", "add() returns the sum");
     const b = memoryOf(repo, "b", "src/app.ts", "answer is 42");
     await store.add([a]);
-    appendFileSync(store.file, '{"id":"m-000000000bad","kind":"FACT"}\n');
+    const bad = '{"id":"m-000000000bad","kind":"FACT"}';
+    const newer = JSON.stringify({ ...b, id: "m-0000000000ee", kind: "VERDICT" });
+    const torn = JSON.stringify(b).slice(0, 40);
+    appendFileSync(store.file, bad + "\n");
     appendFileSync(store.file, JSON.stringify(b) + "\n");
-    appendFileSync(store.file, JSON.stringify(b).slice(0, 40));
+    appendFileSync(store.file, newer + "\n");
+    appendFileSync(store.file, torn);
     const read = await store.read();
     assert.deepEqual(
       read.memories.map((m) => m.id),
       [a.id, b.id],
     );
-    assert.equal(read.problems.length, 1);
-    assert.match(read.problems[0]!, /line 2 is not a memory and was skipped/);
-    // The next change rewrites the file whole: the torn and bad lines are gone, nothing good is lost.
-    await store.delete([a.id]);
-    assert.equal(readFileSync(store.file, "utf8"), JSON.stringify(b) + "\n");
+    assert.equal(read.problems.length, 3);
+    assert.match(read.problems[0]!, /line 2 is not a memory and was skipped .*; it is kept in the file/);
+    assert.match(read.problems[1]!, /line 4 is not a memory/);
+    assert.match(read.problems[2]!, /last line \(line 5\) has no line end .* kept in the file/);
+    // The next change rewrites the file whole: the deleted memory is gone, the unreadable lines and the torn
+    // tail are carried over unchanged (the torn tail last), and the delete says so.
+    const out = await store.delete([a.id]);
+    assert.deepEqual(out.deleted, [a.id]);
+    assert.equal(out.problems.length, 3);
+    const text = readFileSync(store.file, "utf8");
+    assert.equal(text, JSON.stringify(b) + "\n" + bad + "\n" + newer + "\n" + torn);
+    assert.ok(!text.includes("add() returns the sum"), "a deleted memory's text is gone from the disk");
+    // And through a second rewrite too.
+    await store.add([a]);
+    assert.ok(readFileSync(store.file, "utf8").endsWith(bad + "\n" + newer + "\n" + torn));
   });
 
   it("waits for another writer's lock and takes over a stale one", async () => {
