@@ -5,7 +5,7 @@
 // commits the agent's file and never a link, git_status does not list the links, merge_progress merges, and Clean Up
 // neither calls the worktree "uncommitted" nor keeps it for its links, which it removes without touching the folders.
 import assert from "node:assert/strict";
-import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
@@ -97,4 +97,26 @@ describe("workspace: dependency links never reach a commit, whatever the ignore 
       for (const f of FOLDERS) assert.deepEqual(readdirSync(path.join(dir, f, "dep")), ["index.js"], `${f} untouched`);
     });
   }
+
+  it("Clean Up still keeps a worktree with real work beside its links: a new file, a link of the agent's own", async () => {
+    const dir = project((n) => `${n}/`);
+    const stateDir = tempDir("ignore-forms-state");
+    cleanups.push(dir, stateDir);
+    const repo = await SwarmRepository.open({ repoPath: dir, stateDir, swarm: "work" });
+    await repo.start({ includeUncommitted: false });
+    const deps = await detectDependencyFolders(repo.topLevel, repo.commonDir, EXTRA);
+    const ws = await AgentWorkspace.open(repo, "a1", { policy, dependencies: deps });
+    await ws.prepare();
+    const wt = ws.worktree.path;
+    symlinkSync("src", path.join(wt, "src-link"));
+    let plan = await planCleanUp(repo);
+    assert.deepEqual(plan.uncommitted, [wt], "a link the agent made is work, not one of Swarmboard's");
+    rmSync(path.join(wt, "src-link"));
+    write(wt, "notes.txt", "unsaved\n");
+    plan = await planCleanUp(repo);
+    assert.deepEqual(plan.uncommitted, [wt], "an untracked file is work");
+    const report = await cleanupSwarm(repo);
+    assert.deepEqual(report.keptWorktrees, [{ path: wt, reason: "uncommitted changes or a merge in progress" }]);
+    assert.ok(lstatSync(path.join(wt, "node_modules")).isSymbolicLink(), "a kept worktree keeps its links");
+  });
 });
