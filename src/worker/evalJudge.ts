@@ -1,12 +1,16 @@
 // Judges one eval run: the integration branch is checked out into a throwaway worktree, the hidden acceptance
 // tests (which no agent saw) are copied in, and their command runs there inside the sandbox, like every command
 // the swarm runs; solved means it exits 0. No sandbox means no verdict (and the note says why), never an
-// unsandboxed run of what the agents wrote.
+// unsandboxed run of what the agents wrote. The repository's installed dependency folders (a task's node_modules)
+// are linked in and shown read-only, as in the agents' worktrees and the merge verifier's runs: a hidden test of a
+// project that needs them runs as the agents' tests did.
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { probeBubblewrap, type BubblewrapProbe } from "../workspace/bubblewrap";
 import { runShellCommand } from "../workspace/commandRunner";
+import { detectDependencyFolders, linkDependencyFolders } from "../workspace/dependencyFolders";
 import { runGit } from "../workspace/gitExec";
+import { locateRepo } from "../workspace/repoFacts";
 
 export interface JudgeRequest {
   /** The run's own repository (a copy of the task; never the user's checkout). */
@@ -52,12 +56,16 @@ export async function judgeIntegration(request: JudgeRequest): Promise<Verdict> 
       };
     }
     await cp(request.hiddenDir, path.join(dir, request.hiddenName), { recursive: true, force: true });
+    const { topLevel, commonDir } = await locateRepo(request.repoPath);
+    const dependencies = await detectDependencyFolders(topLevel, commonDir);
+    const links = await linkDependencyFolders(dir, dependencies);
     const outcome = await runShellCommand({
       command: request.command,
       cwd: dir,
       sandbox,
       timeoutMs: request.timeoutMs,
       maxOutputBytes: 64_000,
+      sandboxOptions: { readOnlyBinds: dependencies.sources, gitIgnored: links },
     });
     if (outcome.exitCode === 0) return { solved: true };
     if (outcome.exitCode === null)

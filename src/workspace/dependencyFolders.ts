@@ -4,7 +4,7 @@
 // and bound read-only at its own real path inside the sandbox, where the link resolves to it. Nothing writes
 // through the link: the file tools refuse paths that resolve outside the worktree, sandboxed commands meet a
 // read-only mount, the commit tool leaves the link out and a branch that adds it is never merged.
-import { lstat, realpath, stat, symlink } from "node:fs/promises";
+import { lstat, readlink, realpath, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { runGit } from "./gitExec";
 
@@ -99,7 +99,44 @@ export function isDependencyLink(rel: string, links: readonly string[]): boolean
   return links.includes(clean);
 }
 
-/** `:(exclude)` pathspecs that keep `git add -A` from staging the links. */
-export function excludeLinkSpecs(links: readonly string[]): string[] {
-  return links.map((l) => `:(exclude,literal)${l}`);
+/**
+ * `:(exclude)` pathspecs that keep `git add -A -- .` from staging the links, for the links git does not ignore
+ * already. Git refuses (exit 1, "paths are ignored by one of your .gitignore files") a pathspec naming an ignored
+ * path, exclude magic included, and whether a link is ignored depends on how the project writes the line:
+ * `node_modules` matches the link (so does it after a leading slash or double star); `node_modules/` does not (a
+ * link is not a folder), nor does no line. So git itself is asked (check-ignore reads every source of ignores
+ * that add reads); call it in the same queue slot as the add, so both see the same ignore files.
+ */
+export async function excludeLinkSpecs(worktree: string, links: readonly string[]): Promise<string[]> {
+  const specs: string[] = [];
+  for (const link of links) {
+    // check-ignore takes no `literal` magic; `./` keeps a name starting with `:` from being read as magic.
+    const asked = await runGit(worktree, ["check-ignore", "-q", "--", `./${link}`], { okExitCodes: [1] });
+    if (asked.exitCode === 1) specs.push(`:(exclude,literal)${link}`);
+  }
+  return specs;
+}
+
+/**
+ * Which of `changed` (worktree-relative paths git reports as changes) are the worktree's own links: a symlink to
+ * where `<checkout>/<path>` is (really, or by name when the folder is gone since). Known by what it points at, not
+ * by name, so a past swarm's links are found whatever its recipe listed; they hold no work of an agent.
+ */
+export async function ownDependencyLinks(
+  worktree: string,
+  checkout: string,
+  changed: readonly string[],
+): Promise<string[]> {
+  const own: string[] = [];
+  for (const raw of changed) {
+    const rel = raw.replace(/\/+$/, "");
+    const at = path.join(worktree, rel);
+    const target = await readlink(at).catch(() => undefined);
+    if (target === undefined) continue;
+    const pointsAt = path.resolve(path.dirname(at), target);
+    const named = path.join(checkout, rel);
+    const real = await realpath(named).catch(() => undefined);
+    if (pointsAt === named || pointsAt === real) own.push(raw);
+  }
+  return own;
 }

@@ -82,7 +82,8 @@ export async function commitTool(
       );
     }
     if (merging) await refuseLeftoverMarkers(wt);
-    await withLockRetry(() => runGit(wt, ["add", "-A", "--", ".", ...excludeLinkSpecs(links)]));
+    const excludes = await excludeLinkSpecs(wt, links);
+    await withLockRetry(() => runGit(wt, ["add", "-A", "--", ".", ...excludes]));
     await withLockRetry(() => runGit(wt, ["commit", "-q", "--no-verify", "-m", args.message], { identity }));
     const sha = await gitText(wt, ["rev-parse", "HEAD"]);
     return {

@@ -5,9 +5,9 @@ import path from "node:path";
 import type { CleanUpPlan } from "../protocol/swarmHistoryRpc";
 import { swarmRefPrefix } from "./branchNames";
 import { branchStates } from "./branchStates";
-import { changedPaths, isMerging, listWorktrees } from "./repoFacts";
+import { isMerging, listWorktrees } from "./repoFacts";
 import { findReadView } from "./sharedReadView";
-import { discardSwarm } from "./swarmCleanup";
+import { agentWork, discardSwarm } from "./swarmCleanup";
 import type { SwarmRepository } from "./swarmRepository";
 
 export interface CleanUpConfirmation {
@@ -24,7 +24,7 @@ export async function planCleanUp(repo: SwarmRepository, baseSha?: string): Prom
   const view = await findReadView(repo);
   if (view !== undefined) worktrees.push({ path: view.path, branch: "(shared read-only view)", uncommitted: false });
   for (const wt of await repo.agentWorktrees()) {
-    const uncommitted = !wt.prunable && ((await isMerging(wt.path)) || (await changedPaths(wt.path)).length > 0);
+    const uncommitted = !wt.prunable && ((await isMerging(wt.path)) || (await agentWork(wt.path, repo)).length > 0);
     worktrees.push({ path: wt.path, branch: wt.branch, uncommitted });
   }
   return {

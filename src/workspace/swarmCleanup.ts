@@ -14,6 +14,7 @@ import { changedPaths, currentBranch, isAncestor, isMerging, listWorktrees, refS
 import type { SwarmRepository } from "./swarmRepository";
 import { agentBranch, swarmRefPrefix } from "./branchNames";
 import { findReadView } from "./sharedReadView";
+import { ownDependencyLinks } from "./dependencyFolders";
 
 /**
  * Removes the swarm's shared read view (sharedReadView.ts): it holds no work (nothing writes there, the links to
@@ -27,6 +28,16 @@ export async function removeReadView(repo: SwarmRepository): Promise<string | nu
   return view.path;
 }
 
+/**
+ * The uncommitted changes in an agent's worktree that are an agent's work: everything git reports but the
+ * worktree's own links to the checkout's dependency folders (dependencyFolders.ts), which hold none.
+ */
+export async function agentWork(worktree: string, repo: Pick<SwarmRepository, "topLevel">): Promise<string[]> {
+  const changed = await changedPaths(worktree);
+  const links = new Set(await ownDependencyLinks(worktree, repo.topLevel, changed));
+  return changed.filter((p) => !links.has(p));
+}
+
 export async function cleanupSwarm(repo: SwarmRepository): Promise<CleanupReport> {
   return repo.queue.run(async () => {
     const report: CleanupReport = { removedWorktrees: [], keptWorktrees: [], deletedBranches: [], keptBranches: [] };
@@ -37,10 +48,13 @@ export async function cleanupSwarm(repo: SwarmRepository): Promise<CleanupReport
       if (wt.prunable) {
         await withLockRetry(() => runGit(repo.topLevel, ["worktree", "prune"]));
         report.removedWorktrees.push(wt.path);
-      } else if ((await isMerging(wt.path)) || (await changedPaths(wt.path)).length > 0) {
+      } else if ((await isMerging(wt.path)) || (await agentWork(wt.path, repo)).length > 0) {
         report.keptWorktrees.push({ path: wt.path, reason: "uncommitted changes or a merge in progress" });
         continue;
       } else {
+        // Its own links to the dependency folders are its only untracked files: they go first (the links only).
+        const links = await ownDependencyLinks(wt.path, repo.topLevel, await changedPaths(wt.path));
+        for (const link of links) await unlink(path.join(wt.path, link.replace(/\/+$/, "")));
         // No --force: git itself refuses a worktree with untracked or modified files, a second guard.
         await withLockRetry(() => runGit(repo.topLevel, ["worktree", "remove", wt.path]));
         report.removedWorktrees.push(wt.path);

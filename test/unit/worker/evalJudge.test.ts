@@ -1,8 +1,9 @@
 // The eval's judge: hidden tests copied into a throwaway worktree of the judged branch and run in the sandbox;
 // passing tests solve, a failing one is named, a missing branch or a missing sandbox means no verdict (said so),
-// never an unsandboxed run; the repository is left as it was.
+// never an unsandboxed run; the repository is left as it was. A repository with an installed dependency that its
+// .gitignore hides (`node_modules`, no slash) is judged with that dependency reachable, and left as it was.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { probeBubblewrap } from "../../../src/workspace/bubblewrap";
 import { judgeIntegration, type JudgeRequest } from "../../../src/worker/evalJudge";
@@ -75,5 +76,50 @@ describe("eval: judging a branch with hidden tests", function () {
     assert.equal(git(repo, "worktree", "list").trim().split("\n").length, 1);
     assert.equal(git(repo, "status", "--porcelain"), "");
     assert.ok(!existsSync(path.join(repo, "hidden")));
+  });
+});
+
+describe("eval: judging a repository whose tests need an installed, ignored dependency (issue 29)", function () {
+  this.timeout(60_000);
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("runs the hidden tests with the repository's node_modules reachable, read-only, and leaves it as it was", async () => {
+    const repo = tempDir("judge-deps");
+    const hidden = tempDir("judge-deps-hidden");
+    const scratch = tempDir("judge-deps-scratch");
+    dirs.push(repo, hidden, scratch);
+    git(repo, "-c", "init.defaultBranch=main", "init", "-q");
+    write(repo, ".gitignore", "node_modules\n");
+    write(repo, "src/price.js", 'const { cents } = require("cents");\nexports.price = (n) => `$${cents(n)}`;\n');
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "price");
+    const installed = "exports.cents = (n) => (n / 100).toFixed(2);\n";
+    write(repo, "node_modules/cents/index.js", installed);
+    write(repo, "node_modules/cents/package.json", '{ "name": "cents", "version": "1.0.0", "main": "index.js" }\n');
+    write(
+      hidden,
+      "price.test.js",
+      'const test = require("node:test");\nconst assert = require("node:assert");\n' +
+        'const { price } = require("../src/price.js");\nconst { cents } = require("cents");\n' +
+        'test("prices", () => assert.strictEqual(price(1234), `$${cents(1234)}`));\n' +
+        'test("cannot write the dependency", () => assert.throws(() => require("node:fs").writeFileSync("node_modules/cents/x.js", "")));\n',
+    );
+    const probe = await probeBubblewrap();
+    assert.ok(probe.usable, `bubblewrap is needed for this test: ${probe.usable ? "" : probe.reason}`);
+    const verdict = await judgeIntegration({
+      repoPath: repo,
+      ref: "main",
+      hiddenDir: hidden,
+      hiddenName: "hidden",
+      command: "node --test hidden/",
+      scratchParent: scratch,
+      timeoutMs: 30_000,
+    });
+    assert.deepEqual(verdict, { solved: true });
+    assert.deepEqual(readdirSync(scratch), []);
+    assert.deepEqual(readdirSync(path.join(repo, "node_modules", "cents")).sort(), ["index.js", "package.json"]);
+    assert.equal(readFileSync(path.join(repo, "node_modules", "cents", "index.js"), "utf8"), installed);
+    assert.equal(git(repo, "status", "--porcelain"), "");
   });
 });
