@@ -80,9 +80,11 @@ export const commandUsage = {
                                              summaries), each valid or stale at HEAD, with its swarm, agent and files;
                                              search ranks by BM25; a new swarm's trunk carries the relevant valid ones
 `,
-  "model pull": `  swarmboard model pull <hf-uri|name> [--dir <folder>]
+  "model pull": `  swarmboard model pull <hf-uri|url|name> [--dir <folder>] [--timeout <s>]
                                              download a GGUF (resumable) into the model cache; a name is one of:
                                              ${catalogueNames}
+      --timeout <s>               give up when the server sends nothing for s seconds (default 60); the file
+                                  must be a GGUF (its magic and size are checked before it is reported)
   swarmboard model pull --list [--kv-cells <n>]    instruct models with native tool calling: download size, KV bytes
                                              per cell and how many agents fit the budget
 `,
