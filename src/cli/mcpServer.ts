@@ -12,6 +12,7 @@ import path from "node:path";
 import type { McpOptions } from "./args";
 import { checkModelFile, checkWorkspace } from "./inputChecks";
 import { readScriptFile } from "./inputFiles";
+import { maxMcpLineBytes, McpLineGuard } from "./mcpLineGuard";
 
 function toolResult(answer: McpAnswer) {
   return { content: [{ type: "text" as const, text: answer.text }], ...(answer.ok ? {} : { isError: true }) };
@@ -107,7 +108,9 @@ export async function runMcpServer(options: Omit<McpSwarmOptions, "log">): Promi
   );
   registerTools(server, swarms);
   registerResources(server, swarms);
-  const transport = new StdioServerTransport();
+  // Whole lines up to the limit reach the SDK's transport; a longer one is answered with an error here.
+  const input = process.stdin.pipe(new McpLineGuard((line) => process.stdout.write(`${line}\n`)));
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * maxMcpLineBytes });
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   process.stdin.once("end", () => void server.close());
   await server.connect(transport);
