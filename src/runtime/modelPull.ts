@@ -26,7 +26,9 @@ export function defaultModelCacheDir(): string {
 /** Downloads (or finds, when complete) the model and returns its path. */
 export async function pullModel(options: PullOptions): Promise<string> {
   if (options.stallTimeoutMs === undefined) return download(options, options.signal);
-  // The download is cancelled (its partial file kept) when no progress comes for stallTimeoutMs.
+  // The download is cancelled (its partial file kept) when no progress comes for stallTimeoutMs, counted from
+  // when the library is loaded (loading it is not waiting on the network).
+  await loadNodeLlamaCpp();
   const stalled = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stalled.signal]) : stalled.signal;
   let timer: NodeJS.Timeout | undefined;

@@ -61,7 +61,7 @@ export async function probeModelUrl(url: string, timeoutSeconds: number): Promis
         : `${url}: ${connectionProblem(error)} while sending the file.`,
     );
   }
-  if (Buffer.from(first).toString("latin1") !== ggufMagic)
+  if (Buffer.from(first.subarray(0, 4)).toString("latin1") !== ggufMagic)
     throw new ModelDownloadError(
       `${url} is not a GGUF model: it starts with ${startOf(first)}, not "GGUF". Give a .gguf file's URL (or a name from \`swarmboard model pull --list\`).`,
     );

@@ -4,7 +4,7 @@
 // tested on a 12-byte file.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
@@ -89,6 +89,36 @@ describe("cli: model pull refuses what is not a model and gives up on a dead con
     assert.match(out.stderr, /tiny\.gguf is not a GGUF model: it starts with "hello wo", not "GGUF"/);
     assert.equal(out.stdout, "", "no path is reported");
     assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("a file that starts like a GGUF is downloaded and its path printed", async () => {
+    const body = Buffer.concat([Buffer.from("GGUF\u0003\u0000\u0000\u0000"), Buffer.alloc(4088, 1)]);
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": String(body.length) });
+      res.end(req.method === "HEAD" ? undefined : body);
+    });
+    servers.push(server);
+    const port = await listen(server);
+    const out = await runCli("model", "pull", `http://127.0.0.1:${port}/ok.gguf`, "--dir", dir, "--timeout", "10");
+    assert.equal(out.status, 0, out.stderr);
+    const file = out.stdout.trim();
+    assert.equal(path.dirname(file), dir);
+    assert.deepEqual(readFileSync(file), body);
+  });
+
+  it("a download that stalls after its first bytes is given up after --timeout (the downloader itself)", async () => {
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": "1000000" });
+      if (req.method === "HEAD") return res.end();
+      res.write(Buffer.concat([Buffer.from("GGUF\u0003\u0000\u0000\u0000"), Buffer.alloc(4088)]));
+      sockets.push(req.socket); // then nothing more: the connection stays open and silent
+    });
+    servers.push(server);
+    const port = await listen(server);
+    const out = await runCli("model", "pull", `http://127.0.0.1:${port}/slow.gguf`, "--dir", dir, "--timeout", "3");
+    assert.equal(out.status, 1, out.stderr);
+    assert.match(out.stderr, /The download of .*slow\.gguf stalled: no data for 3 s/);
+    assert.equal(out.stdout, "", "no path is reported");
   });
 
   it("a downloaded file is checked for the GGUF magic and a plausible size, and removed when it fails", async () => {
