@@ -2,7 +2,15 @@
 // command's), and what a usage error prints after its message.
 import { modelCatalogue } from "../core/modelCatalogue";
 
-const catalogueNames = modelCatalogue.map((m) => m.id).join(", ");
+/** The catalogue's names, three a line under the description column. */
+function catalogueNameLines(): string {
+  const ids = modelCatalogue.map((m) => m.id);
+  const lines: string[] = [];
+  for (let i = 0; i < ids.length; i += 3) lines.push(ids.slice(i, i + 3).join(", "));
+  return lines.join(",\n" + " ".repeat(45));
+}
+
+const catalogueNames = catalogueNameLines();
 
 /** Each command's usage, by the words that name it (src/cli/commandTable.ts pairs them with their handlers). */
 export const commandUsage = {
@@ -98,8 +106,7 @@ export const exitCodesLine =
   "Exit codes: 0 completed, 1 failed, 2 bad input (the message says what to fix), 3 budget ran out, 4 stopped.\n";
 
 export const usageText = `Usage:
-${Object.values(commandUsage).join("")}  swarmboard --version | --help
-
+${Object.values(commandUsage).join("")}  swarmboard --version | --help | <command> --help   this text, or one command's usage
 
 ${exitCodesLine}`;
 
