@@ -15,6 +15,8 @@ export interface PullOptions {
   /** A Hugging Face URI, an https URL, or a name from the catalogue (`model pull --list`). */
   uri: string;
   dir?: string;
+  /** Seconds without a byte from the server before the download is given up (default 60). */
+  timeoutSeconds?: number;
 }
 
 /** `model pull --list`: the curated catalogue, with what fits in `kvCells` (default 16,384). */
@@ -65,7 +67,7 @@ export type CliCommand =
   | { command: "help" }
   | { command: "version" };
 
-function parseMcp(argv: string[]): McpOptions {
+export function parseMcp(argv: string[]): McpOptions {
   const flags = new Set([
     "--model",
     "--workspace",
@@ -92,44 +94,59 @@ function parseMcp(argv: string[]): McpOptions {
   };
 }
 
+export function parseList(argv: string[]): ListOptions {
+  const f = readFlags(argv, new Set(["--workspace"]), new Set());
+  return { command: "list", workspace: f.get("--workspace") };
+}
+
+export function parseCleanUp(argv: string[]): CleanUpOptions {
+  const swarmId = argv[0];
+  if (swarmId === undefined || swarmId.startsWith("--"))
+    throw new UsageError("clean-up expects a swarm id (see `swarmboard list`).");
+  const f = readFlags(argv.slice(1), new Set(["--workspace", "--confirm"]), new Set());
+  return { command: "clean-up", swarmId, workspace: f.get("--workspace"), confirm: f.get("--confirm") };
+}
+
+export function parseReplayScript(argv: string[]): { command: "replay-script"; events: string } {
+  if (argv.length !== 1 || argv[0]!.startsWith("--"))
+    throw new UsageError("replay-script expects one events file (events.jsonl).");
+  return { command: "replay-script", events: argv[0]! };
+}
+
+/** `model pull`'s arguments (after `model pull`). */
+export function parseModelPull(argv: string[]): PullOptions | PullListOptions {
+  if (argv[0] === "--list") {
+    const f = readFlags(argv.slice(1), new Set(["--kv-cells"]), new Set());
+    const kvCells = f.get("--kv-cells");
+    return { command: "pull-list", ...(kvCells ? { kvCells: positiveInt("--kv-cells", kvCells) } : {}) };
+  }
+  const f = readFlags(argv.slice(1), new Set(["--dir", "--timeout"]), new Set());
+  const uri = argv[0];
+  if (uri === undefined || uri.startsWith("--"))
+    throw new UsageError(
+      "model pull expects a Hugging Face URI (e.g. hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M), an https URL, " +
+        "or a name from `swarmboard model pull --list` (e.g. qwen2.5-1.5b)",
+    );
+  const timeout = f.get("--timeout");
+  return {
+    command: "pull",
+    uri,
+    dir: f.get("--dir"),
+    ...(timeout ? { timeoutSeconds: positiveInt("--timeout", timeout) } : {}),
+  };
+}
+
 export function parseCommandLine(argv: string[]): CliCommand {
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") return { command: "help" };
   if (first === "--version") return { command: "version" };
   if (first === "run") return parseRun(rest);
   if (first === "watch") return parseWatch(rest);
-  if (first === "list") {
-    const f = readFlags(rest, new Set(["--workspace"]), new Set());
-    return { command: "list", workspace: f.get("--workspace") };
-  }
-  if (first === "clean-up") {
-    const swarmId = rest[0];
-    if (swarmId === undefined || swarmId.startsWith("--"))
-      throw new UsageError("clean-up expects a swarm id (see `swarmboard list`).");
-    const f = readFlags(rest.slice(1), new Set(["--workspace", "--confirm"]), new Set());
-    return { command: "clean-up", swarmId, workspace: f.get("--workspace"), confirm: f.get("--confirm") };
-  }
+  if (first === "list") return parseList(rest);
+  if (first === "clean-up") return parseCleanUp(rest);
   if (first === "mcp") return parseMcp(rest);
   if (first === "eval") return parseEval(rest);
-  if (first === "replay-script") {
-    if (rest.length !== 1 || rest[0]!.startsWith("--"))
-      throw new UsageError("replay-script expects one events file (events.jsonl).");
-    return { command: "replay-script", events: rest[0]! };
-  }
-  if (first === "model" && rest[0] === "pull") {
-    if (rest[1] === "--list") {
-      const f = readFlags(rest.slice(2), new Set(["--kv-cells"]), new Set());
-      const kvCells = f.get("--kv-cells");
-      return { command: "pull-list", ...(kvCells ? { kvCells: positiveInt("--kv-cells", kvCells) } : {}) };
-    }
-    const f = readFlags(rest.slice(2), new Set(["--dir"]), new Set());
-    const uri = rest[1];
-    if (uri === undefined || uri.startsWith("--"))
-      throw new UsageError(
-        "model pull expects a Hugging Face URI (e.g. hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M), an https URL, " +
-          "or a name from `swarmboard model pull --list` (e.g. qwen2.5-1.5b)",
-      );
-    return { command: "pull", uri, dir: f.get("--dir") };
-  }
+  if (first === "replay-script") return parseReplayScript(rest);
+  if (first === "model" && rest[0] === "pull") return parseModelPull(rest.slice(1));
   throw new UsageError(`unknown command "${argv.join(" ")}".`);
 }

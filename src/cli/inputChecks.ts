@@ -12,7 +12,7 @@ export class InputError extends Error {
 }
 
 /** What is at a path; a path that cannot be looked at (no permission on a folder above it) is an input error. */
-async function kindOf(target: string): Promise<"missing" | "file" | "folder"> {
+export async function kindOf(target: string): Promise<"missing" | "file" | "folder"> {
   return stat(target).then(
     (s) => (s.isDirectory() ? "folder" : "file"),
     (error: NodeJS.ErrnoException) => {
@@ -42,7 +42,7 @@ export async function checkWorkspace(workspace: string, flag = "--workspace"): P
   return dir;
 }
 
-function accessProblem(error: NodeJS.ErrnoException): string {
+export function accessProblem(error: NodeJS.ErrnoException): string {
   if (error.code === "EROFS") return "it is on a read-only file system";
   if (error.code === "EACCES" || error.code === "EPERM") return "permission denied";
   return error.code ?? error.message;

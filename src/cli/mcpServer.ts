@@ -8,6 +8,11 @@ import { extensionVersion } from "../protocol/buildInfo";
 import { delegationTools } from "../protocol/delegationTools";
 import { findingsText, statusText } from "../core/delegationText";
 import { McpSwarms, type McpAnswer, type McpSwarmOptions } from "./mcpSwarms";
+import path from "node:path";
+import type { McpOptions } from "./args";
+import { checkModelFile, checkWorkspace } from "./inputChecks";
+import { readScriptFile } from "./inputFiles";
+import { maxMcpLineBytes, McpLineGuard } from "./mcpLineGuard";
 
 function toolResult(answer: McpAnswer) {
   return { content: [{ type: "text" as const, text: answer.text }], ...(answer.ok ? {} : { isError: true }) };
@@ -103,7 +108,9 @@ export async function runMcpServer(options: Omit<McpSwarmOptions, "log">): Promi
   );
   registerTools(server, swarms);
   registerResources(server, swarms);
-  const transport = new StdioServerTransport();
+  // Whole lines up to the limit reach the SDK's transport; a longer one is answered with an error here.
+  const input = process.stdin.pipe(new McpLineGuard((line) => process.stdout.write(`${line}\n`)));
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * maxMcpLineBytes });
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   process.stdin.once("end", () => void server.close());
   await server.connect(transport);
@@ -111,4 +118,27 @@ export async function runMcpServer(options: Omit<McpSwarmOptions, "log">): Promi
   await closed;
   swarms.dispose();
   return 0;
+}
+
+/**
+ * `swarmboard mcp`: its workspace, model and script checked before the server starts (a bad one exits 2 with
+ * what to fix, instead of every launch failing later), then served until the client closes the stream.
+ */
+export async function mcpCommand(command: McpOptions): Promise<number> {
+  const workspace = await checkWorkspace(command.workspace);
+  const model = command.model ?? process.env.SWARMBOARD_MODEL;
+  const modelPath = model ? await checkModelFile(model) : undefined;
+  const script = command.script === undefined ? undefined : await readScriptFile(command.script);
+  return runMcpServer({
+    ...(modelPath ? { modelPath } : {}),
+    workspace,
+    stateRoot: path.resolve(command.stateRoot ?? path.join(path.dirname(workspace), ".swarmboard-state", "mcp")),
+    threads: command.threads,
+    ...(command.kvCells ? { kvCells: command.kvCells } : {}),
+    ...(command.gpu ? { gpu: command.gpu } : {}),
+    ...(command.kvCacheType ? { kvCacheType: command.kvCacheType } : {}),
+    ...(script ? { script } : {}),
+    approveAsks: command.approveAsks,
+    agentRules: !command.noAgentRules,
+  });
 }

@@ -3,8 +3,7 @@
 // takes the same `swarm/start` path. Its event stream is folded by the core reducer the extension uses, and
 // approvals are answered unattended (nobody is there to ask), as the headless `run` does.
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
-import { mkdirSync } from "node:fs";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, rmdirSync } from "node:fs";
 import path from "node:path";
 import { DisposableStore } from "../core/disposable";
 import { findingsText, isRunning, pickSwarm, statusText } from "../core/delegationText";
@@ -126,6 +125,12 @@ export class McpSwarms {
         ].join("\n"),
       };
     } catch (err) {
+      // A launch that did not start leaves no empty state dir behind (rmdir removes only an empty one).
+      try {
+        rmdirSync(stateDir);
+      } catch {
+        // It holds what the failed start wrote (a log): kept for the person to read.
+      }
       const { code, message } = toErrorData(err);
       return { ok: false, text: `The swarm did not start (${code}): ${message}` };
     }

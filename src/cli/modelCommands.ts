@@ -3,22 +3,48 @@
 import { catalogueFit, findCatalogueModel, formatSize, kvBytesPerCell, modelCatalogue } from "../core/modelCatalogue";
 import { pullModelFile } from "../worker/modelFiles";
 import type { PullListOptions, PullOptions } from "./args";
+import { InputError } from "./inputChecks";
 
 /** The budget `run` uses when neither the recipe nor --kv-cells says otherwise. */
 const defaultKvCells = 16_384;
 
+/** What `model pull` takes besides a catalogue name: a Hugging Face URI or an http(s) URL. */
+const pullableUri = /^(hf:|huggingface:|https?:\/\/)/i;
+
 export async function pullCommand(opts: PullOptions): Promise<number> {
   const named = findCatalogueModel(opts.uri);
+  if (!named && !pullableUri.test(opts.uri))
+    throw new InputError(
+      `"${opts.uri}" is not a model in the catalogue (${modelCatalogue.map((m) => m.id).join(", ")}), nor a ` +
+        "Hugging Face URI (hf:<user>/<repo>:<quant>) or an https URL. `swarmboard model pull --list` shows the catalogue.",
+    );
   const uri = named?.uri ?? opts.uri;
   if (named) process.stderr.write(`${named.label}: ${uri}\n`);
   let last = 0;
-  const file = await pullModelFile(uri, opts.dir, ({ downloadedBytes, totalBytes }) => {
-    const pct = totalBytes > 0 ? Math.floor((downloadedBytes / totalBytes) * 100) : 0;
-    if (pct !== last) process.stderr.write(`\rdownloading ${pct}%`);
-    last = pct;
-  });
-  process.stdout.write(`\n${file}\n`);
-  return 0;
+  try {
+    const file = await pullModelFile(
+      uri,
+      opts.dir,
+      ({ downloadedBytes, totalBytes }) => {
+        const pct = totalBytes > 0 ? Math.floor((downloadedBytes / totalBytes) * 100) : 0;
+        if (pct !== last) process.stderr.write(`\rdownloading ${pct}%`);
+        last = pct;
+      },
+      undefined,
+      {
+        ...(opts.timeoutSeconds ? { timeoutSeconds: opts.timeoutSeconds } : {}),
+        ...(named ? { expectedBytes: named.downloadBytes } : {}),
+      },
+    );
+    process.stdout.write(`\n${file}\n`);
+    return 0;
+  } catch (error) {
+    if (last > 0) process.stderr.write("\n");
+    throw error;
+  } finally {
+    // A given-up download can leave the downloader's socket open: once the pull has answered, the CLI leaves.
+    setTimeout(() => process.exit(), 2000).unref();
+  }
 }
 
 /** The catalogue as a table: name, download, KV per cell, agents in the budget (shared cells), URI. */

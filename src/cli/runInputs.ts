@@ -20,6 +20,10 @@ import {
   InputError,
 } from "./inputChecks";
 import { checkSwarmFits } from "./swarmFitCheck";
+import { checkEventsFile, readScriptFile } from "./inputFiles";
+import { standingOptions } from "./watchInputs";
+import type { TurnScript } from "../protocol/turnScript";
+import type { StandingOptions } from "../worker/standingSwarm";
 
 export const noModelHelp = `No model given. Swarmboard needs one GGUF model, loaded once for all agents:
   swarmboard model pull hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M     (recommended, ~1.1 GB)
@@ -47,12 +51,29 @@ export interface PreparedRun {
   readonly warnings: readonly string[];
   /** The pool the swarm gets and why that many cells (a new swarm; a resumed one says it in its budget). */
   readonly poolLine?: string;
+  /** --script, read and checked. */
+  readonly script?: TurnScript;
+  /** --events, checked to be a file that can be appended to (default: the state dir's events.jsonl). */
+  readonly eventsFile?: string;
+  /** `swarmboard watch`: its trigger stream and rules, checked. */
+  readonly standing?: StandingOptions;
+}
+
+type RunFiles = Pick<PreparedRun, "script" | "eventsFile" | "standing">;
+
+/** The files the run reads or writes besides the model, checked before the model is looked at or anything written. */
+async function checkRunFiles(opts: RunOptions): Promise<RunFiles> {
+  const script = opts.script === undefined ? undefined : await readScriptFile(opts.script);
+  const eventsFile = opts.events === undefined ? undefined : await checkEventsFile(opts.events);
+  const standing = opts.watch === undefined ? undefined : await standingOptions(opts.watch);
+  return { ...(script ? { script } : {}), ...(eventsFile ? { eventsFile } : {}), ...(standing ? { standing } : {}) };
 }
 
 /** The inputs of a new swarm, checked; writes only once every check passed (its state dir and record). */
 async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
   const givenStateDir = opts.stateDir === undefined ? undefined : await checkNewStateDir(opts.stateDir);
   const workspace = await checkWorkspace(opts.workspace ?? cwd);
+  const files = await checkRunFiles(opts);
   const model = opts.model ?? process.env.SWARMBOARD_MODEL;
   if (!model) throw new InputError(noModelHelp);
   const modelPath = await checkModelFile(model);
@@ -111,6 +132,7 @@ async function prepareNew(opts: RunOptions, cwd: string): Promise<PreparedRun> {
     resume: false,
     warnings,
     poolLine,
+    ...files,
     ...settings,
     ...(opts.engine ? { engine: opts.engine } : {}),
     ...(checkedEngine ? { checkedEngine } : {}),
@@ -128,6 +150,7 @@ function sameAsSaved(flag: string, given: string | number | undefined, saved: st
 /** The inputs of an interrupted swarm, read back from its state dir; nothing is written until they check out. */
 async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
   const stateDir = await checkResumeStateDir(opts.stateDir);
+  const files = await checkRunFiles(opts);
   const saved = await readSavedSwarm(stateDir).catch((error: Error) => {
     throw new InputError(`${error.message} Only a state dir that a run wrote can be resumed.`);
   });
@@ -155,6 +178,7 @@ async function prepareResume(opts: RunOptions): Promise<PreparedRun> {
     threads: opts.threads ?? inputs.threads,
     resume: true,
     warnings: [],
+    ...files,
     ...(opts.engine ? { engine: opts.engine } : {}),
     ...(agents ? { agents } : {}),
     ...(kvCells ? { kvCells } : {}),

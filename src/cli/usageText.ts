@@ -1,6 +1,20 @@
-// What `swarmboard --help` prints, and what a usage error prints after its message.
-export const usageText = `Usage:
-  swarmboard run --goal <text> [options]     run a swarm headless on a git workspace
+// What `swarmboard --help` prints (every command's usage), what `swarmboard <command> --help` prints (that
+// command's), and what a usage error prints after its message.
+import { modelCatalogue } from "../core/modelCatalogue";
+
+/** The catalogue's names, three a line under the description column. */
+function catalogueNameLines(): string {
+  const ids = modelCatalogue.map((m) => m.id);
+  const lines: string[] = [];
+  for (let i = 0; i < ids.length; i += 3) lines.push(ids.slice(i, i + 3).join(", "));
+  return lines.join(",\n" + " ".repeat(45));
+}
+
+const catalogueNames = catalogueNameLines();
+
+/** Each command's usage, by the words that name it (src/cli/commandTable.ts pairs them with their handlers). */
+export const commandUsage = {
+  run: `  swarmboard run --goal <text> [options]     run a swarm headless on a git workspace
       --recipe <name|file.json>   organization (default), research, fix-failing-tests, todo-sweep, or a file
       --agents <n>                agents to fork from the shared trunk (default: the recipe's)
       --model <file.gguf>         the model, loaded once (default: $SWARMBOARD_MODEL)
@@ -33,7 +47,10 @@ export const usageText = `Usage:
       While it runs, a line typed on stdin steers it: "@agent-2 <text>" messages one agent, any other line all;
       "/pause agent-2" and "/resume agent-2"; "/task <text>" adds a task to the board; "@answer question-1 <text>"
       answers an agent's question.
-  swarmboard watch [run's options] [--triggers <file.jsonl>] [--trigger-rules <file.json>] [--poll-ms <ms>]
+  swarmboard run --resume --state-dir <dir>  continue an interrupted swarm: its workspace, model, goal and recipe
+                                             are read from the state dir (--model overrides a moved model file)
+`,
+  watch: `  swarmboard watch [run's options] [--triggers <file.jsonl>] [--trigger-rules <file.json>] [--poll-ms <ms>]
                                              a standing swarm (recipe watch by default): the model and trunk stay
                                              loaded and it takes triggers until Ctrl-C. Rules in code drop noise and
                                              send follow-ups to the worker that owns their thread; a router that can
@@ -47,32 +64,55 @@ export const usageText = `Usage:
       On stdin: a plain line is a message trigger for the router; "/trigger <json>" any trigger, e.g.
       /trigger {"source":"diagnostic","path":"src/a.ts","line":3,"text":"TS2322 ...","severity":"error"}.
       A killed watch continues with: swarmboard watch --resume --state-dir <dir>
-  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
+`,
+  mcp: `  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
                 [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]
                                              an MCP server on stdio: tools swarmboard_launch, _status, _findings,
                                              _stop and the swarms' boards as resources (see the README)
-  swarmboard run --resume --state-dir <dir>  continue an interrupted swarm: its workspace, model, goal and recipe
-                                             are read from the state dir (--model overrides a moved model file)
-  swarmboard eval [--suite <dir>] [--agents 1,4] [--tasks a,b] [--model <file.gguf>] [--free] [--json <file>]
+`,
+  eval: `  swarmboard eval [--suite <dir>] [--agents 1,4] [--tasks a,b] [--model <file.gguf>] [--free] [--json <file>]
                 [--threads <n>] [--kv-cells <n>] [--budget-ms <ms>] [--gpu <backend>] [--kv-cache-type <type>]
                                              run a task suite (default examples/eval) with each agent count under the
                                              same budget; judge each integration branch with the hidden tests; print
                                              solved, wall clock, tokens, KV cells, merges, conflicts, duplicate claims
                                              (forced trajectories by default; --free lets the model run)
-  swarmboard list [--workspace <dir>]        the repository's swarms: outcome, branches (merged or not), findings
-  swarmboard clean-up <swarm-id> [--workspace <dir>] [--confirm <code>]
+`,
+  list: `  swarmboard list [--workspace <dir>]        the repository's swarms: outcome, branches (merged or not), findings
+`,
+  "clean-up": `  swarmboard clean-up <swarm-id> [--workspace <dir>] [--confirm <code>]
                                              without --confirm: list what would be removed and what is unmerged;
                                              with the code that list printed: remove its branches and worktrees
-  swarmboard memory list | search <words> | delete <memory-id>... [--workspace <dir>]
+`,
+  memory: `  swarmboard memory list | search <words> | delete <memory-id>... [--workspace <dir>]
                                              what earlier swarms verified on this repository (FACTs, merged patch
                                              summaries), each valid or stale at HEAD, with its swarm, agent and files;
                                              search ranks by BM25; a new swarm's trunk carries the relevant valid ones
-  swarmboard model pull <hf-uri|name> [--dir <folder>]
+`,
+  "model pull": `  swarmboard model pull <hf-uri|url|name> [--dir <folder>] [--timeout <s>]
                                              download a GGUF (resumable) into the model cache; a name is one of:
+                                             ${catalogueNames}
+      --timeout <s>               give up when the server sends nothing for s seconds (default 60); the file
+                                  must be a GGUF (its magic and size are checked before it is reported)
   swarmboard model pull --list [--kv-cells <n>]    instruct models with native tool calling: download size, KV bytes
                                              per cell and how many agents fit the budget
-  swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
-  swarmboard --version | --help
+`,
+  "replay-script": `  swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
+`,
+} as const;
 
-Exit codes: 0 completed, 1 failed, 2 bad input (the message says what to fix), 3 budget ran out, 4 stopped.
-`;
+export type CommandName = keyof typeof commandUsage;
+
+export const exitCodesLine =
+  "Exit codes: 0 completed, 1 failed, 2 bad input (the message says what to fix), 3 budget ran out, 4 stopped.\n";
+
+export const usageText = `Usage:
+${Object.values(commandUsage).join("")}  swarmboard --version | --help | <command> --help   this text, or one command's usage
+
+${exitCodesLine}`;
+
+/** What `swarmboard <command> --help` prints: the usage of that command (or of those named by these words). */
+export function commandUsageText(usage: string): string {
+  return `Usage:
+${usage}
+${exitCodesLine}`;
+}

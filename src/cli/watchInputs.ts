@@ -1,31 +1,16 @@
 // What `swarmboard watch` adds to a run: the standing options read from its flags (a rules file checked by its
-// schema, the trigger stream's path) and the line the person reads for a trigger typed on stdin.
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { triggerRulesSchema } from "../protocol/triggers";
-import { formatZodIssues } from "../protocol/zodIssues";
+// schema, the trigger stream checked to be a readable file) and the line the person reads for a trigger typed on stdin.
 import type { WatchOptions } from "./runArgs";
-import { InputError } from "./inputChecks";
+import { checkTriggersFile, readTriggerRulesFile } from "./inputFiles";
 import type { StandingOptions, StandingSwarm } from "../worker/standingSwarm";
 
-export function standingOptions(watch: WatchOptions): StandingOptions {
+/** A watch's standing options, its files checked before anything is written or loaded. */
+export async function standingOptions(watch: WatchOptions): Promise<StandingOptions> {
   return {
-    ...(watch.triggers ? { triggerFiles: [path.resolve(watch.triggers)] } : {}),
-    ...(watch.rules ? { rules: readRules(watch.rules) } : {}),
+    ...(watch.triggers ? { triggerFiles: [await checkTriggersFile(watch.triggers)] } : {}),
+    ...(watch.rules ? { rules: await readTriggerRulesFile(watch.rules) } : {}),
     ...(watch.pollMs ? { pollMs: watch.pollMs } : {}),
   };
-}
-
-function readRules(file: string): StandingOptions["rules"] {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new InputError(`--trigger-rules ${file}: ${(error as Error).message}`);
-  }
-  const parsed = triggerRulesSchema.safeParse(json);
-  if (!parsed.success) throw new InputError(`--trigger-rules ${file}: ${formatZodIssues(parsed.error, "(rules)")}`);
-  return parsed.data;
 }
 
 export async function takeTrigger(standing: StandingSwarm, raw: unknown): Promise<{ triggerId: string; said: string }> {

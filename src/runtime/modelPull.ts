@@ -15,6 +15,8 @@ export interface PullOptions {
   readonly dir?: string;
   readonly onProgress?: (progress: PullProgress) => void;
   readonly signal?: AbortSignal;
+  /** Give up when no byte arrives for this long (a refused, dropped or stalled connection); default: never. */
+  readonly stallTimeoutMs?: number;
 }
 
 export function defaultModelCacheDir(): string {
@@ -23,6 +25,48 @@ export function defaultModelCacheDir(): string {
 
 /** Downloads (or finds, when complete) the model and returns its path. */
 export async function pullModel(options: PullOptions): Promise<string> {
+  if (options.stallTimeoutMs === undefined) return download(options, options.signal);
+  // The download is cancelled (its partial file kept) when no progress comes for stallTimeoutMs, counted from
+  // when the library is loaded (loading it is not waiting on the network).
+  await loadNodeLlamaCpp();
+  const stalled = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stalled.signal]) : stalled.signal;
+  let timer: NodeJS.Timeout | undefined;
+  let rejectStall: (error: Error) => void = () => {};
+  const stall = new Promise<never>((_, reject) => (rejectStall = reject));
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled.abort();
+      rejectStall(
+        new Error(
+          `The download of ${options.uri} stalled: no data for ${options.stallTimeoutMs! / 1000} s (the connection ` +
+            "was refused, dropped or went silent). The partial file is kept; pull again to resume it.",
+        ),
+      );
+    }, options.stallTimeoutMs);
+  };
+  arm();
+  try {
+    return await Promise.race([
+      download(
+        {
+          ...options,
+          onProgress: (p) => {
+            arm();
+            options.onProgress?.(p);
+          },
+        },
+        signal,
+      ),
+      stall,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function download(options: PullOptions, signal: AbortSignal | undefined): Promise<string> {
   const { createModelDownloader } = await loadNodeLlamaCpp();
   const downloader = await createModelDownloader({
     modelUri: options.uri,
@@ -37,9 +81,9 @@ export async function pullModel(options: PullOptions): Promise<string> {
         }
       : {}),
   });
-  const file = await downloader.download(options.signal ? { signal: options.signal } : {});
+  const file = await downloader.download(signal ? { signal } : {});
   // node-llama-cpp's downloader resolves with the path even when cancelled: a partial file is not a model.
-  if (options.signal?.aborted) {
+  if (signal?.aborted) {
     throw new Error(
       `The download of ${options.uri} was cancelled; the partial file is kept and the next pull resumes it.`,
     );

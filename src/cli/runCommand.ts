@@ -1,0 +1,116 @@
+// `swarmboard run` and `swarmboard watch`: a swarm driven headless on a git workspace, its events traced to a
+// JSON-lines file and shown on the terminal, ending with a summary and an exit code that says how it ended.
+import { appendFileSync } from "node:fs";
+import path from "node:path";
+import type { SwarmEvent } from "../protocol/swarmEvents";
+import type { RunOptions } from "./args";
+import { TerminalView, budgetLine } from "./terminalView";
+import type { SwarmSummary } from "../worker/swarmSession";
+import { startSwarm } from "../worker/startSwarm";
+import { defaultPolicyRules } from "../worker/defaultPolicy";
+import { unattendedApprover } from "../worker/approvalModes";
+import { recordSwarmEnd } from "../worker/swarmRecords";
+import { prepareRun } from "./runInputs";
+import { listenForSteering } from "./stdinMessages";
+import { takeTrigger } from "./watchInputs";
+import { defaultAskUserTimeoutSeconds } from "../protocol/steering";
+
+/** Exit codes: how a run ended. */
+export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
+
+function summaryText(summary: SwarmSummary, events: readonly SwarmEvent[], eventsFile: string): string {
+  const kinds = new Map<string, number>();
+  for (const e of events) if (e.type === "board-entry") kinds.set(e.entry.kind, (kinds.get(e.entry.kind) ?? 0) + 1);
+  const stats = [...events].reverse().find((e) => e.type === "kv-stats");
+  return [
+    "",
+    `== ${summary.outcome}: ${summary.reason}`,
+    `report:   ${summary.reportPath}`,
+    `events:   ${eventsFile}`,
+    `branches: ${summary.integrationBranch} (integration)`,
+    ...summary.agents.map(
+      (a) =>
+        `          ${a.branch ?? "(no branch)"}  ${a.id} ${a.end.outcome}: ${a.end.reason} (${a.end.steps} steps, ${a.end.tokens} tokens)`,
+    ),
+    `findings: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`,
+    ...(stats?.type === "kv-stats" ? [`budget:   ${budgetLine(stats.stats)}`] : []),
+  ].join("\n");
+}
+
+export async function runCommand(opts: RunOptions): Promise<number> {
+  const prepared = await prepareRun(opts, process.cwd());
+  for (const w of prepared.warnings) process.stderr.write(`warning: ${w}\n`);
+  const { recorded } = prepared;
+  const eventsFile = prepared.eventsFile ?? path.join(recorded.stateDir, "events.jsonl");
+  const view = new TerminalView(process.stdout, process.stdout.isTTY === true && !opts.plain);
+  const all: SwarmEvent[] = [];
+  const { session, summary: finished } = startSwarm({
+    options: {
+      swarmId: recorded.swarmId,
+      goal: prepared.goal,
+      recipe: prepared.recipe,
+      ...(prepared.agents ? { agents: prepared.agents } : {}),
+      modelPath: prepared.modelPath,
+      workspace: prepared.workspace,
+      stateDir: recorded.stateDir,
+      threads: prepared.threads,
+      ...(prepared.kvCells ? { kvCells: prepared.kvCells } : {}),
+      ...(prepared.gpu ? { gpu: prepared.gpu } : {}),
+      ...(prepared.kvCacheType ? { kvCacheType: prepared.kvCacheType } : {}),
+      ...(prepared.engine ? { engine: prepared.engine } : {}),
+      ...(prepared.checkedEngine ? { checkedEngine: prepared.checkedEngine } : {}),
+      ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
+      ...(prepared.sparseCheckoutAboveMiB !== undefined
+        ? { sparseCheckoutAboveMiB: prepared.sparseCheckoutAboveMiB }
+        : {}),
+      ...(opts.thinkingTokens ? { thinkingTokens: opts.thinkingTokens } : {}),
+      ...(prepared.script ? { script: prepared.script } : {}),
+      resume: prepared.resume,
+      agentRules: !opts.noAgentRules,
+      policy: defaultPolicyRules,
+      // Nobody at a terminal (stdin piped or closed): agents' questions are told at once that nobody answers.
+      askUserTimeoutSeconds: opts.askUserTimeout ?? (process.stdin.isTTY ? defaultAskUserTimeoutSeconds : 0),
+      ...(prepared.standing ? { standing: prepared.standing } : {}),
+    },
+    approver: () => unattendedApprover(opts.approveAsks),
+    deliver: (batch) => {
+      appendFileSync(eventsFile, batch.map((e) => JSON.stringify(e)).join("\n") + "\n");
+      all.push(...batch);
+      view.onEvents(batch);
+    },
+    batchMs: 200,
+  });
+  // `on`, not `once`: node-llama-cpp's signal-exit re-raises the signal when it finds itself the only listener,
+  // which would kill the run before it stops and records its end.
+  // A second Ctrl-C leaves at once (the board's log is durable; --resume picks the swarm up).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(exitCodes.stopped);
+    stopping = true;
+    session.stop();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  const stopListening = listenForSteering(
+    process.stdin,
+    {
+      message: (to, text) => session.message(to, text),
+      pauseAgent: (agentId, paused) => session.steering.pauseAgent(agentId, paused),
+      addTask: (text) => session.steering.addTask(text, Date.now()),
+      answer: (questionId, text) => session.steering.answer(questionId, text),
+      ...(session.standing ? { trigger: (raw: unknown) => takeTrigger(session.standing!, raw) } : {}),
+    },
+    (line) => process.stderr.write(`${line}\n`),
+  );
+  process.stdout.write(`swarm ${recorded.swarmId}: state dir ${recorded.stateDir}\n`);
+  if (prepared.poolLine !== undefined) process.stdout.write(`${prepared.poolLine}\n`);
+  const summary = await finished.catch(async (error: Error) => {
+    stopListening();
+    await recordSwarmEnd(recorded, error);
+    throw error;
+  });
+  stopListening();
+  await recordSwarmEnd(recorded, summary);
+  process.stdout.write(summaryText(summary, all, eventsFile) + "\n");
+  return exitCodes[summary.outcome];
+}
