@@ -26,7 +26,13 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { flavorEnv, flavorKeySuffix, plainBuildFolder, runtimeFlavor } from "./runtimeBuildFlavor.mjs";
+import {
+  droppedCpuVariants,
+  flavorEnv,
+  flavorKeySuffix,
+  plainBuildFolder,
+  runtimeFlavor,
+} from "./runtimeBuildFlavor.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const nlcDir = path.join(root, "node_modules", "node-llama-cpp");
@@ -124,6 +130,22 @@ function restoreFromCache(cacheDir) {
   return folder;
 }
 
+/** Removes the CPU variant libraries a portable build must not ship (runtimeBuildFlavor.mjs says why). */
+function dropCpuVariants(folder, flavor) {
+  if (flavor !== "portable") return;
+  for (const variant of droppedCpuVariants) {
+    for (const ext of ["so", "dll", "dylib"]) {
+      for (const dir of ["Release", "bin"]) {
+        const library = path.join(localBuildsDir, folder, dir, `libggml-cpu-${variant}.${ext}`);
+        if (existsSync(library)) {
+          rmSync(library);
+          say(`left out the ${variant} CPU variant (${path.relative(root, library)})`);
+        }
+      }
+    }
+  }
+}
+
 /** A build with custom cmake options lands in <plain>-<hash>; getLlama() at run time looks in <plain>. */
 function moveToPlainFolder(folder, gpu) {
   const plain = plainBuildFolder(gpu);
@@ -208,6 +230,7 @@ function main() {
   const cacheDir = path.join(cacheRoot(), key);
   const current = lastBuildFolder();
   if (current !== undefined && installedKey(current) === key && !process.argv.includes("--adopt-existing")) {
+    dropCpuVariants(current, flavor);
     const facts = verify(gpu, flavor);
     say(
       `patched build ${key} already installed (${current}, ${facts.buildType}, kvUnified supported, ` +
@@ -225,14 +248,17 @@ function main() {
   if (process.argv.includes("--adopt-existing")) {
     if (current === undefined) throw new Error("--adopt-existing: there is no local build in node_modules to adopt");
     folder = moveToPlainFolder(current, gpu);
+    dropCpuVariants(folder, flavor);
     storeInCache(folder, key, cacheDir, null);
     action = `adopted the existing local build ${folder} into the cache`;
   } else if (existsSync(path.join(cacheDir, "manifest.json"))) {
     folder = restoreFromCache(cacheDir);
+    dropCpuVariants(folder, flavor);
     action = `cache hit: copied ${folder} from ${cacheDir}`;
   } else {
     say(`cache miss: no build at ${cacheDir}`);
     folder = buildFromSource(gpu, flavor);
+    dropCpuVariants(folder, flavor);
     const buildSeconds = (Date.now() - started) / 1000;
     storeInCache(folder, key, cacheDir, buildSeconds);
     action = `built ${folder} from source and stored it in ${cacheDir}`;

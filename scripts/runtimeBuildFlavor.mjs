@@ -51,6 +51,16 @@ export function flavorKeySuffix(flavor) {
 }
 
 /**
+ * CPU variants a portable build compiles but does not keep. `sapphirerapids` is the only one with ggml's AMX
+ * kernels, and on KVM guests that report AMX (cloud Sapphire Rapids VMs, this project's CI machines) the first AMX
+ * matmul of a quantised model dies with SIGILL at `tileloadd`, after the kernel granted the tile permission (seen
+ * 2026-12-03: every Q8_0 family free run killed). Without it such a CPU loads the best AVX-512 variant ggml has for
+ * it (zen4, cooperlake, icelake): slower than AMX on bare metal, never a crash. Dropped on every install path
+ * (built, restored from the cache, adopted, already installed), so caches filled before keep their key.
+ */
+export const droppedCpuVariants = ["sapphirerapids"];
+
+/**
  * The folder getLlama() looks in for a local build when no custom cmake options are set at run time
  * (node-llama-cpp's getBuildFolderNameForBuildOptions): <platform>-<arch>[-<gpu>]. A build with custom options
  * lands in <that>-<hash>; it is moved here so the installed extension finds it without the build's variables.
