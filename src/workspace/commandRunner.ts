@@ -11,7 +11,7 @@ import { commandEnv } from "./commandEnv";
 import { CappedBuffer } from "./outputCap";
 import { containmentArgs, probeContainment, type ContainmentProbe } from "./processContainment";
 import { SANDBOX_GIT_EXCLUDES } from "./sandboxMounts";
-import { writeSandboxGitConfig } from "./sandboxGitConfig";
+import { sanitizedConfigOverlays, writeSandboxGitConfig } from "./sandboxGitConfig";
 import { spawnSupervised } from "./supervisedSpawn";
 
 export interface CommandRun {
@@ -66,9 +66,13 @@ async function prepareLaunch(run: CommandRun, scratch: string): Promise<Launch> 
   const gitConfig = gitDir
     ? await writeSandboxGitConfig(gitDir, path.join(scratch, "gitconfig"), gitExcludes && SANDBOX_GIT_EXCLUDES)
     : undefined;
+  const overlays = await Promise.all(
+    (options.gitDirs ?? []).map((dir, i) => sanitizedConfigOverlays(dir, path.join(scratch, `gitconfigs-${i}`))),
+  );
   const args = sandboxArgs(run.cwd, {
     ...options,
     emptyDir,
+    gitConfigOverlays: overlays.flat(),
     ...(gitConfig ? { gitConfig } : {}),
     ...(gitExcludes ? { gitExcludes } : {}),
   });
