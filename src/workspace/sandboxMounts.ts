@@ -7,6 +7,7 @@
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { homeToolchainDirs } from "./homeToolchains";
 
 export type SandboxMount =
   /** `source` shown read-only at `path` (source defaults to path); `optional` skips a missing source. */
@@ -105,15 +106,19 @@ function systemMounts(): SandboxMount[] {
 }
 
 /**
- * PATH entries and node's own prefix outside the system folders (e.g. /usr/local-like prefixes elsewhere). Not
- * those under the real home: the home stays empty (a toolchain there, like nvm or ~/.cargo, is not visible).
+ * PATH entries and node's own prefix outside the system folders (e.g. /usr/local-like prefixes elsewhere). Those
+ * under the real home show only the toolchain they belong to (homeToolchains.ts): the rest of the home stays
+ * empty.
  */
 function userToolchainMounts(home: string | undefined, checkout: string | undefined): SandboxMount[] {
-  const dirs = new Set<string>([path.dirname(path.dirname(process.execPath))]);
-  for (const entry of (process.env.PATH ?? "").split(":")) if (path.isAbsolute(entry)) dirs.add(path.normalize(entry));
+  const entries = [path.dirname(path.dirname(process.execPath))];
+  for (const entry of (process.env.PATH ?? "").split(":")) if (path.isAbsolute(entry)) entries.push(entry);
+  const dirs = new Set<string>();
+  for (const entry of entries.map((e) => path.normalize(e)))
+    for (const dir of home && isUnder(entry, home) ? homeToolchainDirs(entry, home) : [entry]) dirs.add(dir);
   const mounts: SandboxMount[] = [];
   for (const dir of dirs) {
-    if (dir === "/" || (home && isUnder(dir, home)) || [...TOOLCHAIN, "/etc"].some((t) => isUnder(dir, t))) continue;
+    if (dir === "/" || [...TOOLCHAIN, "/etc"].some((t) => isUnder(dir, t))) continue;
     if ((checkout && isUnder(dir, checkout)) || kindOf(dir) !== "dir") continue;
     mounts.push({ kind: "ro", path: dir, optional: true });
   }

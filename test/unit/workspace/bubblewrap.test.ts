@@ -13,6 +13,7 @@ import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { approveAllApprover } from "../../../src/workspace/approvals";
 import { probeBubblewrap, type BubblewrapProbe } from "../../../src/workspace/bubblewrap";
+import { homeToolchainDirs } from "../../../src/workspace/homeToolchains";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
 import { cleanRepo, removeDir, tempDir } from "./gitFixture";
@@ -127,7 +128,19 @@ describe("workspace: commands inside bubblewrap", function () {
       assert.doesNotMatch(env.output, /tok-123/);
       const home = await run(sandboxed, `ls -A '${os.homedir()}'`);
       assert.equal(home.exitCode, 0, home.output);
-      assert.equal(home.output.trim(), "", `the home folder is visible inside the sandbox: ${home.output}`);
+      // Only the toolchains on PATH under the home show (homeToolchains.ts), nothing else of it.
+      const toolchains = new Set(
+        [path.dirname(path.dirname(process.execPath)), ...(process.env.PATH ?? "").split(":")]
+          .filter((e) => path.isAbsolute(e))
+          .flatMap((e) => homeToolchainDirs(path.normalize(e), os.homedir()))
+          .map((d) => path.relative(os.homedir(), d).split(path.sep)[0]),
+      );
+      const shown = home.output.split("\n").filter(Boolean);
+      assert.deepEqual(
+        shown.filter((n) => !toolchains.has(n)),
+        [],
+        `the home folder is visible inside the sandbox: ${home.output}`,
+      );
     } finally {
       delete process.env.SWARMBOARD_TEST_API_TOKEN;
     }
