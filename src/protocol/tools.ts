@@ -138,7 +138,8 @@ export const conflictHunkSchema = z.object({
 export const conflictFileSchema = z.object({ path: z.string(), hunks: z.array(conflictHunkSchema) });
 /** What the recipe's tests said about a merge (verify before merge), or why it is unverified. */
 export const mergeVerificationSchema = z.object({
-  status: z.enum(["passed", "broke-tests", "unverified"]),
+  /** could-not-run: the test command ran but is no verdict (exit 126/127, no runner, no test reported). */
+  status: z.enum(["passed", "broke-tests", "could-not-run", "unverified"]),
   command: z.string().optional(),
   passed: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),

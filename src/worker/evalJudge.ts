@@ -6,6 +6,7 @@
 // project that needs them runs as the agents' tests did.
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
+import { testsCouldNotRunText, whyTestsCouldNotRun } from "../core/testsCouldNotRun";
 import { probeBubblewrap, type BubblewrapProbe } from "../workspace/bubblewrap";
 import { runShellCommand } from "../workspace/commandRunner";
 import { detectDependencyFolders, linkDependencyFolders } from "../workspace/dependencyFolders";
@@ -67,7 +68,6 @@ export async function judgeIntegration(request: JudgeRequest): Promise<Verdict> 
       maxOutputBytes: 64_000,
       sandboxOptions: { readOnlyBinds: dependencies.sources, gitIgnored: links },
     });
-    if (outcome.exitCode === 0) return { solved: true };
     if (outcome.exitCode === null)
       return {
         solved: false,
@@ -75,6 +75,10 @@ export async function judgeIntegration(request: JudgeRequest): Promise<Verdict> 
       };
     // Paths in the checkout read as the task's own (the throwaway folder's name says nothing).
     const output = outcome.output.replaceAll(`${dir}/`, "");
+    // A run that could not run (exit 127, no runner, no test reported) is no verdict, never solved.
+    const problem = whyTestsCouldNotRun(output, outcome.exitCode);
+    if (problem) return { solved: false, note: `not judged: the hidden ${testsCouldNotRunText(problem.why, output)}` };
+    if (outcome.exitCode === 0) return { solved: true };
     return { solved: false, note: `hidden tests failed (exit ${outcome.exitCode}): ${failureLines(output)}` };
   } finally {
     await runGit(request.repoPath, ["worktree", "remove", "--force", dir], { okExitCodes: [0, 128] });

@@ -4,6 +4,7 @@
 import { gitText } from "../workspace/gitExec";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
 import { testFailureTriggers, todoTriggersFromDiff, touchedFileTriggers } from "../core/commitTriggers";
+import { testsCouldNotRunText, whyTestsCouldNotRun } from "../core/testsCouldNotRun";
 import type { TriggerInput } from "../protocol/triggers";
 import type { SwarmSetup } from "./swarmSetup";
 
@@ -22,7 +23,7 @@ export function pollUserBranch(
     busy = true;
     try {
       const head = await gitText(root, ["rev-parse", "HEAD"]);
-      if (last !== undefined && head !== last) await takeCommits(setup, last, head, take);
+      if (last !== undefined && head !== last) await takeCommits(setup, last, head, take, note);
       last = head;
     } catch (error) {
       await note(`polling the person's branch failed: ${(error as Error).message}`);
@@ -40,6 +41,7 @@ async function takeCommits(
   from: string,
   to: string,
   take: (raw: TriggerInput) => Promise<unknown>,
+  note: (text: string) => Promise<void>,
 ): Promise<void> {
   const root = setup.repo.topLevel;
   const commits = (await gitText(root, ["rev-list", "--reverse", `${from}..${to}`])).split("\n").filter(Boolean);
@@ -57,5 +59,8 @@ async function takeCommits(
     ref: to,
     dependencies: setup.dependencies,
   });
-  if (run.ran) for (const t of testFailureTriggers(run.output, run.exitCode, to, Date.now())) await take(t);
+  if (!run.ran) return;
+  const problem = whyTestsCouldNotRun(run.output, run.exitCode);
+  if (problem) await note(`at ${to.slice(0, 10)}, ${testsCouldNotRunText(problem.why, run.output)}`);
+  else for (const t of testFailureTriggers(run.output, run.exitCode, to, Date.now())) await take(t);
 }

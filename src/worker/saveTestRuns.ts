@@ -5,6 +5,7 @@
 // sandboxed scratch worktree of that commit under the swarm's command policy, as after a polled commit.
 import { CoalescingRunner } from "../core/coalescingRunner";
 import { testFailureTriggers } from "../core/commitTriggers";
+import { testsCouldNotRunText, whyTestsCouldNotRun } from "../core/testsCouldNotRun";
 import type { TriggerInput } from "../protocol/triggers";
 import { headCommit } from "../workspace/repoFacts";
 import { runTestCommandInScratch } from "../workspace/scratchTestRun";
@@ -53,6 +54,11 @@ export class SaveTestRuns {
     const run = await runTestCommandInScratch(repo, command, policy, { ref, dependencies });
     if (!run.ran) {
       await this.note(`the tests were not run after a save: ${run.reason}`);
+      return;
+    }
+    const problem = whyTestsCouldNotRun(run.output, run.exitCode);
+    if (problem) {
+      await this.note(`after a save, ${testsCouldNotRunText(problem.why, run.output)}`);
       return;
     }
     for (const t of testFailureTriggers(run.output, run.exitCode, ref, Date.now())) await this.take(t);

@@ -2,6 +2,7 @@
 // holds (src/workspace/headContents.ts) and the test run, joined with what the board says, deduplicated
 // before any model sees them.
 import { dedupeTasks, taskFromGoal, tasksFromTestOutput } from "../core/taskSources";
+import { missingProgramLine, testsCouldNotRunText, whyTestsCouldNotRun } from "../core/testsCouldNotRun";
 import type { ScratchTestRun } from "../workspace/scratchTestRun";
 import { NO_DEPENDENCY_FOLDERS, type DependencyFolders } from "../workspace/dependencyFolders";
 import { filesAtHead, todoTasksAtHead } from "../workspace/headContents";
@@ -45,6 +46,12 @@ export async function testFailureTasks(
     return { tasks: [], note: `recipe ${recipe.name} reads test failures but names no testCommand` };
   const outcome = await run(recipe.testCommand);
   if (!outcome.ran) return { tasks: [], note: `no test-failure tasks: ${outcome.reason}` };
+  const problem = whyTestsCouldNotRun(outcome.output, outcome.exitCode);
+  if (problem?.kind === "no-tests")
+    return {
+      tasks: [],
+      note: `no test-failure tasks: "${recipe.testCommand}": ${testsCouldNotRunText(problem.why, outcome.output)}`,
+    };
   const missing = missingProgram(outcome.output, outcome.exitCode);
   if (missing !== undefined) {
     const found =
@@ -61,10 +68,7 @@ export async function testFailureTasks(
 
 /** The shell's own word that a program was missing (exit 126/127, "not found"), or undefined. */
 export function missingProgram(output: string, exitCode: number): string | undefined {
-  const line = output
-    .split("\n")
-    .map((l) => l.trim())
-    .find((l) => /^(?:\S+: )?(?:line )?\d*:? ?\S+: (?:command )?not found$/.test(l) || /: Permission denied$/.test(l));
+  const line = missingProgramLine(output);
   if (line !== undefined) return line;
   return exitCode === 127 || exitCode === 126 ? `exit code ${exitCode}: a program it calls is missing` : undefined;
 }

@@ -6,12 +6,15 @@ import { denyAllApprover, type CommandApprover } from "./approvals";
 import { probeBubblewrap, type BubblewrapProbe, type SandboxOptions } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
 import { runShellCommand } from "./commandRunner";
+import { outsideSandboxLine, probeContainment, type ContainmentProbe } from "./processContainment";
 import type { AgentWorktree } from "./swarmRepository";
 
 export interface AgentCommandOptions {
   readonly policy: CommandPolicy;
   readonly approver?: CommandApprover;
   readonly sandbox?: BubblewrapProbe;
+  /** Override the probe for the pid namespace an approved unsandboxed command runs in (tests). */
+  readonly containment?: ContainmentProbe;
   readonly defaultTimeoutMs?: number;
   readonly maxOutputBytes?: number;
 }
@@ -41,7 +44,12 @@ export async function runAgentCommand(
       reason: `Refused by the command policy: ${verdict.reasons.join("; ")}`,
     };
   const reasons = [...verdict.reasons.filter((r) => !r.startsWith("allow:"))];
-  if (!sandbox.usable) reasons.push(`ask: no sandbox, so every command needs approval (${sandbox.reason})`);
+  let containment: ContainmentProbe | undefined;
+  if (!sandbox.usable) {
+    containment = options.containment ?? (await probeContainment());
+    reasons.push(`ask: no sandbox, so every command needs approval (${sandbox.reason})`);
+    reasons.push(outsideSandboxLine(containment));
+  }
   if (reasons.length > 0) {
     const approver = options.approver ?? denyAllApprover;
     const request = {
@@ -69,6 +77,7 @@ export async function runAgentCommand(
     maxOutputBytes: options.maxOutputBytes ?? 64_000,
     sandbox,
     sandboxOptions,
+    ...(containment ? { containment } : {}),
     ...(signal ? { signal } : {}),
   });
   const why = outcome.timedOut

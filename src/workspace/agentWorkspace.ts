@@ -24,6 +24,7 @@ import type { SharedReadView } from "./sharedReadView";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
 import { addOptions, sparseWorktreeAt, type SparseWorktree } from "./sparseWorktree";
 import { ReadOnlyRefusal } from "./toolErrors";
+import type { ContainmentProbe } from "./processContainment";
 
 export interface AgentWorkspaceOptions {
   readonly policy: CommandPolicy;
@@ -31,6 +32,8 @@ export interface AgentWorkspaceOptions {
   readonly approver?: CommandApprover;
   /** Override the bubblewrap probe (tests; a host that knows better). */
   readonly sandbox?: BubblewrapProbe;
+  /** Override the probe for an approved unsandboxed command's own pid namespace (tests). */
+  readonly containment?: ContainmentProbe;
   /** Paths inside `.swarmboard/` this agent may write (its own swarm's recipe). */
   readonly writableExceptions?: readonly string[];
   readonly defaultTimeoutMs?: number;

@@ -13,10 +13,12 @@ export type BubblewrapProbe =
   | { readonly usable: true; readonly binary: string }
   | { readonly usable: false; readonly installed: boolean; readonly reason: string };
 
-const CANDIDATES = ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"];
+/** Where bwrap is looked for (a fixed list: never a PATH lookup, which the user's environment could redirect). */
+export const BWRAP_CANDIDATES = ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"];
 let cached: Promise<BubblewrapProbe> | undefined;
 
-function run(file: string, args: string[]): Promise<{ code: number; output: string }> {
+/** Runs a probe: `code` -1 when `file` does not exist. */
+export function runProbe(file: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { timeout: 10_000 }, (err, stdout, stderr) => {
       const code = err
@@ -35,8 +37,8 @@ function run(file: string, args: string[]): Promise<{ code: number; output: stri
 /** Whether commands can run inside bubblewrap here (cached after the first call). */
 export function probeBubblewrap(): Promise<BubblewrapProbe> {
   cached ??= (async (): Promise<BubblewrapProbe> => {
-    for (const binary of CANDIDATES) {
-      const res = await run(binary, [...sandboxArgs(os.tmpdir()), "--", "/bin/sh", "-c", "echo sandboxed"]);
+    for (const binary of BWRAP_CANDIDATES) {
+      const res = await runProbe(binary, [...sandboxArgs(os.tmpdir()), "--", "/bin/sh", "-c", "echo sandboxed"]);
       if (res.code === -1) continue;
       if (res.code === 0 && res.output.includes("sandboxed")) return { usable: true, binary };
       return {

@@ -1,14 +1,17 @@
-// Runs one shell command for an agent: in its worktree, inside bubblewrap when that is usable, under a supervisor
-// that kills its process group on a timeout, a stop or the worker's death, with output capped, no stdin, and an
-// environment built from an allowlist with a private home and tmp made for this run and removed after it.
+// Runs one shell command for an agent: in its worktree, inside bubblewrap when that is usable (else, approved, in
+// its own pid namespace over the host's filesystem where bwrap can make one: processContainment.ts), under a
+// supervisor that kills its process group on a timeout, a stop or the worker's death, with output capped, no
+// stdin, and an environment built from an allowlist with a private home and tmp made for this run and removed
+// after it.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { sandboxArgs, sandboxHome, type BubblewrapProbe, type SandboxOptions } from "./bubblewrap";
 import { commandEnv } from "./commandEnv";
 import { CappedBuffer } from "./outputCap";
+import { containmentArgs, probeContainment, type ContainmentProbe } from "./processContainment";
 import { SANDBOX_GIT_EXCLUDES } from "./sandboxMounts";
-import { writeSandboxGitConfig } from "./sandboxGitConfig";
+import { sanitizedConfigOverlays, writeSandboxGitConfig } from "./sandboxGitConfig";
 import { spawnSupervised } from "./supervisedSpawn";
 
 export interface CommandRun {
@@ -21,6 +24,8 @@ export interface CommandRun {
   /** Names passed from the worker's environment besides the allowlist (what the recipe declares). */
   readonly passEnv?: readonly string[];
   readonly signal?: AbortSignal;
+  /** Where the sandbox is not usable: the pid namespace the command runs in (default: probed; tests override). */
+  readonly containment?: ContainmentProbe;
 }
 
 export interface CommandOutcome {
@@ -46,7 +51,10 @@ async function prepareLaunch(run: CommandRun, scratch: string): Promise<Launch> 
     const home = path.join(scratch, "home");
     const tmp = path.join(scratch, "tmp");
     await Promise.all([mkdir(home), mkdir(tmp)]);
-    return { file: shell[0], args: shell.slice(1), env: commandEnv(process.env, { home, tmp, pass: run.passEnv }) };
+    const env = commandEnv(process.env, { home, tmp, pass: run.passEnv });
+    const contain = run.containment ?? (await probeContainment());
+    if (!contain.usable) return { file: shell[0], args: shell.slice(1), env };
+    return { file: contain.binary, args: [...containmentArgs(run.cwd), "--", ...shell], env };
   }
   const options = run.sandboxOptions ?? {};
   const emptyDir = path.join(scratch, "empty");
@@ -58,9 +66,13 @@ async function prepareLaunch(run: CommandRun, scratch: string): Promise<Launch> 
   const gitConfig = gitDir
     ? await writeSandboxGitConfig(gitDir, path.join(scratch, "gitconfig"), gitExcludes && SANDBOX_GIT_EXCLUDES)
     : undefined;
+  const overlays = await Promise.all(
+    (options.gitDirs ?? []).map((dir, i) => sanitizedConfigOverlays(dir, path.join(scratch, `gitconfigs-${i}`))),
+  );
   const args = sandboxArgs(run.cwd, {
     ...options,
     emptyDir,
+    gitConfigOverlays: overlays.flat(),
     ...(gitConfig ? { gitConfig } : {}),
     ...(gitExcludes ? { gitExcludes } : {}),
   });

@@ -88,6 +88,12 @@ export async function mergeProgress(
       wholeTree: options.verifyWholeTree === true,
     },
   );
+  if (verification.status === "could-not-run")
+    return {
+      status: "refused",
+      message: `Not merged: ${verification.note}\nThe integration branch did not move; your branch now holds it merged in. Make the test command run (a missing program or runner, or no test found), commit, and call merge_progress again; or tell the person.`,
+      verification,
+    };
   if (verification.status === "broke-tests")
     return {
       status: "refused",

@@ -4,6 +4,7 @@
 // The integration branch's run is kept per commit: after a verified merge the agent's run is the new branch's
 // (the same tree), so the only extra runs are the first one and those after a branch moved some other way.
 import { compareTestReports, readTestReport, type TestReport } from "../core/testReport";
+import { testsCouldNotRunText, whyTestsCouldNotRun } from "../core/testsCouldNotRun";
 import type { MergeVerification } from "../protocol/tools";
 import { probeBubblewrap, type BubblewrapProbe, type SandboxOptions } from "./bubblewrap";
 import type { CommandPolicy } from "./commandPolicy";
@@ -26,9 +27,21 @@ export interface MergeVerifierOptions {
 
 /** A run of the test command that could not happen, with why. */
 type Unverified = { readonly ran: false; readonly reason: string };
+/** A run that happened but is no verdict (exit 127, no runner, no test reported): never a pass. */
+type CouldNotRun = { readonly couldNotRun: string };
+
+/** The report of a run, or why it is none. */
+function judged(output: string, exitCode: number): TestReport | CouldNotRun {
+  const report = readTestReport(output, exitCode);
+  const problem = whyTestsCouldNotRun(output, exitCode, report);
+  return problem ? { couldNotRun: testsCouldNotRunText(problem.why, output) } : report;
+}
+
+/** What is known of a baseline that could not run: nothing passed there, so every failure now counts. */
+const UNKNOWN_BASELINE: TestReport = { exitCode: 0, passed: [], failed: [] };
 
 export class MergeVerifier {
-  private readonly baselines = new Map<string, Promise<TestReport | Unverified>>();
+  private readonly baselines = new Map<string, Promise<TestReport | Unverified | CouldNotRun>>();
 
   constructor(
     private readonly repo: SwarmRepository,
@@ -46,7 +59,7 @@ export class MergeVerifier {
     const run = this.scratchRun(sha);
     this.baselines.set(
       sha,
-      run.then((r) => (r.ran ? readTestReport(r.output, r.exitCode) : r)),
+      run.then((r) => (r.ran ? judged(r.output, r.exitCode) : r)),
     );
     return run;
   }
@@ -62,10 +75,10 @@ export class MergeVerifier {
     });
   }
 
-  private baseline(sha: string): Promise<TestReport | Unverified> {
+  private baseline(sha: string): Promise<TestReport | Unverified | CouldNotRun> {
     let found = this.baselines.get(sha);
     if (found === undefined) {
-      found = this.scratchRun(sha).then((r) => (r.ran ? readTestReport(r.output, r.exitCode) : r));
+      found = this.scratchRun(sha).then((r) => (r.ran ? judged(r.output, r.exitCode) : r));
       this.baselines.set(sha, found);
     }
     return found;
@@ -99,7 +112,17 @@ export class MergeVerifier {
     if ("ran" in after) return unverified(`the tests could not run in your worktree: ${after.reason}`);
     // The agent's tree becomes the integration branch if the merge is published: its run is that branch's.
     this.baselines.set(head, Promise.resolve(after));
-    const cmp = compareTestReports(before, after);
+    if ("couldNotRun" in after)
+      return {
+        status: "could-not-run",
+        command,
+        passed: 0,
+        failed: 0,
+        broken: [],
+        stillFailing: [],
+        note: `"${command}" on your tree: ${after.couldNotRun}`,
+      };
+    const cmp = compareTestReports("couldNotRun" in before ? UNKNOWN_BASELINE : before, after);
     const counts = `${after.passed.length} passed, ${after.failed.length} failed`;
     const status = cmp.broken.length > 0 ? "broke-tests" : "passed";
     const note =
@@ -119,7 +142,10 @@ export class MergeVerifier {
     };
   }
 
-  private async runInWorktree(worktree: string, sandboxOptions: SandboxOptions): Promise<TestReport | Unverified> {
+  private async runInWorktree(
+    worktree: string,
+    sandboxOptions: SandboxOptions,
+  ): Promise<TestReport | Unverified | CouldNotRun> {
     const { testCommand, policy } = this.options;
     const verdict = policy.evaluate(testCommand, { cwd: worktree });
     if (verdict.decision !== "allow")
@@ -145,6 +171,6 @@ export class MergeVerifier {
           ? `"${testCommand}" ran past ${timeoutMs} ms and was stopped; make the tests faster or the recipe's wall clock longer`
           : `"${testCommand}" was killed (${outcome.signal})`,
       };
-    return readTestReport(outcome.output, outcome.exitCode);
+    return judged(outcome.output, outcome.exitCode);
   }
 }

@@ -1,11 +1,13 @@
-// What a sandboxed command can see, as one list of mounts: the toolchain read-only, a private home and /tmp, the
-// repository's git dir read-only (its config replaced by a copy without remotes or credentials), the agent's
+// What a sandboxed command can see, as one list of mounts: the toolchain read-only (of /etc only what toolchains
+// read), a private home and /tmp, the repository's git dir read-only (its configs, submodules' and worktrees' too,
+// replaced by copies without remotes or credentials: sandboxGitConfig.ts), the agent's
 // worktree writable with its protected names read-only (absent ones as empty read-only folders, so they cannot be
 // created either). Nothing else: not the user's checkout, not the real home, not the swarm's other worktrees.
 // A new read-only view (say the user's node_modules) is one more entry in `readOnlyBinds`.
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { homeToolchainDirs } from "./homeToolchains";
 
 export type SandboxMount =
   /** `source` shown read-only at `path` (source defaults to path); `optional` skips a missing source. */
@@ -23,6 +25,8 @@ export interface SandboxOptions {
   readonly gitDirs?: readonly string[];
   /** A sanitized copy of the repository's git config, shown instead of `<gitDir>/config`. */
   readonly gitConfig?: string;
+  /** Sanitized copies of the git dirs' other configs (submodules', worktrees'), each shown at `path`. */
+  readonly gitConfigOverlays?: ReadonlyArray<{ readonly path: string; readonly source: string }>;
   /** Worktree-relative names git must ignore inside the sandbox (the links to the user's dependency folders). */
   readonly gitIgnored?: readonly string[];
   /** The excludes file listing `gitIgnored`, shown read-only at SANDBOX_GIT_EXCLUDES (the config names it). */
@@ -41,7 +45,40 @@ export interface SandboxOptions {
 export const SANDBOX_GIT_EXCLUDES = "/tmp/.swarmboard-git-excludes";
 
 /** Where programs and their libraries live on Linux systems; bound read-only where they exist. */
-const TOOLCHAIN = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix"];
+const TOOLCHAIN = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix"];
+
+/**
+ * The /etc entries toolchains read (users and groups by name, name resolution, TLS certificates, the dynamic
+ * loader, time zone, alternatives, MIME and terminal data, language runtimes' own folders); nothing else of /etc:
+ * never shadow, gshadow, sudoers, the system git config (credential helpers) or package managers' credentials.
+ */
+const ETC_NEEDED = new Set([
+  ...["passwd", "group", "hosts", "hostname", "resolv.conf", "nsswitch.conf", "host.conf", "gai.conf"],
+  ...["services", "protocols", "networks", "ssl", "ca-certificates", "ca-certificates.conf", "pki"],
+  ...["crypto-policies", "alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone"],
+  ...["os-release", "lsb-release", "debian_version", "mime.types", "mtab", "shells", "locale.alias", "locale.conf"],
+  ...["inputrc", "terminfo", "magic", "magic.mime", "fonts", "perl", "xml", "sgml"],
+]);
+const ETC_NEEDED_PREFIX = /^(?:java-\d|python3|ruby|php\d)/;
+
+/** The /etc entries of ETC_NEEDED that exist, read-only (a top-level symlink kept as a symlink). */
+function etcMounts(): SandboxMount[] {
+  let names: string[];
+  try {
+    names = readdirSync("/etc");
+  } catch {
+    return [];
+  }
+  const mounts: SandboxMount[] = [];
+  for (const name of names.sort()) {
+    if (!ETC_NEEDED.has(name) && !ETC_NEEDED_PREFIX.test(name)) continue;
+    const p = `/etc/${name}`;
+    const kind = kindOf(p);
+    if (kind === "symlink") mounts.push({ kind: "symlink", path: p, target: readlinkSync(p) });
+    else if (kind !== "missing") mounts.push({ kind: "ro", path: p, optional: true });
+  }
+  return mounts;
+}
 
 function kindOf(p: string): "dir" | "symlink" | "other" | "missing" {
   try {
@@ -65,19 +102,23 @@ function systemMounts(): SandboxMount[] {
     if (kind === "symlink") mounts.push({ kind: "symlink", path: dir, target: readlinkSync(dir) });
     else if (kind === "dir") mounts.push({ kind: "ro", path: dir });
   }
-  return mounts;
+  return [...mounts, ...etcMounts()];
 }
 
 /**
- * PATH entries and node's own prefix outside the system folders (e.g. /usr/local-like prefixes elsewhere). Not
- * those under the real home: the home stays empty (a toolchain there, like nvm or ~/.cargo, is not visible).
+ * PATH entries and node's own prefix outside the system folders (e.g. /usr/local-like prefixes elsewhere). Those
+ * under the real home show only the toolchain they belong to (homeToolchains.ts): the rest of the home stays
+ * empty.
  */
 function userToolchainMounts(home: string | undefined, checkout: string | undefined): SandboxMount[] {
-  const dirs = new Set<string>([path.dirname(path.dirname(process.execPath))]);
-  for (const entry of (process.env.PATH ?? "").split(":")) if (path.isAbsolute(entry)) dirs.add(path.normalize(entry));
+  const entries = [path.dirname(path.dirname(process.execPath))];
+  for (const entry of (process.env.PATH ?? "").split(":")) if (path.isAbsolute(entry)) entries.push(entry);
+  const dirs = new Set<string>();
+  for (const entry of entries.map((e) => path.normalize(e)))
+    for (const dir of home && isUnder(entry, home) ? homeToolchainDirs(entry, home) : [entry]) dirs.add(dir);
   const mounts: SandboxMount[] = [];
   for (const dir of dirs) {
-    if (dir === "/" || (home && isUnder(dir, home)) || TOOLCHAIN.some((t) => isUnder(dir, t))) continue;
+    if (dir === "/" || [...TOOLCHAIN, "/etc"].some((t) => isUnder(dir, t))) continue;
     if ((checkout && isUnder(dir, checkout)) || kindOf(dir) !== "dir") continue;
     mounts.push({ kind: "ro", path: dir, optional: true });
   }
@@ -98,6 +139,7 @@ export function sandboxMounts(worktree: string, options: SandboxOptions = {}): S
     mounts.push({ kind: "ro", path: dir, optional: true });
     if (options.gitConfig) mounts.push({ kind: "ro", path: path.join(dir, "config"), source: options.gitConfig });
   }
+  for (const o of options.gitConfigOverlays ?? []) mounts.push({ kind: "ro", path: o.path, source: o.source });
   for (const dir of options.readOnlyBinds ?? []) mounts.push({ kind: "ro", path: dir, optional: true });
   // The checkout's place stays, empty and read-only, with only its git dir in it.
   if (options.userCheckout) mounts.push({ kind: "remount-ro", path: options.userCheckout });

@@ -58,6 +58,17 @@ describe("eval: judging a branch with hidden tests", function () {
     assert.match(wrong.note ?? "", /^hidden tests failed \(exit 1\): not ok 1 - doubles/);
   });
 
+  it("never solves a run that could not run: a missing runner or no test reported", async () => {
+    const probe = await probeBubblewrap();
+    assert.ok(probe.usable, `bubblewrap is needed for this test: ${probe.usable ? "" : probe.reason}`);
+    const missing = await judgeIntegration({ ...request, command: "swarmboard-no-such-runner hidden/" });
+    assert.equal(missing.solved, false);
+    assert.match(missing.note ?? "", /^not judged: the hidden tests could not run: exit 127/);
+    const none = await judgeIntegration({ ...request, command: "true hidden/" });
+    assert.equal(none.solved, false, "a command that ran no test solved the task");
+    assert.match(none.note ?? "", /tests could not run: it printed nothing/);
+  });
+
   it("gives no verdict on a missing branch or without a sandbox, and says why", async () => {
     const missing = await judgeIntegration({ ...request, ref: "swarmboard/gone/main" });
     assert.match(missing.note ?? "", /^not judged: swarmboard\/gone\/main could not be checked out/);

@@ -5,13 +5,15 @@
 // that.) Each escape is also run once without the sandbox, as a control that the escape would have worked.
 import assert from "node:assert/strict";
 import { callTool } from "./callTool";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { approveAllApprover } from "../../../src/workspace/approvals";
 import { probeBubblewrap, type BubblewrapProbe } from "../../../src/workspace/bubblewrap";
+import { homeToolchainDirs } from "../../../src/workspace/homeToolchains";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
 import { cleanRepo, removeDir, tempDir } from "./gitFixture";
@@ -126,9 +128,70 @@ describe("workspace: commands inside bubblewrap", function () {
       assert.doesNotMatch(env.output, /tok-123/);
       const home = await run(sandboxed, `ls -A '${os.homedir()}'`);
       assert.equal(home.exitCode, 0, home.output);
-      assert.equal(home.output.trim(), "", `the home folder is visible inside the sandbox: ${home.output}`);
+      // Only the toolchains on PATH under the home show (homeToolchains.ts), nothing else of it.
+      const toolchains = new Set(
+        [path.dirname(path.dirname(process.execPath)), ...(process.env.PATH ?? "").split(":")]
+          .filter((e) => path.isAbsolute(e))
+          .flatMap((e) => homeToolchainDirs(path.normalize(e), os.homedir()))
+          .map((d) => path.relative(os.homedir(), d).split(path.sep)[0]),
+      );
+      const shown = home.output.split("\n").filter(Boolean);
+      assert.deepEqual(
+        shown.filter((n) => !toolchains.has(n)),
+        [],
+        `the home folder is visible inside the sandbox: ${home.output}`,
+      );
     } finally {
       delete process.env.SWARMBOARD_TEST_API_TOKEN;
+    }
+  });
+
+  it("shows no token from a submodule's or a worktree's git config", async () => {
+    const gitDir = path.join(repoDir, ".git");
+    const token = "ghp_plantedSubmoduleToken0123456789";
+    const planted = [
+      path.join(gitDir, "modules", "sub", "config"),
+      path.join(gitDir, "modules", "sub", "modules", "nested", "config"),
+      path.join(gitDir, "config.worktree"),
+      path.join(gitDir, "worktrees", readdirSync(path.join(gitDir, "worktrees"))[0], "config.worktree"),
+    ];
+    for (const file of planted) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      const url = `https://x-access-token:${token}@github.com/o/r.git`;
+      writeFileSync(file, `[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = ${url}\n`);
+    }
+    const printAll = `node -e "for (const f of process.argv.slice(1)) console.log(f, require('fs').readFileSync(f, 'utf8'))" ${planted.map((f) => `'${f}'`).join(" ")}`;
+    const res = await run(sandboxed, printAll);
+    assert.equal(res.exitCode, 0, res.output);
+    assert.equal(res.output.match(/repositoryformatversion/g)?.length, planted.length, `each read: ${res.output}`);
+    assert.doesNotMatch(res.output, new RegExp(token), "a token in a git config is visible in the sandbox");
+    const control = await run(plain, printAll);
+    assert.match(control.output, new RegExp(token), "control: outside the sandbox the token is there");
+    for (const file of planted) rmSync(file);
+  });
+
+  it("binds only the /etc files toolchains need: no shadow, gshadow, sudoers; node, npm, git and python still run", async () => {
+    assert.ok(existsSync("/etc/shadow"), "control: the host has /etc/shadow");
+    const readShadow = `node -e "process.stdout.write(require('fs').readFileSync('/etc/shadow', 'utf8').slice(0, 5))"`;
+    const inside = await run(sandboxed, readShadow);
+    assert.notEqual(inside.exitCode, 0, `read /etc/shadow inside the sandbox: ${inside.output}`);
+    const etc = await run(sandboxed, "ls -A /etc");
+    assert.equal(etc.exitCode, 0, etc.output);
+    const listed = etc.output.split("\n");
+    for (const name of ["shadow", "gshadow", "sudoers", "gitconfig", "passwd"])
+      assert.equal(
+        listed.includes(name),
+        name === "passwd",
+        `/etc/${name} ${name === "passwd" ? "missing" : "visible"}`,
+      );
+    const python = existsSync("/usr/bin/python3")
+      ? " && python3 -c 'import ssl, json, socket; print(ssl.OPENSSL_VERSION)'"
+      : "";
+    const tools = await run(sandboxed, `node --version && npm --version && git --version && whoami${python}`);
+    assert.equal(tools.exitCode, 0, tools.output);
+    if (process.getuid?.() === 0) {
+      const host = execFileSync("sh", ["-c", "head -c 5 /etc/shadow"], { encoding: "utf8" });
+      assert.ok(host.length > 0, "control: root reads /etc/shadow on the host");
     }
   });
 });

@@ -1,7 +1,8 @@
 // A stand-in for the worker: runs one long command inside bubblewrap and one without, at the same time, so that a
 // test can kill this process with SIGKILL and check that no process of either command lives on. Usage:
 //   node commandChild.js <dir> <token>
-// Each command writes `<dir>/<sandboxed|plain>/started` once its processes (two `sleep <token>`) are running.
+// Each command writes `<dir>/<sandboxed|plain>/started` once its processes (four `sleep <token>`: two background
+// children, one in its own session (`setsid`) and one double-forked, whose parent is gone) are running.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { probeBubblewrap, type BubblewrapProbe } from "../../../src/workspace/bubblewrap";
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   const probe = await probeBubblewrap();
   if (!probe.usable) throw new Error(`bubblewrap is not usable: ${probe.reason}`);
   const plain: BubblewrapProbe = { usable: false, installed: true, reason: "the unsandboxed case" };
-  const command = `sleep ${token} & sleep ${token} & echo started > started; wait`;
+  const command = `sleep ${token} & sleep ${token} & setsid sleep ${token} & (sleep ${token} &); echo started > started; wait`;
   await Promise.all(
     (["sandboxed", "plain"] as const).map((name) => {
       const cwd = path.join(dir, name);

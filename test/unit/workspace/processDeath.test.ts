@@ -1,5 +1,5 @@
 // Done-when: after SIGKILL of the worker, no process of a running command (sandboxed, or approved and run without
-// the sandbox) is alive 5 s later. A stand-in worker (commandChild.ts) runs both kinds; processes are found by a
+// the sandbox), not even one in its own session (`setsid`) or double-forked, is alive 5 s later. A stand-in worker (commandChild.ts) runs both kinds; processes are found by a
 // token in their command line in /proc, which shows the sandbox's processes too.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -41,7 +41,8 @@ describe("workspace: commands die with the worker", function () {
     const started = () => ["sandboxed", "plain"].every((n) => existsSync(path.join(dir, n, "started")));
     for (let i = 0; i < 300 && !started() && child.exitCode === null; i++) await sleep(100);
     assert.ok(started(), `the commands did not start: ${stderr}`);
-    assert.ok(processesWith(token).length >= 4, "control: both commands' sleeps are running before the kill");
+    for (let i = 0; i < 50 && processesWith(token).length < 8; i++) await sleep(100);
+    assert.ok(processesWith(token).length >= 8, "control: both commands' four sleeps are running before the kill");
     child.kill("SIGKILL");
     await sleep(5_000);
     const alive = processesWith(token);
@@ -53,7 +54,7 @@ describe("workspace: commands die with the worker", function () {
     const token = `${1000 + Math.floor(Math.random() * 8000)}.${process.pid}1`;
     const plain: BubblewrapProbe = { usable: false, installed: true, reason: "the unsandboxed case" };
     const out = await runShellCommand({
-      command: `sleep ${token} & echo returned`,
+      command: `sleep ${token} & setsid sleep ${token} & echo returned`,
       cwd: dir,
       sandbox: plain,
       timeoutMs: 60_000,

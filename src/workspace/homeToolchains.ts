@@ -1,0 +1,33 @@
+// Toolchains installed under the home (nvm, volta, pyenv, asdf, rustup/cargo, bun, deno, `~/.local/bin`) are seen
+// by sandboxed commands read-only, and nothing else of the home: for a PATH entry under the home, the folders its
+// programs need (a version manager's own folder, where its shims and versions live; an nvm version's prefix, so
+// `npm` finds its `lib/`), never the home itself, never a folder that holds credentials (`~/.cargo` keeps
+// `credentials.toml`: only its `bin` and `~/.rustup` are shown; `~/.local`: only `bin` and `lib`).
+import path from "node:path";
+
+/** Folders under the home that are never shown, even when on PATH. */
+const NEVER = new Set([".ssh", ".aws", ".gnupg", ".config", ".docker", ".kube", ".azure", ".password-store"]);
+
+/** A version manager's folder: every PATH entry inside it shows the whole folder (shims need the versions). */
+const MANAGERS = [".volta", ".pyenv", ".asdf", ".bun", ".deno", ".rbenv", ".nodenv", ".goenv", ".sdkman"];
+
+function isUnder(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(`${dir}/`);
+}
+
+/** What to bind read-only for one absolute PATH entry (or node's own prefix) under `home`; [] for none. */
+export function homeToolchainDirs(entry: string, homeDir: string): string[] {
+  const trimmed = (p: string) => path.normalize(p).replace(/(.)\/+$/, "$1");
+  const [dir, home] = [trimmed(entry), trimmed(homeDir)];
+  if (!isUnder(dir, home) || dir === home) return [];
+  const parts = path.relative(home, dir).split(path.sep);
+  if (NEVER.has(parts[0]) || parts.includes("..")) return [];
+  if (MANAGERS.includes(parts[0])) return [path.join(home, parts[0])];
+  // nvm: ~/.nvm/versions/node/<v>/bin; the version's prefix holds lib/node_modules/npm.
+  if (parts[0] === ".nvm")
+    return parts.length >= 4 && parts[1] === "versions" ? [path.join(home, ...parts.slice(0, 4))] : [dir];
+  if (parts[0] === ".cargo") return [dir, path.join(home, ".rustup")];
+  if (parts[0] === ".local" && parts[1] === "bin") return [dir, path.join(home, ".local", "lib")];
+  // Any other folder on PATH under the home (say ~/bin or ~/go/bin): that folder alone.
+  return [dir];
+}
