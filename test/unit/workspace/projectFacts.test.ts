@@ -2,6 +2,10 @@
 // tests and a TODO, and a folder whose package.json has only npm init's placeholder.
 import { strict as assert } from "assert";
 import { suggestRecipe } from "../../../src/core/recipeSuggestion";
+import { RpcPeer } from "../../../src/core/rpc/rpcPeer";
+import { createInProcessTransportPair } from "../../../src/core/rpc/transport";
+import { projectFactsMethod } from "../../../src/protocol/swarmRpc";
+import { serveModels } from "../../../src/worker/reviewAndModelRpc";
 import { gatherProjectFacts, packageTestCommand } from "../../../src/workspace/projectFacts";
 import { git, removeDir, tempDir, write } from "./gitFixture";
 import { makeMochaProject } from "./mochaProject";
@@ -24,6 +28,14 @@ describe("project facts for the recipe suggestion", function () {
     const s = suggestRecipe("Make the failing mocha tests pass", facts);
     assert.equal(s.recipe, "fix-failing-tests");
     assert.match(s.reason, /npm test/);
+    // The wizard asks the worker for them: the same facts through the method's schemas.
+    const [hostEnd, workerEnd] = createInProcessTransportPair();
+    const served = serveModels(new RpcPeer(workerEnd));
+    try {
+      assert.deepEqual(await new RpcPeer(hostEnd).request(projectFactsMethod, { workspace: dir }), facts);
+    } finally {
+      served.forEach((d) => d.dispose());
+    }
   });
 
   it("leaves out what it cannot read: no test script, no repository", async () => {
