@@ -6,8 +6,9 @@
 // facts only lean a vague goal, and otherwise colour the reason:
 //  1. the goal names TODO/FIXME comments                     -> todo-sweep
 //  2. the goal is about tests failing / passing / being red  -> fix-failing-tests
-//  3. the goal is a question (what/why/how..., or ends "?")  -> research
-//  4. the goal asks for a change (fix/add/implement/...)     -> organization
+//  3. the goal asks for a change (fix/add/implement/...)     -> organization
+//     (also politely, "Can you add ...?": a question only in form)
+//  4. the goal is a question (what/why/how..., or ends "?")  -> research
 //  5. a vague goal, and tests are known to fail              -> fix-failing-tests
 //  6. anything else                                          -> research
 // TODO comments alone never pick todo-sweep: a project with TODOs is the common case, not a request to sweep them.
@@ -32,7 +33,7 @@ const failWords = /\b(?:fail(?:s|ing|ed|ures?)?|broken|break(?:s|ing)?|red|pass(
 const questionStart =
   /^(?:what|why|how|where|which|who|when|whose|is|are|does|do|did|can|could|should|would|will|explain|find out|investigate)\b/i;
 const changeVerbs =
-  /^(?:please\s+)?(?:fix|add|implement|refactor|remove|delete|rename|update|upgrade|write|make|create|build|migrate|port|replace|clean(?: up)?|change|convert|extract|introduce|support|improve|optimi[sz]e|speed up|move|split|merge|document|repair|handle)\b/i;
+  /^(?:(?:(?:can|could|would|will) you\s+)?(?:please\s+)?)(?:fix|add|implement|refactor|remove|delete|rename|update|upgrade|write|make|create|build|migrate|port|replace|clean(?: up)?|change|convert|extract|introduce|support|improve|optimi[sz]e|speed up|move|split|merge|document|repair|handle)\b/i;
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -67,13 +68,13 @@ export function suggestRecipe(goal: string, facts: ProjectFacts = {}): RecipeSug
   const failing = facts.failingTests ?? 0;
   if (todoWords.test(text)) return { recipe: "todo-sweep", reason: todoReason(facts) };
   if (testWords.test(text) && failWords.test(text)) return { recipe: "fix-failing-tests", reason: testReason(facts) };
-  if (text.endsWith("?") || questionStart.test(text))
-    return { recipe: "research", reason: "The goal is a question: researchers explore it, a synthesist answers." };
   if (changeVerbs.test(text)) {
     const aside =
       failing > 0 ? ` (${failingText(failing, facts.testCommand)}: fix-failing-tests starts from them)` : "";
     return { recipe: "organization", reason: `The goal asks for a change: workers take it in parts${aside}.` };
   }
+  if (text.endsWith("?") || questionStart.test(text))
+    return { recipe: "research", reason: "The goal is a question: researchers explore it, a synthesist answers." };
   if (failing > 0) return { recipe: "fix-failing-tests", reason: testReason(facts) };
   return { recipe: "research", reason: "No clear signal in the goal: research explores and reports." };
 }

@@ -22,6 +22,9 @@ describe("suggestRecipe", () => {
     ["Fix median for even-length lists", failing, "organization", /change.*3 tests fail in npm test/],
     ["Add a --verbose flag to the CLI", tested, "organization", /^The goal asks for a change: workers take/],
     ["Refactor the parser into modules", {}, "organization", /change/],
+    ["Can you add a cache to the loader?", {}, "organization", /change/],
+    ["Could you please rename the stats module", {}, "organization", /change/],
+    ["Can the loader cache its results?", {}, "research", /question/],
     // TODOs alone are no request to sweep them; a vague goal falls back to research.
     ["The stats module", tested, "research", /No clear signal/],
   ];
