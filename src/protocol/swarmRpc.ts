@@ -202,3 +202,17 @@ export const pullProgressNotification = defineNotification(
   "model/pullProgress",
   z.object({ uri: z.string(), downloadedBytes: z.number().nonnegative(), totalBytes: z.number().nonnegative() }),
 );
+
+/**
+ * What the launch wizard suggests a recipe from (src/core/recipeSuggestion.ts): read from the folder without
+ * running anything (src/workspace/projectFacts.ts); a fact that cannot be read is absent.
+ */
+export const projectFactsMethod = defineMethod(
+  "project/facts",
+  z.object({ workspace: z.string().min(1) }),
+  z.object({
+    testCommand: z.string().optional(),
+    failingTests: z.number().int().nonnegative().optional(),
+    todoComments: z.number().int().nonnegative().optional(),
+  }),
+);

@@ -1,5 +1,5 @@
-// The worker's methods that need no running swarm: the review of a swarm's branches and the model files (facts,
-// tool-calling support, pulls). Each registers its handler on the peer and returns what unregisters it.
+// The worker's methods that need no running swarm: the review of a swarm's branches, the model files (facts,
+// tool-calling support, pulls) and the project facts the launch wizard suggests a recipe from. Each registers its handler on the peer and returns what unregisters it.
 import type { Disposable } from "../core/disposable";
 import type { RpcPeer } from "../core/rpc/rpcPeer";
 import {
@@ -11,12 +11,14 @@ import {
   mergeBranchMethod,
   modelFactsMethod,
   modelToolCallingMethod,
+  projectFactsMethod,
   pullModelMethod,
   pullProgressNotification,
 } from "../protocol/swarmRpc";
 import { modelLoadFacts } from "./modelLoadFacts";
 import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
 import { reviewService } from "./reviewService";
+import { gatherProjectFacts } from "../workspace/projectFacts";
 
 export function serveReview(peer: RpcPeer): Disposable[] {
   return [
@@ -31,6 +33,7 @@ export function serveReview(peer: RpcPeer): Disposable[] {
 
 export function serveModels(peer: RpcPeer): Disposable[] {
   return [
+    peer.handle(projectFactsMethod, ({ workspace }) => gatherProjectFacts(workspace)),
     peer.handle(modelFactsMethod, (p) => modelLoadFacts(p)),
     peer.handle(modelToolCallingMethod, async ({ modelPath }) => {
       const refusal = await modelToolCallingRefusal(modelPath);

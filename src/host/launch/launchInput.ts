@@ -2,7 +2,7 @@
 // open, so the in-host tests can read a step's prompt and answer it the way a user would (VS Code's
 // `showInputBox`/`showQuickPick` give no handle to their widget).
 import * as vscode from "vscode";
-import { QuickPicker } from "../quickPicker";
+import { QuickPicker, type PickUpdate } from "../quickPicker";
 
 export interface InputStep {
   readonly title: string;
@@ -41,7 +41,8 @@ export class LaunchInput {
         : undefined;
       return verdict;
     };
-    check();
+    // An empty box is not judged before the person types (or presses Enter): no red error on a fresh step.
+    if (box.value !== "") check();
     this.box = box;
     return new Promise((resolve) => {
       box.onDidChangeValue(check);
@@ -59,15 +60,18 @@ export class LaunchInput {
     });
   }
 
+  /** `focus`: the item focused at first, and items that replace these when they arrive (see QuickPicker.pick). */
   pick<T extends vscode.QuickPickItem>(
     items: readonly T[],
     title: string,
     placeholder?: string,
+    focus: { readonly active?: T; readonly later?: Promise<PickUpdate<T> | undefined> } = {},
   ): Promise<T | undefined> {
     const picked = this.picker.pick(items, {
       title,
       ignoreFocusOut: true,
       ...(placeholder !== undefined ? { placeholder } : {}),
+      ...focus,
     });
     this.box = undefined;
     return picked;

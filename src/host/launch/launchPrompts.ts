@@ -3,6 +3,7 @@
 // before the count because the estimate needs the model's facts (bytes per KV cell, shared cells or copy mode).
 import * as vscode from "vscode";
 import { buildRecipeCatalog } from "../../core/recipeCatalog";
+import { suggestRecipe, type ProjectFacts } from "../../core/recipeSuggestion";
 import { modelUriFormat, modelUriPrompt } from "../models/modelUris";
 import type { LaunchInput } from "./launchInput";
 
@@ -73,16 +74,41 @@ export async function askGoal(input: LaunchInput, steps: LaunchSteps): Promise<s
   });
 }
 
+type RecipeItem = vscode.QuickPickItem & { readonly label: string };
+
+/** The recipe items with the suggested one first, focused, and its reason in its detail line. */
+function recipeItems(choices: readonly RecipeChoice[], goal: string, facts: ProjectFacts) {
+  const suggestion = suggestRecipe(goal, facts);
+  const items: RecipeItem[] = choices.map((c) => ({
+    label: c.name,
+    description: `${c.origin} · ${c.agents} agents`,
+    detail:
+      c.name === suggestion.recipe ? `$(lightbulb) Suggested: ${suggestion.reason} ${c.description}` : c.description,
+  }));
+  const active = items.find((i) => i.label === suggestion.recipe);
+  return { items: active === undefined ? items : [active, ...items.filter((i) => i !== active)], active };
+}
+
+/**
+ * The recipe step: preselected from the goal at once with the facts known now (`facts.now`); when the project's
+ * facts arrive later (`facts.later`) the suggestion is redone, unless the person has moved on in the list.
+ */
 export async function askRecipe(
   input: LaunchInput,
   steps: LaunchSteps,
   choices: readonly RecipeChoice[],
+  goal: string,
+  facts: { readonly now?: ProjectFacts; readonly later?: Promise<ProjectFacts | undefined> } = {},
 ): Promise<string | undefined> {
-  const picked = await input.pick(
-    choices.map((c) => ({ label: c.name, description: `${c.origin} · ${c.agents} agents`, detail: c.description })),
-    steps.title(2, "recipe"),
-    "How the agents are organised",
-  );
+  const first = recipeItems(choices, goal, facts.now ?? {});
+  const later =
+    facts.now === undefined && facts.later !== undefined
+      ? facts.later.then((f) => (f === undefined ? undefined : recipeItems(choices, goal, f)))
+      : undefined;
+  const picked = await input.pick(first.items, steps.title(2, "recipe"), "How the agents are organised", {
+    ...(first.active === undefined ? {} : { active: first.active }),
+    ...(later === undefined ? {} : { later }),
+  });
   return picked?.label;
 }
 

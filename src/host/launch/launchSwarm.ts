@@ -5,7 +5,8 @@ import { existsSync } from "node:fs";
 import { cpus } from "node:os";
 import * as vscode from "vscode";
 import { toErrorData } from "../../core/rpc/rpcPeer";
-import { modelFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
+import type { ProjectFacts } from "../../core/recipeSuggestion";
+import { modelFactsMethod, projectFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
 import { placementText } from "../models/modelFit";
 import { engineChoice } from "./engineChoice";
 import { runtimeSettings, type RuntimeRequest } from "./runtimeSettings";
@@ -205,12 +206,26 @@ async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Pr
   // A saved model that is still there is used without asking (Select Model changes it).
   const saved = settings.modelPath !== "" && existsSync(settings.modelPath) ? settings.modelPath : undefined;
   const steps = new LaunchSteps(saved === undefined ? 4 : 3);
+  // Asked while the goal is typed; the recipe step never waits for it (it updates its suggestion when it comes).
+  let known: ProjectFacts | undefined;
+  const facts = Promise.resolve()
+    .then(() => deps.worker.request(projectFactsMethod, { workspace: folder.fsPath }))
+    .then(
+      (f) => (known = f),
+      (err: unknown) => {
+        deps.log.warn(`no project facts for the recipe suggestion: ${toErrorData(err).message}`);
+        return undefined;
+      },
+    );
   const goal = await askGoal(deps.input, steps);
   if (goal === undefined) return cancelled;
   const { choices, problems } = await recipeChoices(folder);
   if (problems.length > 0)
     void vscode.window.showWarningMessage(`Swarmboard: some recipe files were left out: ${problems.join("; ")}`);
-  const recipe = await askRecipe(deps.input, steps, choices);
+  const recipe = await askRecipe(deps.input, steps, choices, goal, {
+    ...(known === undefined ? {} : { now: known }),
+    later: facts,
+  });
   if (recipe === undefined) return cancelled;
   const modelPath = saved ?? (await askModelPath(deps, settings.modelPath));
   if (modelPath === undefined) return cancelled;
