@@ -3,9 +3,10 @@
 // into a turn script; `swarmboard run --script` re-runs it on a fresh clone of the same repository commit, and the
 // replay ends with the same board (kinds, authors, texts), the same merged files and the same report. The same
 // re-run from a trace with one recorded call changed ends differently, and the comparison says where.
+// `swarmboard replay <state dir>` does the extraction and the re-run in one step.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { swarmEventSchema, type SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../src/protocol/turnScript";
@@ -81,6 +82,11 @@ function runSwarm(workspace: string, stateDir: string, scriptFile: string, recip
     ...["run", "--goal", goal, "--recipe", recipeFile, "--model", model, "--workspace", workspace],
     ...["--state-dir", stateDir, "--script", scriptFile, "--threads", "1", "--plain"],
   ]);
+  return outcomeOf(workspace, stateDir, out);
+}
+
+/** What a CLI run that printed `out` ended with, read from its state dir and its workspace. */
+function outcomeOf(workspace: string, stateDir: string, out: ReturnType<typeof runCli>): RunOutcome {
   assert.ok(out.status === 0 || out.status === 1, `exit ${out.status}:\n${out.stdout}\n${out.stderr}`);
   const { swarmId } = JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { swarmId: string };
   const mask = (text: string) => text.split(swarmId).join("<swarm>");
@@ -165,6 +171,26 @@ describe("a recorded `swarmboard run` replayed from its trace (real CLI, tiny Ch
     const replayed = runSwarm(freshClone("replay"), path.join(repo.root, "replay-state"), scriptFile, recipeFile);
     assert.deepEqual(differences(recorded, replayed), []);
     assert.equal(replayed.mergedFiles, recorded.mergedFiles);
+  });
+
+  it("does both in one step with `swarmboard replay <state dir>`, to the same end", () => {
+    const workspace = freshClone("one-step");
+    const stateDir = path.join(repo.root, "one-step-state");
+    const out = runCli(["replay", repo.stateDir, "--workspace", workspace, "--state-dir", stateDir, "--plain"]);
+    assert.match(out.stdout, /^replaying swarm \S+ \(.*events\.jsonl\)$/m);
+    assert.deepEqual(differences(recorded, outcomeOf(workspace, stateDir, out)), []);
+  });
+
+  it("refuses to replay an events file without the run's saved inputs beside it, saying why (exit 2)", () => {
+    const lone = path.join(repo.root, "lone", "events.jsonl");
+    mkdirSync(path.dirname(lone));
+    copyFileSync(path.join(repo.stateDir, "events.jsonl"), lone);
+    const out = runCli(["replay", lone, "--workspace", freshClone("refused")]);
+    assert.equal(out.status, 2, `${out.stdout}\n${out.stderr}`);
+    assert.match(
+      out.stderr,
+      /lone\/settings\.json cannot be read .* replay reads the goal, recipe and model a run saved/,
+    );
   });
 
   /** A copy of the recorded trace with the one call of `agentId` to `tool` given other arguments. */
