@@ -8,6 +8,7 @@ import { cleanUpCommand, listCommand } from "./historyCommands";
 import { mcpCommand } from "./mcpServer";
 import { memoryCommand } from "./memoryCommands";
 import { pullCommand, pullListCommand } from "./modelCommands";
+import { parseReplay, replayCommand } from "./replayCommand";
 import { replayScriptCommand } from "./replayScript";
 import { parseRun, parseWatch } from "./runArgs";
 import { runCommand } from "./runCommand";
@@ -39,6 +40,7 @@ export const cliCommands: readonly CliCommandEntry[] = [
     return opts.command === "pull" ? pullCommand(opts) : pullListCommand(opts);
   }),
   entry("replay-script", (argv) => replayScriptCommand(parseReplayScript(argv).events)),
+  entry("replay", (argv) => replayCommand(parseReplay(argv))),
 ];
 
 /** The command the arguments name, and the arguments after its name; undefined when none does. */

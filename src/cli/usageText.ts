@@ -98,6 +98,15 @@ export const commandUsage = {
 `,
   "replay-script": `  swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
 `,
+  replay: `  swarmboard replay <state-dir|events.jsonl> [options]
+                                             run a recorded swarm again as a new swarm, every call forced from its
+                                             trace, with the goal, recipe, model and settings its state dir saved
+      --workspace <dir>           a checkout of the commit the run started from (default: the current folder)
+      --model <file.gguf>         the model (default: the one the run saved)
+      --state-dir <dir>           the replay's own state dir, to compare with the run's (default as for run)
+      --threads <n>               CPU threads for decoding (default: the run's)
+      --plain                     plain lines even on a TTY
+`,
 } as const;
 
 export type CommandName = keyof typeof commandUsage;

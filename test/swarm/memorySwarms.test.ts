@@ -147,7 +147,9 @@ describe("memory across swarms on one repository", function () {
     assert.ok(boardTexts(third).some((t) => t.includes("1 stale (their files changed since) were left out.")));
   });
 
-  it("lets a swarm that finds the fact in its trunk reach its first finding in fewer steps and tokens (forced)", async () => {
+  // Forced trajectories cannot show that an agent with the fact needs fewer steps: the scripts fix the steps. What
+  // they measure is the fact's cost to the agent's token budget: its lines in the trunk, against reading the file.
+  it("charges an agent less of its token budget for the fact in its trunk than for reading the file (forced)", async () => {
     const repo = makeSampleRepo();
     const checked = {
       tool: "post_finding",
@@ -155,19 +157,15 @@ describe("memory across swarms on one repository", function () {
     };
     await runSwarm(repo, 1, "Learn how the stats helpers behave", [checked]);
     const goal = "Fix median() in the stats module for even-length lists";
-    // The forced trajectories follow one policy: an agent whose trunk carries a verified fact about the file it
-    // needs builds on it; one without reads the file first. The trunks are checked to be what the policy assumes.
     const finding = { tool: "post_finding", args: { kind: "OBSERVED", text: "median must sort numerically" } };
+    const read = { tool: "read_file", args: { path: "src/stats.js" } };
+    // The same first finding with the fact in the trunk and without it; and, without it, after reading the file.
     const withMemory = await runSwarm(repo, 2, goal, [finding]);
-    const without = await runSwarm(
-      repo,
-      3,
-      goal,
-      [{ tool: "read_file", args: { path: "src/stats.js" } }, finding],
-      false,
-    );
+    const withoutSameCalls = await runSwarm(repo, 3, goal, [finding], false);
+    const withoutReading = await runSwarm(repo, 4, goal, [read, finding], false);
     assert.ok(withMemory.trunk.includes(fact), "the first trunk carries the fact");
-    assert.ok(!without.trunk.includes(fact), "the second one does not (memory off)");
+    for (const run of [withoutSameCalls, withoutReading]) assert.ok(!run.trunk.includes(fact), "memory off");
+    const trunkTokens = (run: SwarmRun) => ofType(run.events, "swarm-started")[0]!.trunkTokens;
     const firstFinding = (run: SwarmRun) => {
       const calls = ofType(run.events, "tool-call").filter((e) => e.agentId === "agent-1");
       const at = calls.findIndex((c) => c.tool === "post_finding");
@@ -176,17 +174,18 @@ describe("memory across swarms on one repository", function () {
       // Every result says what is left; its tokens are the budget minus the agent's private cells.
       const tokensLeft = Number(/(\d+) tokens/.exec(result?.left ?? "")?.[1]);
       assert.ok(Number.isFinite(tokensLeft), `a budget line on the result: ${result?.left}`);
-      return { steps: at + 1, tokensUsed: research().budgets.tokensPerAgent - tokensLeft };
+      return research().budgets.tokensPerAgent - tokensLeft;
     };
-    const a = firstFinding(withMemory);
-    const b = firstFinding(without);
+    const [a, same, reading] = [withMemory, withoutSameCalls, withoutReading].map(firstFinding);
+    const factTokens = trunkTokens(withMemory) - trunkTokens(withoutSameCalls);
     console.log(
-      `      first finding: ${a.steps} steps, ${a.tokensUsed} tokens with memory; ${b.steps}, ${b.tokensUsed} without`,
+      `      the fact's trunk lines: ${factTokens} tokens; the agent's budget spent by its first finding: ${a} with the ` +
+        `fact, ${same} without (same calls), ${reading} reading the file instead`,
     );
-    assert.ok(a.steps < b.steps, `steps to the first finding: ${a.steps} with memory, ${b.steps} without`);
-    assert.ok(
-      a.tokensUsed < b.tokensUsed,
-      `private tokens by then: ${a.tokensUsed} with memory, ${b.tokensUsed} without`,
-    );
+    assert.ok(factTokens > 0, "the fact is in the trunk");
+    // At present the agent's budget is charged all of the fact's trunk lines (shared cells); a copy of the fact in
+    // the agent's own context on top of them would fail here.
+    assert.ok(a - same <= factTokens, `the fact costs the agent at most its trunk lines: ${a - same} of ${factTokens}`);
+    assert.ok(a < reading, `the fact costs less than reading the file: ${a} with the fact, ${reading} reading`);
   });
 });

@@ -225,7 +225,8 @@ describe("a scripted swarm of three agents on the real runtime (the tiny ChatML 
     assert.ok(entries().some((e) => e.author === "agent-4" && e.text === "median is only called from the tests"));
   });
 
-  it("leaves a trace whose calls replay the run: the events give back each agent's script", () => {
+  // Extraction only: replayRun.test.ts re-runs an extracted script and compares the two runs' ends.
+  it("leaves a trace that gives back each agent's calls in order (the script replay-script extracts)", () => {
     const replay = scriptFromTrace(events);
     const original = script("g", "t", "f").agents;
     for (const agent of ["agent-1", "agent-2", "agent-3", "agent-4", "synthesist"]) {

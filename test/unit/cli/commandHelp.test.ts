@@ -19,7 +19,18 @@ describe("cli: every command answers --help and -h with its usage", function () 
 
   it("the table names the commands a user types, each with its usage", () => {
     const names: string[] = cliCommands.map((c) => c.name);
-    for (const name of ["run", "watch", "mcp", "eval", "list", "clean-up", "memory", "model pull", "replay-script"])
+    for (const name of [
+      "run",
+      "watch",
+      "mcp",
+      "eval",
+      "list",
+      "clean-up",
+      "memory",
+      "model pull",
+      "replay-script",
+      "replay",
+    ])
       assert.ok(names.includes(name), `${name} is in the command table`);
     for (const c of cliCommands) assert.match(c.usage, new RegExp(`swarmboard ${c.name}\\b`), c.name);
   });
