@@ -3,7 +3,7 @@
 // binary is an error that gives the command that builds it. `kill` is a SIGKILL (a crash, not a shutdown); `start` again brings
 // the same server back on the same port.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 
@@ -32,6 +32,17 @@ export function llamaServerBinary(): string {
     );
   }
   return found.stdout.trim().split("\n").at(-1)!;
+}
+
+/**
+ * llama-server is built -march=native, so on a CPU that reports AMX it compiles ggml's AMX kernels, and on KVM guests
+ * (this project's CI machines) their first matmul of a quantised model crashes (SIGSEGV in ggml_backend_amx_mul_mat,
+ * seen 2026-12-03). `--no-repack` keeps weights out of the AMX buffer; the portable runtime leaves its AMX variant
+ * out for the same reason (scripts/runtimeBuildFlavor.mjs). Elsewhere the server repacks as it does by default.
+ */
+function cpuReportsAmx(): boolean {
+  if (!existsSync("/proc/cpuinfo")) return false;
+  return /^flags\s*:.*\bamx_tile\b/m.test(readFileSync("/proc/cpuinfo", "utf8"));
 }
 
 export function freePort(): Promise<number> {
@@ -83,6 +94,7 @@ export class LlamaServerProcess {
     const args = ["-m", modelPath, "--host", "127.0.0.1", "--port", String(this.port), "-np", String(slots)];
     args.push("-c", String(contextCells), "--kv-unified", "-t", String(threads ?? 2), "--no-webui");
     if (alias) args.push("--alias", alias);
+    if (cpuReportsAmx()) args.push("--no-repack");
     this.log = "";
     const child = spawn(llamaServerBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.on("data", (d: Buffer) => (this.log += d.toString()));
