@@ -24,7 +24,8 @@ export function statusBarText(swarm: HostSwarmView | undefined, worker: WorkerSt
     };
   }
   if (!swarm) return { text: "$(rocket) Swarmboard", tooltip: "No swarm yet. Click to open the panel." };
-  const model = swarm.model ? modelName(swarm.model.path) : "model loading";
+  // No model facts yet: the worker is still loading the model and decoding the shared context, or it never got there.
+  const model = swarm.model ? modelName(swarm.model.path) : isRunning(swarm) ? "starting" : "not started";
   const live = liveAgents(swarm);
   const stats = swarm.stats;
   const kv = stats ? `KV ${Math.round((100 * stats.usedCells) / Math.max(1, stats.poolCells))}%` : "KV –";

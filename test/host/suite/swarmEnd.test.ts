@@ -111,6 +111,18 @@ describe("end of a swarm", function () {
     assert.equal(notice.level, "error");
     assert.match(notice.text, /failed: the swarm could not start: /);
     assert.deepEqual(notice.actions, ["Review Branches", "Show Log"]);
-    if (vscode.env.uiKind === vscode.UIKind.Web) await requestScreenshot("swarm-setup-failed");
+    await waitFor(
+      "the tree to show the swarm failed",
+      () =>
+        hooks.swarmsView
+          .roots()
+          .find((n) => n.kind === "swarm" && n.swarmId === swarmId && /· failed ·/.test(n.description ?? "")),
+      20_000,
+    );
+    if (vscode.env.uiKind === vscode.UIKind.Web) {
+      await vscode.commands.executeCommand("swarmboard.swarms.focus");
+      await new Promise((r) => setTimeout(r, 1500));
+      await requestScreenshot("swarm-setup-failed");
+    }
   });
 });
