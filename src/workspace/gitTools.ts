@@ -13,7 +13,7 @@ import { capText } from "./outputCap";
 import type { GitIdentity } from "./gitExec";
 import { ToolFailure } from "./fileTools";
 import { excludeLinkSpecs, isDependencyLink } from "./dependencyFolders";
-import { secretLinkReason } from "./secretLinks";
+import { secretFileIds, secretLinkReason } from "./secretLinks";
 
 const MAX_STATUS_FILES = 300;
 
@@ -62,13 +62,19 @@ async function refuseLeftoverMarkers(wt: string): Promise<void> {
 
 /** `git add` would put a secret's bytes in history through a hard link: refuse any file that is one (secretLinks.ts). */
 async function refuseSecretLinks(rules: ContainmentRules, changed: readonly string[]): Promise<void> {
+  const candidates: string[] = [];
+  for (const rel of changed) {
+    const st = await lstat(path.join(rules.root, rel)).catch(() => null);
+    if (st !== null && st.isFile() && st.nlink > 1) candidates.push(rel);
+  }
+  if (candidates.length === 0) return;
+  // Read once for every file with other names (a pnpm store's links can be many).
+  const scope = rules.secrets ?? {};
+  const known = await secretFileIds(scope);
   const reasons: string[] = [];
   const linked: string[] = [];
-  for (const rel of changed) {
-    const real = path.join(rules.root, rel);
-    const st = await lstat(real).catch(() => null);
-    if (st === null || !st.isFile() || st.nlink < 2) continue;
-    const why = await secretLinkReason(real, rel, rules.secrets ?? {});
+  for (const rel of candidates) {
+    const why = await secretLinkReason(path.join(rules.root, rel), rel, scope, known);
     if (why === undefined) continue;
     reasons.push(why);
     linked.push(rel);
