@@ -120,5 +120,8 @@ export async function checkModelCallsTools(modelFile: string, scripted: boolean)
   const refusal = await modelToolCallingRefusal(modelFile).catch((error: Error) => {
     throw new InputError(`${modelFile} cannot be read as a GGUF model (${error.message}): give --model a .gguf file.`);
   });
-  if (refusal !== undefined) throw new InputError(`${refusal} List them with \`swarmboard model pull --list\`.`);
+  if (refusal === undefined) return;
+  // The catalogue's names follow a refusal that says to pick another model, not one that says to download again.
+  const pick = /Pick an instruct model/.test(refusal) ? " List them with `swarmboard model pull --list`." : "";
+  throw new InputError(`${refusal}${pick}`);
 }

@@ -4,6 +4,7 @@ import { open, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Llama, LlamaModel, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { KvCacheType, KvPlacement, ModelFacts } from "../protocol/runtime";
+import { truncatedModelRefusal } from "./ggufExtent";
 import { freeKvMemory, readPlacement, type KvMemory } from "./kvPlacement";
 import { loadLlama, type GpuChoice, type LlamaBuildKind } from "./loadLlama";
 import { kvTypeBlockSize, readModelFacts } from "./modelFacts";
@@ -159,6 +160,11 @@ async function checkModelFile(modelPath: string): Promise<void> {
       `${modelPath} is not a GGUF model (it does not start with "GGUF"). Pick a .gguf file, or download it again.`,
     );
   }
+  // A file cut short: said so with both sizes, not as llama.cpp's read error (ggufExtent.ts).
+  const { readGgufFileInfo } = await loadNodeLlamaCpp();
+  const header = await readGgufFileInfo(modelPath, { readTensorInfo: true }).catch(() => undefined);
+  const truncated = header === undefined ? undefined : await truncatedModelRefusal(modelPath, header);
+  if (truncated !== undefined) throw new ModelLoadError("model-corrupt", modelPath, truncated);
 }
 
 const loadedModels = new Map<string, Promise<SwarmModel>>();

@@ -1,18 +1,19 @@
 // The git tools of an agent: status, diff and commit in its own worktree. Commit goes through the repository's
 // queue, never commits a protected path (a file an agent created under .vscode/ by a command, say) nor the
-// links to the user's installed dependencies (dependencyFolders.ts), and
-// concludes a merge left in conflict once the agent has resolved it.
-import { readFile } from "node:fs/promises";
+// links to the user's installed dependencies (dependencyFolders.ts), nor a hard link to one of the user's secret
+// files (secretLinks.ts: the agent's command may have made one the file tools refuse), and concludes a merge left in conflict once the agent has resolved it.
+import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ToolArgs, ToolResult } from "../protocol/tools";
 import { gitText, runGit } from "./gitExec";
 import { withLockRetry, type GitQueue } from "./gitQueue";
-import { protectedBy, resolveInWorktree, type ContainmentRules } from "./pathContainment";
+import { PathRefusedError, protectedBy, resolveInWorktree, type ContainmentRules } from "./pathContainment";
 import { changedPaths, isMerging, mergeHeadExists } from "./repoFacts";
 import { capText } from "./outputCap";
 import type { GitIdentity } from "./gitExec";
 import { ToolFailure } from "./fileTools";
 import { excludeLinkSpecs, isDependencyLink } from "./dependencyFolders";
+import { secretFileIds, secretLinkReason } from "./secretLinks";
 
 const MAX_STATUS_FILES = 300;
 
@@ -59,6 +60,33 @@ async function refuseLeftoverMarkers(wt: string): Promise<void> {
   }
 }
 
+/** `git add` would put a secret's bytes in history through a hard link: refuse any file that is one (secretLinks.ts). */
+async function refuseSecretLinks(rules: ContainmentRules, changed: readonly string[]): Promise<void> {
+  const candidates: string[] = [];
+  for (const rel of changed) {
+    const st = await lstat(path.join(rules.root, rel)).catch(() => null);
+    if (st !== null && st.isFile() && st.nlink > 1) candidates.push(rel);
+  }
+  if (candidates.length === 0) return;
+  // Read once for every file with other names (a pnpm store's links can be many).
+  const scope = rules.secrets ?? {};
+  const known = await secretFileIds(scope);
+  const reasons: string[] = [];
+  const linked: string[] = [];
+  for (const rel of candidates) {
+    const why = await secretLinkReason(path.join(rules.root, rel), rel, scope, known);
+    if (why === undefined) continue;
+    reasons.push(why);
+    linked.push(rel);
+  }
+  if (reasons.length > 0) {
+    throw new PathRefusedError(
+      "protected-path",
+      `Refusing to commit: ${reasons.join(" ")} Remove ${linked.join(", ")} (run_command rm), then commit again.`,
+    );
+  }
+}
+
 export async function commitTool(
   rules: ContainmentRules,
   gitDir: string,
@@ -82,6 +110,7 @@ export async function commitTool(
       );
     }
     if (merging) await refuseLeftoverMarkers(wt);
+    await refuseSecretLinks(rules, changed);
     const excludes = await excludeLinkSpecs(wt, links);
     await withLockRetry(() => runGit(wt, ["add", "-A", "--", ".", ...excludes]));
     await withLockRetry(() => runGit(wt, ["commit", "-q", "--no-verify", "-m", args.message], { identity }));

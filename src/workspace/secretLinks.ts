@@ -82,16 +82,18 @@ export async function secretFileIds(scope: SecretLinkScope): Promise<Map<string,
 
 /**
  * Why the regular file at `real` (shown to the agent as `shown`) must not be used: it is another name of a known
- * secret file. Undefined for a file with one name, a missing file, or a link to no known secret.
+ * secret file. Undefined for a file with one name, a missing file, or a link to no known secret. `known`: the
+ * secret ids already read (secretFileIds), for a caller that checks many files.
  */
 export async function secretLinkReason(
   real: string,
   shown: string,
   scope: SecretLinkScope,
+  known?: ReadonlyMap<string, string>,
 ): Promise<string | undefined> {
   const st = await statOrNull(real);
   if (st === null || !st.isFile() || st.nlink < 2n) return undefined;
-  const secret = (await secretFileIds(scope)).get(idOf(st));
+  const secret = (known ?? (await secretFileIds(scope))).get(idOf(st));
   if (secret === undefined) return undefined;
   return (
     `${JSON.stringify(shown)} is a hard link to ${secret} (the same file: device ${st.dev}, inode ${st.ino}), ` +

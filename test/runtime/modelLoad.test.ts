@@ -53,15 +53,30 @@ describe("loading a model", () => {
     );
   });
 
-  it("refuses a truncated GGUF with llama.cpp's reason as the cause", async () => {
+  it("refuses a truncated GGUF as truncated, with both sizes and what to do", async () => {
     const whole = await readFile(sharedModelPath("stories260K.gguf"));
     const truncated = path.join(dir, "truncated.gguf");
-    await writeFile(truncated, whole.subarray(0, Math.floor(whole.length / 2)));
-    await assert.rejects(loadSwarmModel({ modelPath: truncated, threads: 1 }), (error: unknown) => {
-      expectLoadError("model-corrupt", truncated, /damaged or truncated/)(error);
-      assert.ok((error as ModelLoadError).cause instanceof Error, "llama.cpp's own error is kept as the cause");
-      return true;
-    });
+    await writeFile(truncated, whole.subarray(0, whole.length - 1000));
+    await assert.rejects(
+      loadSwarmModel({ modelPath: truncated, threads: 1 }),
+      expectLoadError(
+        "model-corrupt",
+        truncated,
+        new RegExp(
+          `^the model file is truncated \\(${whole.length - 1000} of ${whole.length} bytes\\): download it again`,
+        ),
+      ),
+    );
+  });
+
+  it("refuses a GGUF cut inside its header as truncated", async () => {
+    const whole = await readFile(sharedModelPath("stories260K.gguf"));
+    const truncated = path.join(dir, "header-cut.gguf");
+    await writeFile(truncated, whole.subarray(0, 100));
+    await assert.rejects(
+      loadSwarmModel({ modelPath: truncated, threads: 1 }),
+      expectLoadError("model-corrupt", truncated, /^the model file is truncated \(100 bytes, cut inside its header\)/),
+    );
   });
 
   it("loads a good model once and reads its KV facts", async () => {

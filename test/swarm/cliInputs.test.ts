@@ -112,6 +112,18 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
     }
   });
 
+  it("refuses a truncated model for a free run as truncated (both sizes, download again), not as templateless", () => {
+    const whole = readFileSync(sharedModelPath("tiny-random-qwen2-chatml.gguf"));
+    const cut = path.join(repo.root, "cut.gguf");
+    writeFileSync(cut, whole.subarray(0, whole.length - 1));
+    const out = refused(
+      ["--goal", "g", "--model", cut, "--workspace", repo.workspace, "--recipe", recipeFile],
+      new RegExp(`the model file is truncated \\(${whole.length - 1} of ${whole.length} bytes\\): download it again`),
+    );
+    assert.doesNotMatch(out.stderr, /chat template|model pull --list/);
+    assert.equal(out.stdout, "", "no swarm was announced");
+  });
+
   // stories260K has no chat template, so only a scripted run (forced calls) reaches the KV checks below.
   it("refuses a goal too long for the KV budget, naming the CLI's flags", () => {
     const goal = "Describe the median function in words. ".repeat(3_000);

@@ -3,7 +3,8 @@
 // (a temp HOME here, never the real one). A hard link to a file that is no known secret reads as before.
 import { callTool } from "./callTool";
 import assert from "node:assert/strict";
-import { linkSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
@@ -81,6 +82,25 @@ describe("workspace: file tools refuse a hard link to a known secret", function 
     }
   });
 
+  it("commit refuses to stage a hard link to a secret, and nothing is committed", async () => {
+    const head = () => execFileSync("git", ["rev-parse", "HEAD"], { cwd: ws.worktree.path, encoding: "utf8" });
+    const before = head();
+    plant(path.join(home, ".aws", "credentials"), "creds.txt");
+    const out = await callTool(ws, "commit", { message: "add creds" });
+    assert.ok(!out.ok, `the link was committed: ${JSON.stringify(out)}`);
+    assert.equal(out.error.code, "protected-path");
+    assert.match(out.error.message, /Refusing to commit: .*"creds\.txt" is a hard link to .*\.aws\/credentials/);
+    assert.ok(!out.error.message.includes("AKIA"));
+    assert.equal(head(), before);
+    const staged = execFileSync("git", ["diff", "--cached", "--name-only"], {
+      cwd: ws.worktree.path,
+      encoding: "utf8",
+    });
+    assert.equal(staged, "");
+    for (const name of ["creds.txt", "notes.txt", "npm-config.txt", "settings.txt"])
+      rmSync(path.join(ws.worktree.path, name), { force: true });
+  });
+
   it("reads a hard link to a file that is no known secret", async () => {
     const other = path.join(outsideDir, "shared.txt");
     writeFileSync(other, "public text\n");
@@ -88,5 +108,7 @@ describe("workspace: file tools refuse a hard link to a known secret", function 
     const out = await callTool(ws, "read_file", { path: "shared.txt" });
     assert.ok(out.ok, JSON.stringify(out));
     assert.match(out.result.content, /public text/);
+    const commit = await callTool(ws, "commit", { message: "add shared" });
+    assert.ok(commit.ok && commit.result.committed, JSON.stringify(commit));
   });
 });
