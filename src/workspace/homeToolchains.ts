@@ -31,3 +31,21 @@ export function homeToolchainDirs(entry: string, homeDir: string): string[] {
   // Any other folder on PATH under the home (say ~/bin or ~/go/bin): that folder alone.
   return [dir];
 }
+
+/**
+ * What to bind read-only for one PATH entry, wherever it is: under the home, `homeToolchainDirs`; elsewhere the
+ * entry itself, or, inside a version manager's folder (a pyenv or nvm installed for another user, or with HOME
+ * pointing elsewhere: CI, sudo, a service), that manager's folder as under the home, since its shims run
+ * `<manager>/libexec/...` by absolute path.
+ */
+export function toolchainDirs(entry: string, homeDir: string | undefined): string[] {
+  const dir = path.normalize(entry).replace(/(.)\/+$/, "$1");
+  if (homeDir !== undefined && isUnder(dir, path.normalize(homeDir).replace(/(.)\/+$/, "$1")))
+    return homeToolchainDirs(dir, homeDir);
+  const parts = dir.split("/");
+  const manager = parts.findIndex((part) => MANAGERS.includes(part));
+  if (manager > 0) return [parts.slice(0, manager + 1).join("/")];
+  const nvm = parts.indexOf(".nvm");
+  if (nvm > 0 && parts[nvm + 1] === "versions" && parts.length >= nvm + 4) return [parts.slice(0, nvm + 4).join("/")];
+  return [dir];
+}

@@ -7,7 +7,7 @@
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { homeToolchainDirs } from "./homeToolchains";
+import { toolchainDirs } from "./homeToolchains";
 
 export type SandboxMount =
   /** `source` shown read-only at `path` (source defaults to path); `optional` skips a missing source. */
@@ -115,7 +115,7 @@ function userToolchainMounts(home: string | undefined, checkout: string | undefi
   for (const entry of (process.env.PATH ?? "").split(":")) if (path.isAbsolute(entry)) entries.push(entry);
   const dirs = new Set<string>();
   for (const entry of entries.map((e) => path.normalize(e)))
-    for (const dir of home && isUnder(entry, home) ? homeToolchainDirs(entry, home) : [entry]) dirs.add(dir);
+    for (const dir of toolchainDirs(entry, home)) dirs.add(dir);
   const mounts: SandboxMount[] = [];
   for (const dir of dirs) {
     if (dir === "/" || [...TOOLCHAIN, "/etc"].some((t) => isUnder(dir, t))) continue;

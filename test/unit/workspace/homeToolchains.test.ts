@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { probeBubblewrap } from "../../../src/workspace/bubblewrap";
 import { runShellCommand } from "../../../src/workspace/commandRunner";
-import { homeToolchainDirs } from "../../../src/workspace/homeToolchains";
+import { homeToolchainDirs, toolchainDirs } from "../../../src/workspace/homeToolchains";
 import { removeDir, tempDir, write } from "./gitFixture";
 
 describe("workspace: toolchains under the home, read-only in the sandbox", function () {
@@ -31,6 +31,18 @@ describe("workspace: toolchains under the home, read-only in the sandbox", funct
     assert.deepEqual(homeToolchainDirs("/home/u/bin", h), ["/home/u/bin"]);
     for (const none of ["/home/u", "/home/u/", "/home/u/.ssh/bin", "/home/u/.aws", "/home/u/.config/tool/bin"])
       assert.deepEqual(homeToolchainDirs(none, h), [], none);
+  });
+
+  it("shows a version manager's folder for a PATH entry outside the home too (its shims run it by absolute path)", () => {
+    // Seen on CI with HOME elsewhere: /root/.pyenv/shims/python3 execs /root/.pyenv/libexec/pyenv (exit 127 before).
+    assert.deepEqual(toolchainDirs("/root/.pyenv/shims", "/tmp/home"), ["/root/.pyenv"]);
+    assert.deepEqual(toolchainDirs("/opt/u/.nvm/versions/node/v20.1.0/bin", "/tmp/home"), [
+      "/opt/u/.nvm/versions/node/v20.1.0",
+    ]);
+    assert.deepEqual(toolchainDirs("/opt/tool/bin", "/tmp/home"), ["/opt/tool/bin"]);
+    assert.deepEqual(toolchainDirs("/home/u/.pyenv/shims", "/home/u"), ["/home/u/.pyenv"]);
+    assert.deepEqual(toolchainDirs("/home/u/.aws", "/home/u"), []);
+    assert.deepEqual(toolchainDirs("/opt/tool/bin", undefined), ["/opt/tool/bin"]);
   });
 
   it("runs npm test with node and npm from ~/.nvm first on PATH, read-only, and shows nothing else of the home", async () => {
