@@ -99,15 +99,19 @@ describe("model selection", function () {
 
   it("downloads with progress and stops when the download is cancelled (a local server, never the network)", async () => {
     const { hooks } = await swarmboard();
-    // A server on this machine that trickles a 4 MiB body, so the download is still running when cancelled.
+    // A server on this machine that trickles a 4 MiB body, so the download is still running when cancelled. It starts
+    // as a GGUF does (magic, version 3): a pull probes the first bytes and refuses anything else before downloading.
     const total = 4 * 1024 * 1024;
+    const head = Buffer.alloc(64 * 1024);
+    head.write("GGUF", 0, "latin1");
+    head.writeUInt32LE(3, 4);
     const server = http.createServer((req, res) => {
       res.writeHead(200, { "content-length": total, "content-type": "application/octet-stream" });
       if (req.method === "HEAD") return void res.end();
       let sent = 0;
       const timer = setInterval(() => {
         if (sent >= total) return void res.end();
-        res.write(Buffer.alloc(64 * 1024));
+        res.write(sent === 0 ? head : Buffer.alloc(64 * 1024));
         sent += 64 * 1024;
       }, 100);
       res.on("close", () => clearInterval(timer));
