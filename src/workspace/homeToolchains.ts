@@ -11,14 +11,18 @@ const NEVER = new Set([".ssh", ".aws", ".gnupg", ".config", ".docker", ".kube", 
 /** A version manager's folder: every PATH entry inside it shows the whole folder (shims need the versions). */
 const MANAGERS = [".volta", ".pyenv", ".asdf", ".bun", ".deno", ".rbenv", ".nodenv", ".goenv", ".sdkman"];
 
+/** A path without `..`, doubled or trailing slashes, as PATH entries and HOME are compared. */
+function normalized(p: string): string {
+  return path.normalize(p).replace(/(.)\/+$/, "$1");
+}
+
 function isUnder(p: string, dir: string): boolean {
   return p === dir || p.startsWith(`${dir}/`);
 }
 
 /** What to bind read-only for one absolute PATH entry (or node's own prefix) under `home`; [] for none. */
 export function homeToolchainDirs(entry: string, homeDir: string): string[] {
-  const trimmed = (p: string) => path.normalize(p).replace(/(.)\/+$/, "$1");
-  const [dir, home] = [trimmed(entry), trimmed(homeDir)];
+  const [dir, home] = [normalized(entry), normalized(homeDir)];
   if (!isUnder(dir, home) || dir === home) return [];
   const parts = path.relative(home, dir).split(path.sep);
   if (NEVER.has(parts[0]) || parts.includes("..")) return [];
@@ -39,9 +43,8 @@ export function homeToolchainDirs(entry: string, homeDir: string): string[] {
  * `<manager>/libexec/...` by absolute path.
  */
 export function toolchainDirs(entry: string, homeDir: string | undefined): string[] {
-  const dir = path.normalize(entry).replace(/(.)\/+$/, "$1");
-  if (homeDir !== undefined && isUnder(dir, path.normalize(homeDir).replace(/(.)\/+$/, "$1")))
-    return homeToolchainDirs(dir, homeDir);
+  const dir = normalized(entry);
+  if (homeDir !== undefined && isUnder(dir, normalized(homeDir))) return homeToolchainDirs(dir, homeDir);
   const parts = dir.split("/");
   const manager = parts.findIndex((part) => MANAGERS.includes(part));
   if (manager > 0) return [parts.slice(0, manager + 1).join("/")];

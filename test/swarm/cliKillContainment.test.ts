@@ -4,7 +4,8 @@
 // it, in its own pid namespace); processes are found by a token in their command line in /proc.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { processesWith, sleep } from "../fixtures/processes/processTable";
 import path from "node:path";
 import type { TurnScript } from "../../src/protocol/turnScript";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
@@ -12,21 +13,6 @@ import { removeDir } from "../unit/workspace/gitFixture";
 import { makeSampleRepo, testRecipe, type SampleRepo } from "./swarmFixtures";
 
 /** Pids whose command line holds `token`. */
-function processesWith(token: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes(token)) pids.push(Number(name));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return pids;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("an approved unsandboxed command's children die with the CLI (real runtime, forced tokens)", function () {
   this.timeout(10 * 60_000);
   let repo: SampleRepo;

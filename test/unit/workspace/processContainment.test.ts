@@ -5,7 +5,8 @@
 // the command runs as before and the approval prompt says so (the control at the end).
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { processesWith, sleep } from "../../fixtures/processes/processTable";
 import path from "node:path";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { EventApprover, approveAllApprover, type ApprovalRequest } from "../../../src/workspace/approvals";
@@ -21,19 +22,6 @@ const uncontained: ContainmentProbe = { usable: false, reason: "none on this pla
 const policy = new CommandPolicy({ allow: [], ask: [], deny: [] });
 
 /** Pids whose command line holds `token`. */
-function processesWith(token: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes(token)) pids.push(Number(name));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return pids;
-}
-
 /**
  * Prints the planted variable from every process environment it can read (a program, so the command policy does
  * not see the paths; only that variable, so the output cap cannot hide it).
@@ -41,8 +29,6 @@ function processesWith(token: string): number[] {
 const readAllEnvironments = `node -e "const fs=require('fs');for(const p of fs.readdirSync('/proc'))try{for(const v of fs.readFileSync('/proc/'+p+'/environ','utf8').split('\\0'))if(v.startsWith('PLANTED_'))console.log(v)}catch{}"`;
 
 const token = () => `${1000 + Math.floor(Math.random() * 8000)}.${process.pid}${Math.floor(Math.random() * 100)}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("workspace: approved unsandboxed commands in their own process space", function () {
   this.timeout(60_000);
   let repoDir = "";

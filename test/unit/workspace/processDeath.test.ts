@@ -3,28 +3,14 @@
 // token in their command line in /proc, which shows the sandbox's processes too.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { processesWith, sleep } from "../../fixtures/processes/processTable";
 import path from "node:path";
 import type { BubblewrapProbe } from "../../../src/workspace/bubblewrap";
 import { runShellCommand } from "../../../src/workspace/commandRunner";
 import { removeDir, tempDir } from "./gitFixture";
 
 /** Pids whose command line holds `token`. */
-function processesWith(token: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes(token)) pids.push(Number(name));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  return pids;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("workspace: commands die with the worker", function () {
   this.timeout(60_000);
   let dir = "";
