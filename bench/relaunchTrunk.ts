@@ -2,7 +2,7 @@
 // and the roster change; the charter, tools and repository summary do not). Measured side by side in one process,
 // for N agents each taking its first token:
 //   cold      a new context decodes the whole trunk (what every launch paid before the trunk was kept);
-//   kept      the worker's kept context decodes only the part after the shared prefix (worker/keptTrunk.ts);
+//   kept      the worker's kept context decodes only the part after the shared prefix (worker/swarm/keptTrunk.ts);
 //   restored  after a restart, a new context restores the saved trunk's cells from a state file, then decodes the
 //             changed tail (runtime/trunkStateFile.ts).
 // Usage: node dist/bench/relaunchTrunk.js [--model PATH] [--trunk 2048] [--changed 128] [--agents 8] [--threads 2]

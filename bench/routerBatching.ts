@@ -2,7 +2,7 @@
 // works (K = 1, 5, 10, 40), side by side in one process on the same model. The router's context is a forked agent
 // on a trunk of P tokens; each batch is one append of the K trigger lines (the real `triggerLine` format, as one
 // wait_for_triggers result carries them) and then K decisions, each a call of D forced tokens followed by its
-// short result, as the standing swarm does (worker/standingSwarm.ts). The same M triggers go through every arm,
+// short result, as the standing swarm does (worker/standing/standingSwarm.ts). The same M triggers go through every arm,
 // so the arms differ only in how the trigger lines reach the model: one prefill for K lines or K prefills.
 // Usage: node dist/bench/routerBatching.js [--model PATH] [--trunk 1024] [--triggers 40] [--threads 2]
 import os from "node:os";

@@ -15,7 +15,7 @@ import type { SwarmEvent } from "../protocol/swarmEvents";
 import { answerApprovalMethod, startSwarmMethod, stopSwarmMethod, swarmEventsNotification } from "../protocol/swarmRpc";
 import type { TurnScript } from "../protocol/turnScript";
 import { workerLogNotification } from "../protocol/workerRpc";
-import { defaultPolicyRules } from "../worker/defaultPolicy";
+import { defaultPolicyRules } from "../worker/swarm/defaultPolicy";
 import { WorkerService } from "../worker/workerService";
 
 export interface McpSwarmOptions {

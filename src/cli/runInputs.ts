@@ -7,8 +7,8 @@ import type { Recipe } from "../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
 import { checkEngineReady, type CheckedEngine } from "../worker/engineCheck";
-import { resolveRecipe } from "../worker/recipeResolve";
-import { refuseRouterOutsideStanding } from "../worker/standingSeats";
+import { resolveRecipe } from "../worker/swarm/recipeResolve";
+import { refuseRouterOutsideStanding } from "../worker/standing/standingSeats";
 import { resumeRefusalOf } from "../worker/historyService";
 import type { RunOptions } from "./runArgs";
 import {
@@ -23,7 +23,7 @@ import { checkSwarmFits } from "./swarmFitCheck";
 import { checkEventsFile, readScriptFile } from "./inputFiles";
 import { standingOptions } from "./watchInputs";
 import type { TurnScript } from "../protocol/turnScript";
-import type { StandingOptions } from "../worker/standingSwarm";
+import type { StandingOptions } from "../worker/standing/standingSwarm";
 
 export const noModelHelp = `No model given. Swarmboard needs one GGUF model, loaded once for all agents:
   swarmboard model pull hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M     (recommended, ~1.1 GB)

@@ -18,7 +18,7 @@ export type SteeringLine =
   | { readonly kind: "trigger"; readonly raw: unknown }
   | { readonly kind: "unclear"; readonly why: string };
 
-/** What the lines act on: the running swarm's session (src/worker/swarmSession.ts). */
+/** What the lines act on: the running swarm's session (src/worker/swarm/swarmSession.ts). */
 export interface SteeringTarget {
   message(to: string, text: string): Promise<{ id: string }>;
   pauseAgent(agentId: string, paused: boolean): { changed: boolean };

@@ -1,6 +1,6 @@
 // Refuses, before anything is written or any swarm context created, a goal or an agent count that cannot fit the
 // KV budget: the numbers come from the loaded model's own tokens and the budget, and the message names the flags.
-import { cellsPerAgentAtLeast, llamaMaxSequences, measureSwarmFit, type SwarmFitInput } from "../worker/swarmFit";
+import { cellsPerAgentAtLeast, llamaMaxSequences, measureSwarmFit, type SwarmFitInput } from "../worker/swarm/swarmFit";
 import { InputError } from "./inputChecks";
 
 const n = (value: number) => value.toLocaleString("en-US");

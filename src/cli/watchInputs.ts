@@ -2,7 +2,7 @@
 // schema, the trigger stream checked to be a readable file) and the line the person reads for a trigger typed on stdin.
 import type { WatchOptions } from "./runArgs";
 import { checkTriggersFile, readTriggerRulesFile } from "./inputFiles";
-import type { StandingOptions, StandingSwarm } from "../worker/standingSwarm";
+import type { StandingOptions, StandingSwarm } from "../worker/standing/standingSwarm";
 
 /** A watch's standing options, its files checked before anything is written or loaded. */
 export async function standingOptions(watch: WatchOptions): Promise<StandingOptions> {

@@ -1,7 +1,7 @@
 // The trigger log's format (`triggers.jsonl`): one JSON object per line, each ending in "\n", like the board's.
 // A crash can tear only the last line (no "\n", or cut mid-object): it is dropped on reopen and everything before
 // it is kept. A bad line anywhere else is corruption, reported with its line number. Pure; the file is
-// src/worker/triggerLog.ts.
+// src/worker/standing/triggerLog.ts.
 import { triggerLogLineSchema, type TriggerLogLine } from "../protocol/triggers";
 import { formatZodIssues } from "../protocol/zodIssues";
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { fileRefSchema, relativePathSchema } from "./board";
 
-/** `user`: a task the person added to a running swarm (src/worker/userTasks.ts). */
+/** `user`: a task the person added to a running swarm (src/worker/swarm/userTasks.ts). */
 export const taskKindSchema = z.enum(["goal", "test-failure", "todo", "diagnostic", "user"]);
 export type TaskKind = z.infer<typeof taskKindSchema>;
 

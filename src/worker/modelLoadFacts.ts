@@ -6,7 +6,7 @@ import { builtinRecipes } from "../core/recipeCatalog";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { gpuChoiceOf } from "../runtime/gpuBackend";
 import { loadSwarmModel } from "../runtime/loadModel";
-import { resolveKvPool } from "./kvPool";
+import { resolveKvPool } from "./swarm/kvPool";
 
 export interface ModelFactsRequest {
   readonly modelPath: string;

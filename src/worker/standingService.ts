@@ -4,8 +4,8 @@
 import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import type { Disposable } from "../core/disposable";
 import { swarmSavedMethod, swarmTriggerMethod } from "../protocol/triggers";
-import type { StandingSwarm } from "./standingSwarm";
-import type { SwarmSession } from "./swarmSession";
+import type { StandingSwarm } from "./standing/standingSwarm";
+import type { SwarmSession } from "./swarm/swarmSession";
 
 export function serveStanding(peer: RpcPeer, find: (swarmId: string) => SwarmSession | undefined): Disposable[] {
   const standing = (swarmId: string): StandingSwarm => {

@@ -3,7 +3,7 @@
 import { SwarmEventThrottle } from "../core/eventThrottle";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { CommandApprover } from "../workspace/approvals";
-import { SwarmSession, type SwarmRunOptions, type SwarmSummary } from "./swarmSession";
+import { SwarmSession, type SwarmRunOptions, type SwarmSummary } from "./swarm/swarmSession";
 
 export interface SwarmLaunch<Approver extends CommandApprover> {
   readonly options: Omit<SwarmRunOptions, "approver">;

@@ -5,7 +5,7 @@ import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
 import type { Disposable } from "../core/disposable";
 import { addTaskMethod, answerQuestionMethod, pauseAgentMethod } from "../protocol/steering";
 import { messageSwarmMethod } from "../protocol/swarmRpc";
-import type { SwarmSession } from "./swarmSession";
+import type { SwarmSession } from "./swarm/swarmSession";
 
 /** Serves the steering methods for the swarms `find` knows; returns their registrations. */
 export function serveSteering(peer: RpcPeer, find: (swarmId: string) => SwarmSession | undefined): Disposable[] {

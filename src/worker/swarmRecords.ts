@@ -9,7 +9,7 @@ import { savedSwarmInputsSchema, type SwarmInputs, type SwarmRecord } from "../p
 import { headCommit } from "../workspace/repoFacts";
 import { newSwarmId } from "../workspace/swarmIds";
 import { SwarmRegistry, thisProcessOwner } from "../workspace/swarmRegistry";
-import type { SwarmSummary } from "./swarmSession";
+import type { SwarmSummary } from "./swarm/swarmSession";
 
 export interface NewSwarmInput {
   readonly recipe: Recipe;

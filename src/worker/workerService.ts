@@ -25,16 +25,16 @@ import {
   type ResumeSwarmParams,
 } from "../protocol/swarmHistoryRpc";
 import type { Recipe } from "../protocol/recipe";
-import { defaultPolicyRules } from "./defaultPolicy";
+import { defaultPolicyRules } from "./swarm/defaultPolicy";
 import { EventsTrace } from "./eventsTrace";
 import { cleanUp, listSwarms, recordedEvents, resumableRecord } from "./historyService";
 import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
 import { serveMemory } from "./memoryService";
 import { modelToolCallingRefusal } from "./modelFiles";
-import { resolveRecipe } from "./recipeResolve";
+import { resolveRecipe } from "./swarm/recipeResolve";
 import { serveModels, serveReview } from "./reviewAndModelRpc";
-import { SwarmApprovals } from "./swarmApprovals";
-import type { SwarmRunOptions, SwarmSession } from "./swarmSession";
+import { SwarmApprovals } from "./swarm/swarmApprovals";
+import type { SwarmRunOptions, SwarmSession } from "./swarm/swarmSession";
 import { startSwarm } from "./startSwarm";
 import { SwarmSlot } from "./swarmSlot";
 import { serveStanding } from "./standingService";

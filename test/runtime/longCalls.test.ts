@@ -8,10 +8,10 @@ import { writeFileArgs } from "../../src/protocol/tools";
 import { AgentChatFormat } from "../../src/runtime/agentChatFormat";
 import { loadSwarmModel, type SwarmModel } from "../../src/runtime/loadModel";
 import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
-import { AgentCalls, type AgentCallsOptions } from "../../src/worker/agentCalls";
-import type { CatalogTool } from "../../src/worker/toolCatalog";
-import { controlTools, writeReportArgs } from "../../src/worker/tools/controlTools";
-import { workspaceTools } from "../../src/worker/tools/workspaceTools";
+import { AgentCalls, type AgentCallsOptions } from "../../src/worker/agent/agentCalls";
+import type { CatalogTool } from "../../src/worker/agent/toolCatalog";
+import { controlTools, writeReportArgs } from "../../src/worker/agent/tools/controlTools";
+import { workspaceTools } from "../../src/worker/agent/tools/workspaceTools";
 import { ensureFamilyModels, familyModelFile, modelFamilies } from "../fixtures/gguf/familyModels";
 
 function tool(name: string): CatalogTool {

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { removeDir } from "../unit/workspace/gitFixture";
 import { git, makeSampleRepo, ofType, testRecipe, type SampleRepo } from "./swarmFixtures";

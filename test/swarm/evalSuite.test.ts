@@ -9,9 +9,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import os from "node:os";
 import path from "node:path";
 import { evalReportSchema, type EvalReport } from "../../src/protocol/evalSuite";
-import { loadEvalSuite } from "../../src/worker/evalSuite";
-import { runEvalSuite } from "../../src/worker/evalSuiteRun";
-import { dropKeptContext } from "../../src/worker/keptTrunk";
+import { loadEvalSuite } from "../../src/worker/eval/evalSuite";
+import { runEvalSuite } from "../../src/worker/eval/evalSuiteRun";
+import { dropKeptContext } from "../../src/worker/swarm/keptTrunk";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { repoRoot } from "./swarmFixtures";
 

@@ -9,8 +9,8 @@ import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { denyAllApprover } from "../../src/workspace/approvals";
 import { BoardLogFile } from "../../src/workspace/boardLog";
 import { SwarmRepository } from "../../src/workspace/swarmRepository";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, ofType, testRecipe, type SampleRepo } from "./swarmFixtures";
 

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { builtinRecipes } from "../../src/core/recipeCatalog";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { dropKeptContext } from "../../src/worker/keptTrunk";
-import { SwarmSession } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { dropKeptContext } from "../../src/worker/swarm/keptTrunk";
+import { SwarmSession } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, ofType, type SampleRepo } from "./swarmFixtures";
 

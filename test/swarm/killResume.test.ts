@@ -9,7 +9,7 @@ import { SwarmBoard } from "../../src/core/swarmBoard";
 import { finishedTaskIds } from "../../src/core/finishedTasks";
 import type { TurnScript } from "../../src/protocol/turnScript";
 import { BoardLogFile } from "../../src/workspace/boardLog";
-import { gatherTasks } from "../../src/worker/workspaceTasks";
+import { gatherTasks } from "../../src/worker/swarm/workspaceTasks";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, repoRoot, testRecipe } from "./swarmFixtures";
 

@@ -12,9 +12,9 @@ import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { ScriptedCall, TurnScript } from "../../src/protocol/turnScript";
 import { reduceSwarm, emptySwarm } from "../../src/core/swarmView";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
-import { gatherTasks } from "../../src/worker/workspaceTasks";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
+import { gatherTasks } from "../../src/worker/swarm/workspaceTasks";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, ofType, testRecipe, type SampleRepo } from "./swarmFixtures";
 

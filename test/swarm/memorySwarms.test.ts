@@ -10,8 +10,8 @@ import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { ScriptedCall } from "../../src/protocol/turnScript";
 import { denyAllApprover } from "../../src/workspace/approvals";
 import { RepositoryMemory } from "../../src/workspace/repositoryMemory";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, ofType, type SampleRepo } from "./swarmFixtures";
 

@@ -10,8 +10,8 @@ import path from "node:path";
 import { builtinRecipes } from "../../src/core/recipeCatalog";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, ofType } from "./swarmFixtures";
 

@@ -8,10 +8,10 @@ import type { BoardEntry } from "../../src/protocol/board";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../src/protocol/turnScript";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
 import { scriptFromTrace } from "../../src/core/traceScript";
-import { gatherTasks } from "../../src/worker/workspaceTasks";
+import { gatherTasks } from "../../src/worker/swarm/workspaceTasks";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, ofType, testRecipe, type SampleRepo } from "./swarmFixtures";
 

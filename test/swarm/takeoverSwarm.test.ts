@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import type { BoardEntry } from "../../src/protocol/board";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
-import { gatherTasks } from "../../src/worker/workspaceTasks";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
+import { gatherTasks } from "../../src/worker/swarm/workspaceTasks";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, ofType, testRecipe } from "./swarmFixtures";
 

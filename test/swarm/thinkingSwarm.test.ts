@@ -7,8 +7,8 @@ import { TerminalView } from "../../src/cli/terminalView";
 import { emptySwarm, reduceSwarm } from "../../src/core/swarmView";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, ofType, testRecipe } from "./swarmFixtures";
 

@@ -11,8 +11,8 @@ import type { RecipeInput } from "../../src/protocol/recipe";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../src/protocol/turnScript";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmSummary } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, ofType, type SampleRepo } from "./swarmFixtures";
 

@@ -11,7 +11,7 @@ import { modelToolCallingMethod, startSwarmMethod, swarmEventsNotification } fro
 import { cleanUpSwarmMethod, listSwarmsMethod, resumeSwarmMethod } from "../../src/protocol/swarmHistoryRpc";
 import { workerReadyNotification } from "../../src/protocol/workerRpc";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, repoRoot, testRecipe } from "./swarmFixtures";
 

@@ -13,8 +13,8 @@ import type { Recipe } from "../../src/protocol/recipe";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../src/protocol/turnScript";
 import { denyAllApprover } from "../../src/workspace/approvals";
-import { defaultPolicyRules } from "../../src/worker/defaultPolicy";
-import { SwarmSession, type SwarmRunOptions, type SwarmSummary } from "../../src/worker/swarmSession";
+import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
+import { SwarmSession, type SwarmRunOptions, type SwarmSummary } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, ofType, testRecipe } from "./swarmFixtures";
 

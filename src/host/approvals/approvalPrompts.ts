@@ -15,7 +15,7 @@ export type ApprovalDecision = "once" | "swarm" | "deny";
 /** "ended": the swarm ended first; "disposed": the extension is going away. */
 type Outcome = ApprovalDecision | "timeout" | "ended" | "disposed";
 
-/** The worker's wait before an unanswered request counts as denied (src/worker/swarmApprovals.ts). */
+/** The worker's wait before an unanswered request counts as denied (src/worker/swarm/swarmApprovals.ts). */
 export const approvalTimeoutMs = 5 * 60_000;
 
 const buttons: ReadonlyArray<{ title: string; decision: ApprovalDecision }> = [

@@ -9,10 +9,10 @@ import { AgentChatFormat } from "../../../src/runtime/agentChatFormat";
 import type { SwarmModel } from "../../../src/runtime/loadModel";
 import { loadNodeLlamaCpp } from "../../../src/runtime/nodeLlamaCpp";
 import { createSwarmContext } from "../../../src/runtime/swarmContext";
-import { AgentCalls } from "../../../src/worker/agentCalls";
-import type { CatalogTool } from "../../../src/worker/toolCatalog";
-import { controlTools } from "../../../src/worker/tools/controlTools";
-import { workspaceTools } from "../../../src/worker/tools/workspaceTools";
+import { AgentCalls } from "../../../src/worker/agent/agentCalls";
+import type { CatalogTool } from "../../../src/worker/agent/toolCatalog";
+import { controlTools } from "../../../src/worker/agent/tools/controlTools";
+import { workspaceTools } from "../../../src/worker/agent/tools/workspaceTools";
 import { describeEachFamily, squeeze } from "./eachFamily";
 
 const tools: CatalogTool[] = [

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { budgetLeftLine, shortDuration } from "../../../src/core/budgetLeft";
 import { commandFailedName, compareTestReports, readTestReport } from "../../../src/core/testReport";
-import { missingProgram } from "../../../src/worker/workspaceTasks";
+import { missingProgram } from "../../../src/worker/swarm/workspaceTasks";
 
 // Real mocha 11 spec output (three tests, one nested suite), as `npm test` prints it.
 const mochaOutput = `

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { builtinRecipes } from "../../../src/core/recipeCatalog";
 import { testsCouldNotRunText, whyTestsCouldNotRun } from "../../../src/core/testsCouldNotRun";
-import { testFailureTasks } from "../../../src/worker/workspaceTasks";
+import { testFailureTasks } from "../../../src/worker/swarm/workspaceTasks";
 
 const mochaPass = "\n  math\n    ✔ adds\n\n  1 passing (3ms)\n";
 

@@ -1,7 +1,7 @@
 // Stopping one agent of a running swarm: its own signal aborts, its sub-agents' (at any depth) with it, and the
 // rest of the swarm goes on.
 import assert from "node:assert/strict";
-import { AgentStops } from "../../../src/worker/agentStops";
+import { AgentStops } from "../../../src/worker/agent/agentStops";
 
 describe("stopping one agent", () => {
   it("stops the agent and its sub-agents at every depth, and no one else", () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from "assert";
-import { BackgroundByParent, BackgroundSubagents } from "../../../src/worker/backgroundSubagents";
-import { controlTools } from "../../../src/worker/tools/controlTools";
-import type { SubagentOutcome } from "../../../src/worker/tools/toolDefinition";
+import { BackgroundByParent, BackgroundSubagents } from "../../../src/worker/agent/backgroundSubagents";
+import { controlTools } from "../../../src/worker/agent/tools/controlTools";
+import type { SubagentOutcome } from "../../../src/worker/agent/tools/toolDefinition";
 
 function deferred() {
   let resolve!: (o: SubagentOutcome) => void;

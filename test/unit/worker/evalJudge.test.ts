@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { probeBubblewrap } from "../../../src/workspace/bubblewrap";
-import { judgeIntegration, type JudgeRequest } from "../../../src/worker/evalJudge";
+import { judgeIntegration, type JudgeRequest } from "../../../src/worker/eval/evalJudge";
 import { cleanRepo, git, removeDir, tempDir, write } from "../workspace/gitFixture";
 
 const hiddenTest = `const test = require("node:test");

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkTrajectories, loadEvalSuite } from "../../../src/worker/evalSuite";
+import { checkTrajectories, loadEvalSuite } from "../../../src/worker/eval/evalSuite";
 import { repoRoot } from "../../runtime/runtimeTestModels";
 
 const suite = () => path.join(repoRoot(), "examples", "eval");

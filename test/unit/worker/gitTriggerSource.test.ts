@@ -6,8 +6,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TriggerInput } from "../../../src/protocol/triggers";
-import { pollUserBranch } from "../../../src/worker/gitTriggerSource";
-import type { SwarmSetup } from "../../../src/worker/swarmSetup";
+import { pollUserBranch } from "../../../src/worker/standing/gitTriggerSource";
+import type { SwarmSetup } from "../../../src/worker/swarm/swarmSetup";
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync("git", ["-c", "user.name=U", "-c", "user.email=u@example.invalid", ...args], { cwd });

@@ -2,7 +2,7 @@
 // when set (0 turns memory off), else a quarter of tokensPerAgent, and at most an eighth of a capped KV pool.
 import assert from "node:assert/strict";
 import { parseRecipeValue } from "../../../src/core/recipeParse";
-import { memoryTokenBudget } from "../../../src/worker/swarmMemory";
+import { memoryTokenBudget } from "../../../src/worker/swarm/swarmMemory";
 
 function recipe(budgets: Record<string, number>) {
   const parsed = parseRecipeValue("t", {

@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import { watchRecipeInput } from "../../../src/core/builtinRecipes";
 import { parseRecipeValue } from "../../../src/core/recipeParse";
-import { dispatchCall } from "../../../src/worker/callDispatch";
-import { RouterDesk } from "../../../src/worker/routerDesk";
-import { toolNamesForRecipes } from "../../../src/worker/toolCatalog";
-import { assertDispatchOnly, routerTools, routerToolNameSet } from "../../../src/worker/tools/routerTools";
-import type { ToolContext } from "../../../src/worker/tools/toolDefinition";
+import { dispatchCall } from "../../../src/worker/agent/callDispatch";
+import { RouterDesk } from "../../../src/worker/standing/routerDesk";
+import { toolNamesForRecipes } from "../../../src/worker/agent/toolCatalog";
+import { assertDispatchOnly, routerTools, routerToolNameSet } from "../../../src/worker/agent/tools/routerTools";
+import type { ToolContext } from "../../../src/worker/agent/tools/toolDefinition";
 import type { RouterDecision, Trigger } from "../../../src/protocol/triggers";
 
 function t(id: string): Trigger {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { builtinRecipes } from "../../../src/core/recipeCatalog";
 import { recipeSchema } from "../../../src/protocol/recipe";
 import { SwarmRuntimeError } from "../../../src/runtime/runtimeErrors";
-import { noSubagentSeat, planSeats } from "../../../src/worker/seatPlan";
+import { noSubagentSeat, planSeats } from "../../../src/worker/swarm/seatPlan";
 
 const organization = () => builtinRecipes().get("organization")!;
 

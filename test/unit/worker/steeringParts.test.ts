@@ -2,10 +2,10 @@
 // are renewed meanwhile) and the ask_user wait (answered, timed out, withdrawn, or nobody to ask). The whole of it
 // runs on the real runtime in test/swarm/steering.test.ts.
 import assert from "node:assert/strict";
-import { AgentPauses } from "../../../src/worker/agentPauses";
-import type { AgentEventDraft } from "../../../src/worker/agentRunnerDeps";
-import { SwarmQuestions } from "../../../src/worker/swarmQuestions";
-import { askUserTool } from "../../../src/worker/tools/askUserTool";
+import { AgentPauses } from "../../../src/worker/agent/agentPauses";
+import type { AgentEventDraft } from "../../../src/worker/agent/agentRunnerDeps";
+import { SwarmQuestions } from "../../../src/worker/agent/swarmQuestions";
+import { askUserTool } from "../../../src/worker/agent/tools/askUserTool";
 
 describe("the pause switch of one agent", () => {
   it("says whether a pause or resume changed anything", () => {

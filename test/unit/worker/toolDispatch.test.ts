@@ -3,9 +3,9 @@
 import { strict as assert } from "assert";
 import { MemoryBoardStore } from "../../../src/core/boardStore";
 import { SwarmBoard } from "../../../src/core/swarmBoard";
-import { dispatchCall } from "../../../src/worker/callDispatch";
-import { toolNamesForRecipes, toolsForRole } from "../../../src/worker/toolCatalog";
-import type { ToolContext } from "../../../src/worker/tools/toolDefinition";
+import { dispatchCall } from "../../../src/worker/agent/callDispatch";
+import { toolNamesForRecipes, toolsForRole } from "../../../src/worker/agent/toolCatalog";
+import type { ToolContext } from "../../../src/worker/agent/tools/toolDefinition";
 
 const role = {
   name: "worker",

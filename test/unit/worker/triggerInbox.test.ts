@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { defaultTriggerRules } from "../../../src/core/triggerFastPath";
 import type { Trigger } from "../../../src/protocol/triggers";
-import { TriggerInbox } from "../../../src/worker/triggerInbox";
-import { TriggerLogFile } from "../../../src/worker/triggerLog";
+import { TriggerInbox } from "../../../src/worker/standing/triggerInbox";
+import { TriggerLogFile } from "../../../src/worker/standing/triggerLog";
 
 async function open(file: string) {
   const log = await TriggerLogFile.open(file);

@@ -11,11 +11,11 @@ import { MemoryBoardStore } from "../../../src/core/boardStore";
 import { SwarmBoard } from "../../../src/core/swarmBoard";
 import { webSettingsSchema, type WebSettings } from "../../../src/protocol/webTools";
 import type { ApprovalRequest } from "../../../src/workspace/approvals";
-import { dispatchCall } from "../../../src/worker/callDispatch";
-import { SwarmApprovals } from "../../../src/worker/swarmApprovals";
-import { toolsForRole } from "../../../src/worker/toolCatalog";
-import type { ToolContext } from "../../../src/worker/tools/toolDefinition";
-import { WebAccess } from "../../../src/worker/web/webAccess";
+import { dispatchCall } from "../../../src/worker/agent/callDispatch";
+import { SwarmApprovals } from "../../../src/worker/swarm/swarmApprovals";
+import { toolsForRole } from "../../../src/worker/agent/toolCatalog";
+import type { ToolContext } from "../../../src/worker/agent/tools/toolDefinition";
+import { WebAccess } from "../../../src/worker/agent/web/webAccess";
 
 const page = `<!doctype html><html><head><title>Swarm &amp; Pages</title><script>var secret = "SCRIPT";</script>
 <style>p { color: red }</style></head><body><nav><a href="/">Home</a></nav><main><h1>Readable heading</h1>

@@ -2,7 +2,7 @@
 // estimate counts. Readers (researchers, synthesists) share one view and count for none.
 import assert from "node:assert/strict";
 import { builtinRecipes } from "../../../src/core/recipeCatalog";
-import { planSeats, seatAccess, writingSeats } from "../../../src/worker/seatPlan";
+import { planSeats, seatAccess, writingSeats } from "../../../src/worker/swarm/seatPlan";
 
 describe("writing seats", () => {
   it("counts no writer in a research swarm of 8 and every worker of an organisation swarm", () => {

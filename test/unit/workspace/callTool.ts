@@ -2,8 +2,8 @@
 // (parse -> run), so they exercise the one definition per tool. The result is checked against its result schema.
 import type { ToolError, ToolName, ToolResult } from "../../../src/protocol/tools";
 import { toolResultSchemas } from "../../../src/protocol/tools";
-import { findTool } from "../../../src/worker/toolCatalog";
-import { workspaceTools } from "../../../src/worker/tools/workspaceTools";
+import { findTool } from "../../../src/worker/agent/toolCatalog";
+import { workspaceTools } from "../../../src/worker/agent/tools/workspaceTools";
 import type { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 
 export type ToolCallOutcome<N extends ToolName = ToolName> =

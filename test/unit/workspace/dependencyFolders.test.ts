@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { tasksFromTestOutput } from "../../../src/core/taskSources";
-import { testFailureTasks } from "../../../src/worker/workspaceTasks";
+import { testFailureTasks } from "../../../src/worker/swarm/workspaceTasks";
 import { builtinRecipes } from "../../../src/core/recipeCatalog";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import type { CommandApprover } from "../../../src/workspace/approvals";

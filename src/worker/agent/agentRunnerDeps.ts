@@ -1,0 +1,65 @@
+// What an agent's loop is wired to (the model's calls, the board, the workspace, the web, the budgets, the
+// watchdog, compaction and delegation): built by SwarmSeats for each agent, read by AgentRunner.
+import type { ProgressGuard } from "../../core/progressGuard";
+import type { SwarmBoard } from "../../core/swarmBoard";
+import type { Budgets } from "../../protocol/recipe";
+import type { SwarmEvent } from "../../protocol/swarmEvents";
+import type { AgentWorkspace } from "../../workspace/agentWorkspace";
+import type { AgentCalls } from "./agentCalls";
+import type { AgentCompaction } from "./agentCompaction";
+import type { PauseEnd } from "./agentPauses";
+import type { Delegation } from "./backgroundSubagents";
+import type { AskUserOutcome } from "./swarmQuestions";
+import type { CatalogTool } from "./toolCatalog";
+import type { WebAccess } from "./web/webAccess";
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type AgentEventDraft = DistributiveOmit<SwarmEvent, "swarmId" | "time">;
+
+export interface AgentRunnerDeps {
+  readonly id: string;
+  readonly isSynthesist: boolean;
+  readonly calls: AgentCalls;
+  readonly board: SwarmBoard;
+  readonly workspace?: AgentWorkspace;
+  /** The swarm's way to the web, for fetch_url and web_search. */
+  readonly web?: WebAccess;
+  readonly tools: readonly CatalogTool[];
+  readonly budgets: Budgets;
+  /** The watchdog of this agent, wired to its claims and loop. */
+  readonly guard: ProgressGuard;
+  readonly emit: (event: AgentEventDraft) => void;
+  readonly now: () => number;
+  /** Aborted when the user stops the agent or the swarm. */
+  readonly signal: AbortSignal;
+  /** The wall clock's word: workers stop at "fanIn" so the synthesist can fan in; everyone stops at "stop". */
+  readonly budgetAction: () => "continue" | "fanIn" | "stop";
+  /** Milliseconds until this agent must stop (fan-in for workers, the end for the synthesist). */
+  readonly timeLeftMs?: () => number;
+  /** Resolves true when cells were freed for a paused agent, false when none will be. */
+  readonly waitForCells: () => Promise<boolean>;
+  /** Cells the agent holds beyond what it shares (its brief, calls and results). */
+  readonly privateCells: () => number;
+  /** Most private cells the agent may use: its share of the pool. */
+  readonly tailBudget: number;
+  /**
+   * Present when the agent compacts by re-fork when its tail reaches its share; without it the agent stops
+   * there (its private cells count against its token budget).
+   */
+  readonly compaction?: AgentCompaction;
+  /** Present for agents that may still fork sub-agents from their own state. */
+  readonly delegation?: Delegation;
+  /**
+   * How the agent's context opens: a fresh fork of the trunk reads its brief as a user turn; a sub-agent,
+   * forked in the middle of its parent's spawn call, reads its brief as that call's result.
+   */
+  readonly opening?: "brief" | "call-result";
+  /** The person's pause switch for this agent (src/worker/agent/agentPauses.ts). */
+  readonly pause?: {
+    requested(): boolean;
+    /** Waits while paused, at most `limitMs`; `renew` keeps the agent's claims alive meanwhile. */
+    waitWhilePaused(limitMs: number | undefined, renew: () => void): Promise<PauseEnd>;
+  };
+  /** Asks the person (ask_user); absent where nobody can be asked. */
+  readonly askUser?: (question: string) => Promise<AskUserOutcome>;
+}
