@@ -6,7 +6,7 @@ import type { ScriptedCall } from "../../protocol/turnScript";
 import { AgentChatFormat } from "../../runtime/agentChatFormat";
 import type { EngineAgent } from "../../runtime/engine";
 import { AgentThinking, type Thought, type ThinkingOptions } from "./agentThinking";
-import type { CatalogTool } from "./toolCatalog";
+import type { CatalogTool } from "./tools/toolDefinition";
 
 /** What the agent wrote in one turn; `tokens` counts all of it, its thought (free text before the call) included. */
 export type ModelCall =

@@ -8,7 +8,7 @@ import type { EngineAgent } from "../../runtime/engine";
 import type { EngineContext } from "../../runtime/engine";
 import type { SequencePositionCheck } from "../../runtime/swarmContextOptions";
 import type { AgentCalls, ModelCall } from "./agentCalls";
-import type { AgentEventDraft } from "./agentRunner";
+import type { AgentEventDraft } from "./agentEventDraft";
 
 export interface AgentCompactionDeps {
   readonly id: string;

@@ -3,11 +3,18 @@
 // not wait for it and the others go on, and it keeps its sequence (cells), claims (renewed while it waits) and
 // worktree. It goes on when resumed, stopped, or when its wall clock runs out (then it stops as usual).
 
+import type { SwarmBoard } from "../../core/swarmBoard";
 import type { LoopInput } from "../../protocol/agentLoop";
-import type { AgentRunnerDeps } from "./agentRunnerDeps";
 
 /** Why a paused agent stopped waiting. */
 export type PauseEnd = "resumed" | "aborted" | "time";
+
+/** One agent's pause switch, as its runner reads it. */
+export interface PauseSwitch {
+  requested(): boolean;
+  /** Waits while paused, at most `limitMs`; `renew` keeps the agent's claims alive meanwhile. */
+  waitWhilePaused(limitMs: number | undefined, renew: () => void): Promise<PauseEnd>;
+}
 
 /** Claims are renewed this often while an agent waits paused, well inside any lease. */
 const renewEveryMs = 60_000;
@@ -41,7 +48,7 @@ export class AgentPauses {
   }
 
   /** One agent's switch, as its runner reads it. */
-  switchFor(agentId: string, signal: AbortSignal) {
+  switchFor(agentId: string, signal: AbortSignal): PauseSwitch {
     return {
       requested: () => this.isPaused(agentId),
       waitWhilePaused: (limitMs: number | undefined, renew: () => void) =>
@@ -90,8 +97,13 @@ export class AgentPauses {
  * (the user, the swarm) leaves it paused for the loop's next check to stop it; its wall clock running out stops it.
  */
 export async function holdWhilePaused(
-  pause: NonNullable<AgentRunnerDeps["pause"]>,
-  deps: Pick<AgentRunnerDeps, "id" | "board" | "now" | "timeLeftMs">,
+  pause: PauseSwitch,
+  deps: {
+    readonly id: string;
+    readonly board: Pick<SwarmBoard, "renew">;
+    readonly now: () => number;
+    readonly timeLeftMs?: () => number;
+  },
   apply: (inputs: readonly LoopInput[], reason?: string) => void,
 ): Promise<void> {
   apply(["pause"], "paused by the user");

@@ -2,7 +2,7 @@
 // the findings of others that landed meanwhile, the watchdog's notes, and what is left of its budgets, as one
 // JSON object.
 import type { SwarmBoard } from "../../core/swarmBoard";
-import type { AgentEventDraft } from "./agentRunner";
+import type { AgentEventDraft } from "./agentEventDraft";
 import type { Delegation } from "./backgroundSubagents";
 import type { CallOutcome } from "./tools/toolDefinition";
 

@@ -14,8 +14,6 @@ import { readback } from "./agentReadback";
 import { holdWhilePaused } from "./agentPauses";
 import { failedCall, type CallOutcome } from "./tools/toolDefinition";
 
-export type { AgentEventDraft, AgentRunnerDeps } from "./agentRunnerDeps";
-
 function isKvFull(error: unknown): boolean {
   return (error as { code?: unknown })?.code === "kv-full";
 }

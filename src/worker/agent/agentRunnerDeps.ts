@@ -1,20 +1,18 @@
 // What an agent's loop is wired to (the model's calls, the board, the workspace, the web, the budgets, the
-// watchdog, compaction and delegation): built by SwarmSeats for each agent, read by AgentRunner.
+// watchdog, compaction and delegation): built for each seat (src/worker/swarm/seatRunner.ts), read by AgentRunner.
+// It sits above the parts it names; none of them imports it, so each declares what it needs of the loop.
 import type { ProgressGuard } from "../../core/progressGuard";
 import type { SwarmBoard } from "../../core/swarmBoard";
 import type { Budgets } from "../../protocol/recipe";
-import type { SwarmEvent } from "../../protocol/swarmEvents";
 import type { AgentWorkspace } from "../../workspace/agentWorkspace";
 import type { AgentCalls } from "./agentCalls";
 import type { AgentCompaction } from "./agentCompaction";
-import type { PauseEnd } from "./agentPauses";
+import type { AgentEventDraft } from "./agentEventDraft";
+import type { PauseSwitch } from "./agentPauses";
 import type { Delegation } from "./backgroundSubagents";
-import type { AskUserOutcome } from "./swarmQuestions";
-import type { CatalogTool } from "./toolCatalog";
+import type { AskUserOutcome } from "./tools/toolContext";
+import type { CatalogTool } from "./tools/toolDefinition";
 import type { WebAccess } from "./web/webAccess";
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-export type AgentEventDraft = DistributiveOmit<SwarmEvent, "swarmId" | "time">;
 
 export interface AgentRunnerDeps {
   readonly id: string;
@@ -55,11 +53,7 @@ export interface AgentRunnerDeps {
    */
   readonly opening?: "brief" | "call-result";
   /** The person's pause switch for this agent (src/worker/agent/agentPauses.ts). */
-  readonly pause?: {
-    requested(): boolean;
-    /** Waits while paused, at most `limitMs`; `renew` keeps the agent's claims alive meanwhile. */
-    waitWhilePaused(limitMs: number | undefined, renew: () => void): Promise<PauseEnd>;
-  };
+  readonly pause?: PauseSwitch;
   /** Asks the person (ask_user); absent where nobody can be asked. */
   readonly askUser?: (question: string) => Promise<AskUserOutcome>;
 }

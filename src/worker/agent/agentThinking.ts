@@ -1,5 +1,5 @@
 // An agent's free text before its call, in its family's own place for it (Qwen3's <think>, plain text before the
-// call for others; src/runtime/thinkingPieces.ts). The text is part of the agent's turn: it is decoded into its
+// call for others; src/runtime/turnPieces.ts). The text is part of the agent's turn: it is decoded into its
 // cells, counts against its share and budget, and streams to its lane as it is written. A free-running model's
 // text ends where it closes its thought or starts a call in its own syntax (the stop strings; the tokens that
 // spelled them are taken back, so the family's call prefix follows the text exactly once), at its end of turn,

@@ -2,7 +2,7 @@
 // parent goes on. Each outcome comes back with the parent's next tool result after the sub-agent ends (like a
 // direct message), or all at once when the parent calls collect_subagents; the parent's seat does not end
 // before they have (their work is part of its own, and the next stage starts after it).
-import type { SubagentOutcome } from "./tools/toolDefinition";
+import type { SubagentOutcome } from "./tools/toolContext";
 
 export class BackgroundSubagents {
   private readonly running = new Map<string, Promise<void>>();

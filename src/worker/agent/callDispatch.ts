@@ -1,8 +1,9 @@
 // Runs one call an agent made: finds the tool among the agent's own, reads its arguments as JSON, then the
-// tool's own parse -> run -> meaning (src/worker/tools/toolDefinition.ts). A call that does not parse or fails
+// tool's own parse -> run -> meaning (src/worker/agent/tools/toolDefinition.ts). A call that does not parse or fails
 // its schema is a tool error the agent reads and can correct, never a crash.
 import { findTool, type CatalogTool } from "./toolCatalog";
-import { failedCall, type CallOutcome, type ToolContext } from "./tools/toolDefinition";
+import type { ToolContext } from "./tools/toolContext";
+import { failedCall, type CallOutcome } from "./tools/toolDefinition";
 
 export async function dispatchCall(
   ctx: ToolContext,

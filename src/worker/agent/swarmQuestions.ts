@@ -3,12 +3,8 @@
 // timeout. No answer in time, or a timeout of 0 (nobody will answer), is told to the agent as such: it goes on
 // with its best judgement. Every question ends with a `user-question-ended` event, whatever ended it.
 import type { QuestionOutcome } from "../../protocol/steering";
-import type { AgentEventDraft } from "./agentRunnerDeps";
-
-/** What the agent reads back from ask_user. */
-export type AskUserOutcome =
-  | { readonly answered: true; readonly questionId: string; readonly answer: string }
-  | { readonly answered: false; readonly questionId: string; readonly note: string };
+import type { AgentEventDraft } from "./agentEventDraft";
+import type { AskUserOutcome } from "./tools/toolContext";
 
 interface OpenQuestion {
   readonly agentId: string;

@@ -1,5 +1,5 @@
 // Every tool an agent can call, in one table: the workspace tools, the board tools and the tools that end or
-// delegate work (src/worker/tools/). A role sees the tools its recipe lists; each tool's zod schema gives the
+// delegate work (src/worker/agent/tools/). A role sees the tools its recipe lists; each tool's zod schema gives the
 // JSON schema of its grammar and parses the call when it arrives. Adding a tool is adding its definition to
 // one of those lists (and its argument schema to src/protocol when it is new).
 import type { Role } from "../../protocol/recipe";
@@ -21,7 +21,8 @@ const catalogue: readonly CatalogTool[] = [
   ...webTools,
   ...controlTools,
   askUserTool,
-  // A standing swarm's router binds its own copies to its desk (src/worker/standing/standingSwarm.ts); these refuse to run.
+  // A standing swarm's router binds its own copies to its desk (src/worker/standing/standingSeats.ts); these
+  // refuse to run.
   ...routerTools(undefined),
 ];
 const byName = new Map(catalogue.map((tool) => [tool.name, tool]));

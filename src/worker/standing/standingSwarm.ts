@@ -7,7 +7,7 @@ import path from "node:path";
 import { routerBrief, triggerLine } from "../../core/standingBriefs";
 import { defaultTriggerRules } from "../../core/triggerFastPath";
 import type { RouterDecision, Trigger, TriggerRules } from "../../protocol/triggers";
-import type { AgentEventDraft } from "../agent/agentRunnerDeps";
+import type { AgentEventDraft } from "../agent/agentEventDraft";
 import { pollUserBranch } from "./gitTriggerSource";
 import { RouterDesk } from "./routerDesk";
 import { SaveTestRuns } from "./saveTestRuns";

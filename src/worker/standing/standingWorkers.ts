@@ -4,7 +4,7 @@
 // later follow-ups reach it as messages (read at its next tool return).
 import { triggerLine, triggerTask, workerBrief } from "../../core/standingBriefs";
 import type { Trigger } from "../../protocol/triggers";
-import type { AgentEventDraft } from "../agent/agentRunnerDeps";
+import type { AgentEventDraft } from "../agent/agentEventDraft";
 import type { Seat } from "../swarm/seatPlan";
 import { writeBrief } from "./standingSeats";
 import type { SeatEnd, SwarmSeats } from "../swarm/swarmSeats";

@@ -6,11 +6,12 @@ import type { AgentWorkspace } from "../../workspace/agentWorkspace";
 import { AgentCalls } from "../agent/agentCalls";
 import { compactionOnContext } from "../agent/agentCompaction";
 import type { AgentPauses } from "../agent/agentPauses";
-import { AgentRunner, type AgentEventDraft } from "../agent/agentRunner";
+import type { AgentEventDraft } from "../agent/agentEventDraft";
+import { AgentRunner } from "../agent/agentRunner";
 import type { AgentStops } from "../agent/agentStops";
 import type { Delegation } from "../agent/backgroundSubagents";
 import type { Seat } from "./seatPlan";
-import type { AskUserOutcome } from "../agent/swarmQuestions";
+import type { AskUserOutcome } from "../agent/tools/toolContext";
 import { scriptFor } from "./swarmRunOptions";
 import type { SwarmSetup } from "./swarmSetup";
 

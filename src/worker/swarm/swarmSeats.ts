@@ -13,7 +13,7 @@ import { noSubagentSeat, SeatNumbers, seatAccess, type Seat } from "./seatPlan";
 import { seatRunner, type SeatHooks, type Slot } from "./seatRunner";
 import type { SwarmSetup } from "./swarmSetup";
 import { toolsForRole, type CatalogTool } from "../agent/toolCatalog";
-import type { SubagentOutcome } from "../agent/tools/toolDefinition";
+import type { SubagentOutcome } from "../agent/tools/toolContext";
 
 /** How deep sub-agents may nest (a sub-agent of a sub-agent, no further). */
 const maxSubagentDepth = 2;

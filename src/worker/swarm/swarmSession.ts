@@ -9,7 +9,7 @@ import { boardReport, synthesistBrief } from "../../core/agentBriefs";
 import { fanInReserveMs, swarmBudgetAction } from "../../core/budgets";
 import { userAuthor, type DeliveredMessage } from "../../protocol/messages";
 import type { SwarmEvent } from "../../protocol/swarmEvents";
-import type { AgentEventDraft } from "../agent/agentRunner";
+import type { AgentEventDraft } from "../agent/agentEventDraft";
 import { AgentStops } from "../agent/agentStops";
 import { runWithTakeover } from "./seatTakeover";
 import { SwarmSeats, type SeatEnd } from "./swarmSeats";

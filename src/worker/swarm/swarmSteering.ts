@@ -5,7 +5,7 @@ import type { SwarmBoard } from "../../core/swarmBoard";
 import { userAuthor } from "../../protocol/messages";
 import type { Task } from "../../protocol/tasks";
 import { AgentPauses } from "../agent/agentPauses";
-import type { AgentEventDraft } from "../agent/agentRunnerDeps";
+import type { AgentEventDraft } from "../agent/agentEventDraft";
 import { SwarmQuestions } from "../agent/swarmQuestions";
 import { newTaskMessage, nextUserTaskId, userTaskRecordText } from "./userTasks";
 

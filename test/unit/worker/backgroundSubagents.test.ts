@@ -1,7 +1,7 @@
 import { strict as assert } from "assert";
 import { BackgroundByParent, BackgroundSubagents } from "../../../src/worker/agent/backgroundSubagents";
 import { controlTools } from "../../../src/worker/agent/tools/controlTools";
-import type { SubagentOutcome } from "../../../src/worker/agent/tools/toolDefinition";
+import type { SubagentOutcome } from "../../../src/worker/agent/tools/toolContext";
 
 function deferred() {
   let resolve!: (o: SubagentOutcome) => void;

@@ -7,7 +7,7 @@ import { dispatchCall } from "../../../src/worker/agent/callDispatch";
 import { RouterDesk } from "../../../src/worker/standing/routerDesk";
 import { toolNamesForRecipes } from "../../../src/worker/agent/toolCatalog";
 import { assertDispatchOnly, routerTools, routerToolNameSet } from "../../../src/worker/agent/tools/routerTools";
-import type { ToolContext } from "../../../src/worker/agent/tools/toolDefinition";
+import type { ToolContext } from "../../../src/worker/agent/tools/toolContext";
 import type { RouterDecision, Trigger } from "../../../src/protocol/triggers";
 
 function t(id: string): Trigger {

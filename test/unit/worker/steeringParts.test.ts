@@ -3,7 +3,7 @@
 // runs on the real runtime in test/swarm/steering.test.ts.
 import assert from "node:assert/strict";
 import { AgentPauses } from "../../../src/worker/agent/agentPauses";
-import type { AgentEventDraft } from "../../../src/worker/agent/agentRunnerDeps";
+import type { AgentEventDraft } from "../../../src/worker/agent/agentEventDraft";
 import { SwarmQuestions } from "../../../src/worker/agent/swarmQuestions";
 import { askUserTool } from "../../../src/worker/agent/tools/askUserTool";
 

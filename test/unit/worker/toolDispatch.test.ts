@@ -5,7 +5,7 @@ import { MemoryBoardStore } from "../../../src/core/boardStore";
 import { SwarmBoard } from "../../../src/core/swarmBoard";
 import { dispatchCall } from "../../../src/worker/agent/callDispatch";
 import { toolNamesForRecipes, toolsForRole } from "../../../src/worker/agent/toolCatalog";
-import type { ToolContext } from "../../../src/worker/agent/tools/toolDefinition";
+import type { ToolContext } from "../../../src/worker/agent/tools/toolContext";
 
 const role = {
   name: "worker",

@@ -14,7 +14,7 @@ import type { ApprovalRequest } from "../../../src/workspace/approvals";
 import { dispatchCall } from "../../../src/worker/agent/callDispatch";
 import { SwarmApprovals } from "../../../src/worker/swarm/swarmApprovals";
 import { toolsForRole } from "../../../src/worker/agent/toolCatalog";
-import type { ToolContext } from "../../../src/worker/agent/tools/toolDefinition";
+import type { ToolContext } from "../../../src/worker/agent/tools/toolContext";
 import { WebAccess } from "../../../src/worker/agent/web/webAccess";
 
 const page = `<!doctype html><html><head><title>Swarm &amp; Pages</title><script>var secret = "SCRIPT";</script>

@@ -3,7 +3,7 @@
 // the agent goes on with its best judgement. The question shows in VS Code as a notification and in the panel,
 // and in the CLI as a line answered with `@answer <id> text` (src/worker/agent/swarmQuestions.ts holds the wait).
 import { askUserArgs } from "../../../protocol/steering";
-import type { AskUserOutcome } from "../swarmQuestions";
+import type { AskUserOutcome } from "./toolContext";
 import { defineTool, type CatalogTool } from "./toolDefinition";
 
 /** What ask_user needs: a way to reach the person, absent where the swarm has none. */

@@ -2,7 +2,8 @@
 // `spawn_subagent` (a worker forks a sub-agent from its own state and waits for its findings, or leaves it in the
 // background) and `collect_subagents` (waits for the ones in the background).
 import { z } from "zod";
-import { defineTool, type CatalogTool, type SubagentOutcome } from "./toolDefinition";
+import type { SubagentOutcome } from "./toolContext";
+import { defineTool, type CatalogTool } from "./toolDefinition";
 
 export const finishArgs = z.object({
   summary: z.string().min(1).max(2000).describe("what you did and what is left"),

@@ -4,7 +4,8 @@
 // (src/worker/standing/standingSeats.ts), so a call to any other tool is refused at dispatch like an unknown one.
 import type { z } from "zod";
 import { routerToolArgs, type RouterDecision, type Trigger } from "../../../protocol/triggers";
-import { defineTool, type CatalogTool, type ToolContext } from "./toolDefinition";
+import type { ToolContext } from "./toolContext";
+import { defineTool, type CatalogTool } from "./toolDefinition";
 
 /**
  * What the router's tools need of its desk (the standing swarm's RouterDesk, src/worker/standing/routerDesk.ts):

@@ -1,6 +1,6 @@
 // The research tools past the repository: fetch_url (one page as readable text, through the worker, never the
 // sandbox) and web_search (the user's search endpoint, off unless configured). Both act through the swarm's
-// WebAccess (src/worker/web/webAccess.ts), which holds the allowlist, the approvals, the caps and the cache.
+// WebAccess (src/worker/agent/web/webAccess.ts), which holds the allowlist, the approvals, the caps and the cache.
 // A page read from the web for the first time is noted on the board with its URL, so others find it there.
 import type { SwarmBoard } from "../../../core/swarmBoard";
 import type { BoardEntry } from "../../../protocol/board";
