@@ -143,7 +143,7 @@ export const builtinRecipeNames = Object.keys(builtinRecipeInputs);
 
 /**
  * The standing swarm of `swarmboard watch` (not among the launchable built-ins: it runs only as a standing swarm).
- * The router's tools only dispatch (src/worker/tools/routerTools.ts); each worker owns one task. The wall clock
+ * The router's tools only dispatch (src/worker/agent/tools/routerTools.ts); each worker owns one task. The wall clock
  * is how long it watches unless stopped first; `--budget-ms` changes it.
  */
 /** What a standing swarm watches for when no goal is given. */

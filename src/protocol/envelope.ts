@@ -1,4 +1,6 @@
-// The one message envelope for every boundary (host <-> worker, host <-> webview).
+// The one message envelope for every process boundary: host <-> worker over IPC, and in-process where the worker's
+// service runs beside its caller (`swarmboard mcp`, tests). The webview's messages are not enveloped: the panel
+// needs no requests or cancels, so they are their own small union (src/protocol/webviewMessages.ts).
 // Requests carry an id and get exactly one response; notifications carry none (streams, such as a swarm's
 // events, travel as notifications); a cancel ends a request early; errors travel as data, never as throws.
 import { z } from "zod";

@@ -47,7 +47,7 @@ export const searchAnswerSchema = z.object({
 });
 export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
 
-/** A page as the swarm's cache keeps it (src/worker/web/webAccess.ts), read back through this schema. */
+/** A page as the swarm's cache keeps it (src/worker/agent/web/webAccess.ts), read back through this schema. */
 export const cachedPageSchema = z.object({
   url: z.string(),
   finalUrl: z.string(),

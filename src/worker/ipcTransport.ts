@@ -1,4 +1,4 @@
-// The worker's end of the IPC channel to its parent (the extension host or the CLI), as a Transport.
+// The worker's end of the IPC channel to its parent (the extension host forks it), as a Transport.
 // Node's `process.send` exists only in a process forked with an IPC channel; without one the worker has
 // no one to serve, so it says so and refuses to start.
 import type { Disposable } from "../core/disposable";

@@ -18,7 +18,10 @@ import { blobsAt } from "./memoryBlobs";
 import { isAncestor, refSha } from "./repoFacts";
 
 const notAgents = new Set(["swarmboard", "user", "host"]);
-/** merge_progress's own summary of a refused merge (src/worker/tools/workspaceTools.ts) is not a change that landed. */
+/**
+ * merge_progress's own summary of a refused merge (src/worker/agent/tools/workspaceTools.ts) is not a change that
+ * landed.
+ */
 const refusedMerge = /^refused to merge /;
 
 export interface SwarmHarvest {

@@ -1,4 +1,5 @@
-// One generic peer over the one envelope: both ends of every boundary use it.
+// One generic peer over the one envelope: both ends of every process boundary use it (host and worker, or the
+// MCP server and the worker's service in one process). The webview's messages do not go through it.
 import type { z } from "zod";
 import {
   envelopeSchema,

@@ -1,7 +1,7 @@
 import type { Disposable } from "../disposable";
 
 /**
- * A thin, interchangeable carrier of raw messages (IPC, postMessage, in-process for tests).
+ * A thin, interchangeable carrier of raw messages (IPC to the worker process, or in-process).
  * It moves values; the peer parses them. Nothing here trusts what it receives.
  */
 export interface Transport {
@@ -9,7 +9,7 @@ export interface Transport {
   onMessage(listener: (message: unknown) => void): Disposable;
 }
 
-/** Two transports wired to each other in one process, for tests of the peer. */
+/** Two transports wired to each other in one process: `swarmboard mcp` serves the worker's service so; tests too. */
 export function createInProcessTransportPair(): [Transport, Transport] {
   const listeners: [Set<(m: unknown) => void>, Set<(m: unknown) => void>] = [new Set(), new Set()];
   const make = (self: 0 | 1): Transport => ({
