@@ -98,6 +98,11 @@ export const commandUsage = {
 `,
   "replay-script": `  swarmboard replay-script <events.jsonl>          print a turn script that replays a run's calls (--script)
 `,
+  serve: `  swarmboard serve [--idle-minutes <n>]     the user's shared worker on a local socket: one model loaded once for
+                                             every window and client; exits after n idle minutes (default 10; 0: never)
+  swarmboard serve --status | --stop         what the running server is doing (clients, swarms, models, memory);
+                                             stop it (at once, or after its running swarms end)
+`,
   replay: `  swarmboard replay <state-dir|events.jsonl> [options]
                                              run a recorded swarm again as a new swarm, every call forced from its
                                              trace, with the goal, recipe, model and settings its state dir saved

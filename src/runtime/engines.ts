@@ -11,6 +11,8 @@ import { RemoteContext } from "./remote/remoteContext";
 import { createSwarmContext } from "./swarmContext";
 import type { SwarmContextOptions } from "./swarmContextOptions";
 
+export { modelLoadCount } from "./loadModel";
+
 export interface SwarmEngine {
   readonly kind: EngineSettings["kind"];
   readonly model: SwarmModel;

@@ -168,6 +168,12 @@ async function checkModelFile(modelPath: string): Promise<void> {
 }
 
 const loadedModels = new Map<string, Promise<SwarmModel>>();
+/** Model files this process loaded with their weights: the shared worker reports it (one model, many clients: 1). */
+let weightLoads = 0;
+
+export function modelLoadCount(): number {
+  return weightLoads;
+}
 
 /** Loads a model once per (path, GPU, threads); later calls get the same handle until it is disposed. */
 export function loadSwarmModel(options: LoadSwarmModelOptions): Promise<SwarmModel> {
@@ -188,6 +194,7 @@ export function loadSwarmModel(options: LoadSwarmModelOptions): Promise<SwarmMod
 async function loadUncached(options: LoadSwarmModelOptions): Promise<SwarmModel> {
   await checkModelFile(options.modelPath);
   const { llama, build, notice, cpuVariant } = await loadLlama(options.gpu ?? false);
+  if (options.vocabOnly !== true) weightLoads++;
   let model: LlamaModel;
   try {
     model = await llama.loadModel({ modelPath: options.modelPath, vocabOnly: options.vocabOnly === true });

@@ -3,7 +3,7 @@
 // deleted by id. The CLI calls these directly; the host through the worker's RPC methods registered here.
 import { rankMemories } from "../core/memorySelection";
 import type { Disposable } from "../core/disposable";
-import type { RpcPeer } from "../core/rpc/rpcPeer";
+import type { ServicePeer } from "../core/rpc/servicePeer";
 import type { JudgedMemory } from "../protocol/memory";
 import { deleteMemoriesMethod, listMemoriesMethod } from "../protocol/memoryRpc";
 import { judgeMemories } from "../workspace/memoryBlobs";
@@ -38,7 +38,7 @@ export async function deleteMemories(workspace: string, ids: readonly string[]) 
 }
 
 /** The worker's memory methods for the host. */
-export function serveMemory(peer: RpcPeer): Disposable[] {
+export function serveMemory(peer: ServicePeer): Disposable[] {
   return [
     peer.handle(listMemoriesMethod, ({ workspace, query }) => listMemories(workspace, query)),
     peer.handle(deleteMemoriesMethod, ({ workspace, ids }) => deleteMemories(workspace, ids)),

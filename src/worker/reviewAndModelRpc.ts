@@ -1,7 +1,7 @@
 // The worker's methods that need no running swarm: the review of a swarm's branches, the model files (facts,
 // tool-calling support, pulls) and the project facts the launch wizard suggests a recipe from. Each registers its handler on the peer and returns what unregisters it.
 import type { Disposable } from "../core/disposable";
-import type { RpcPeer } from "../core/rpc/rpcPeer";
+import type { ServicePeer } from "../core/rpc/servicePeer";
 import {
   branchDiffMethod,
   changedFilesMethod,
@@ -20,7 +20,7 @@ import { modelToolCallingRefusal, pullModelFile } from "./modelFiles";
 import { reviewService } from "./reviewService";
 import { gatherProjectFacts } from "../workspace/projectFacts";
 
-export function serveReview(peer: RpcPeer): Disposable[] {
+export function serveReview(peer: ServicePeer): Disposable[] {
   return [
     peer.handle(listBranchesMethod, (t) => reviewService.branches(t)),
     peer.handle(changedFilesMethod, (t) => reviewService.changedFiles(t, t.branch)),
@@ -31,7 +31,7 @@ export function serveReview(peer: RpcPeer): Disposable[] {
   ];
 }
 
-export function serveModels(peer: RpcPeer): Disposable[] {
+export function serveModels(peer: ServicePeer): Disposable[] {
   return [
     peer.handle(projectFactsMethod, ({ workspace }) => gatherProjectFacts(workspace)),
     peer.handle(modelFactsMethod, (p) => modelLoadFacts(p)),

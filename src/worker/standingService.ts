@@ -1,13 +1,14 @@
 // The worker's side of a standing swarm's inputs from outside: a trigger (the editor's errors, a client of
 // `swarm/trigger`) and a save (the recipe's tests on the checkout, saveTestRuns.ts). Each finds the standing swarm
 // by id; a swarm that is not standing is refused with `not-standing`, which tells the host to stop sending.
-import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
+import { HandlerError } from "../core/rpc/rpcPeer";
+import type { ServicePeer } from "../core/rpc/servicePeer";
 import type { Disposable } from "../core/disposable";
 import { swarmSavedMethod, swarmTriggerMethod } from "../protocol/triggers";
 import type { StandingSwarm } from "./standing/standingSwarm";
 import type { SwarmSession } from "./swarm/swarmSession";
 
-export function serveStanding(peer: RpcPeer, find: (swarmId: string) => SwarmSession | undefined): Disposable[] {
+export function serveStanding(peer: ServicePeer, find: (swarmId: string) => SwarmSession | undefined): Disposable[] {
   const standing = (swarmId: string): StandingSwarm => {
     const found = find(swarmId)?.standing;
     if (found === undefined)

@@ -1,14 +1,15 @@
 // The worker's side of steering a running swarm: the person's message, pause or resume of one agent, a task
 // added, the answer to an agent's question. Each finds the swarm by id and turns a refusal (not running, no such
 // agent) into an error the host shows as is.
-import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
+import { HandlerError } from "../core/rpc/rpcPeer";
+import type { ServicePeer } from "../core/rpc/servicePeer";
 import type { Disposable } from "../core/disposable";
 import { addTaskMethod, answerQuestionMethod, pauseAgentMethod } from "../protocol/steering";
 import { messageSwarmMethod } from "../protocol/swarmRpc";
 import type { SwarmSession } from "./swarm/swarmSession";
 
 /** Serves the steering methods for the swarms `find` knows; returns their registrations. */
-export function serveSteering(peer: RpcPeer, find: (swarmId: string) => SwarmSession | undefined): Disposable[] {
+export function serveSteering(peer: ServicePeer, find: (swarmId: string) => SwarmSession | undefined): Disposable[] {
   const session = (swarmId: string): SwarmSession => {
     const found = find(swarmId);
     if (found === undefined) throw new HandlerError("unknown-swarm", `No swarm ${swarmId} runs in this worker.`);

@@ -29,6 +29,11 @@ export class SwarmSlot<S> {
     return this.held.has(swarmId);
   }
 
+  /** The ids of the swarms held (running, or closing after their end). */
+  ids(): string[] {
+    return [...this.held.keys()];
+  }
+
   all(): S[] {
     return [...this.held.values()].map((h) => h.swarm);
   }

@@ -2,7 +2,8 @@
 // steering in steeringService.ts, triggers and saves in standingService.ts) and what needs no swarm (review and
 // models: reviewAndModelRpc.ts). One swarm runs at a time per worker; the model stays loaded between swarms.
 import path from "node:path";
-import { HandlerError, type RpcPeer } from "../core/rpc/rpcPeer";
+import { HandlerError } from "../core/rpc/rpcPeer";
+import type { ServicePeer } from "../core/rpc/servicePeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import { withoutApiKey } from "../protocol/engine";
@@ -68,7 +69,7 @@ export class WorkerService implements Disposable {
   private readonly store = new DisposableStore();
   private readonly swarms = new SwarmSlot<RunningSwarm>();
 
-  constructor(private readonly peer: RpcPeer) {
+  constructor(private readonly peer: ServicePeer) {
     const s = this.store;
     s.add(peer.handle(startSwarmMethod, (p) => this.start(p)));
     s.add(peer.handle(listSwarmsMethod, ({ workspace }) => listSwarms(workspace)));
@@ -194,6 +195,11 @@ export class WorkerService implements Disposable {
         }),
       );
     return { swarmId };
+  }
+
+  /** The swarms running in this worker (the shared server reports them and waits for them when it drains). */
+  runningSwarmIds(): string[] {
+    return this.swarms.ids();
   }
 
   dispose(): void {
