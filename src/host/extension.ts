@@ -4,7 +4,7 @@ import * as vscode from "vscode";
 import { extensionVersion } from "../protocol/buildInfo";
 import { registerCommandTable } from "./commandTable";
 import { reportingFailures } from "./commandFailures";
-import { reportSettingsProblems } from "./configuration";
+import { readSettings, reportSettingsProblems } from "./configuration";
 import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
 import { launchSwarm, launchWithEditorContext } from "./launch/launchSwarm";
@@ -50,7 +50,11 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   own(reportSettingsProblems(log));
 
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "worker", "main.js").fsPath;
-  const worker = own(new WorkerProcess(workerScript, log));
+  const sharedWorker = () => {
+    const read = readSettings();
+    return read.ok && read.settings.sharedWorker;
+  };
+  const worker = own(new WorkerProcess(workerScript, log, sharedWorker));
   const store = own(new SwarmStore(worker));
   const stuck = own(new StuckWatch(store));
   own(trackModelSet(store));

@@ -1,31 +1,36 @@
-// Forks and supervises the worker process. The host never loads the model itself: a crash or a huge
+// Starts and supervises this window's worker: a private child process, or (with `swarmboard.sharedWorker`) a
+// connection to the user's shared worker, which outlives the window (src/host/workerLinks/). The host never loads
+// the model itself: a crash or a huge
 // allocation in the worker must not take VS Code down, so the worker lives in its own process and the host
 // only watches it. The state is observable, an exit is logged with its code, requests still waiting when the
 // worker dies fail with a clear error instead of hanging, and a worker that exits unasked is restarted at most
 // 4 times in 3 minutes (RestartBudget); past that it stays stopped until the user restarts it. A worker killed by
 // SIGILL is not one more crash: llama.cpp's binary is wrong for this CPU, so the next worker runs node-llama-cpp's
 // official binaries in copy mode and the user is told why and what to do (classifyWorkerExit).
-import { fork, type ChildProcess } from "node:child_process";
 import * as vscode from "vscode";
 import type { z } from "zod";
 import type { MethodSpec, NotificationSpec } from "../protocol/envelope";
 import type { WorkerStatus } from "../protocol/webviewMessages";
 import { pingMethod, workerLogNotification, workerReadyNotification } from "../protocol/workerRpc";
-import { RpcPeer } from "../core/rpc/rpcPeer";
-import { classifyWorkerExit, forceStockRuntimeVariable } from "../core/workerCrash";
-import { ChildProcessTransport } from "./childProcessTransport";
+import type { RpcPeer } from "../core/rpc/rpcPeer";
+import { classifyWorkerExit } from "../core/workerCrash";
+import { extensionVersion } from "../protocol/buildInfo";
 import type { HostLog } from "./hostLog";
+import { forkWorker } from "./workerLinks/forkedWorker";
+import { connectSharedWorker } from "./workerLinks/sharedWorker";
+import type { WorkerEnd, WorkerLink } from "./workerLinks/workerLink";
 import { RestartBudget } from "./supervision/restartBudget";
 
 export type PingResult = z.output<typeof pingMethod.result>;
 
-interface Running {
-  child: ChildProcess;
-  peer: RpcPeer;
+/** How a worker link ended; `shared`: only this window's connection is known to have ended, not its swarms. */
+export interface WorkerExit {
+  readonly how: string;
+  readonly shared: boolean;
 }
 
 export class WorkerProcess implements vscode.Disposable {
-  private running: Running | undefined;
+  private running: WorkerLink | undefined;
   private current: WorkerStatus = { state: "exited", reason: "not started yet" };
   private readonly stateEmitter = new vscode.EventEmitter<WorkerStatus>();
   readonly onDidChangeState = this.stateEmitter.event;
@@ -33,15 +38,15 @@ export class WorkerProcess implements vscode.Disposable {
   /** Notification listeners, attached to every worker this supervisor starts (they survive restarts). */
   private readonly notificationListeners: Array<(peer: RpcPeer) => void> = [];
   private readonly restarts = new RestartBudget();
-  /** Children the host itself asked to stop: their exit is not a crash. */
-  private readonly stopping = new WeakSet<ChildProcess>();
+  /** Links the host itself closed: their end is not a crash. */
+  private readonly stopping = new WeakSet<WorkerLink>();
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly gaveUpEmitter = new vscode.EventEmitter<string>();
   /** Fires with the reason when the worker crashed too often and is left stopped. */
   readonly onDidGiveUp = this.gaveUpEmitter.event;
   /** Set after the patched runtime died with SIGILL: later workers run the official binaries (copy mode). */
   private onStockRuntime = false;
-  private readonly exitEmitter = new vscode.EventEmitter<string>();
+  private readonly exitEmitter = new vscode.EventEmitter<WorkerExit>();
   /** Fires whenever a worker process ends (asked or not), with how it ended. */
   readonly onDidExit = this.exitEmitter.event;
 
@@ -49,6 +54,8 @@ export class WorkerProcess implements vscode.Disposable {
     /** Absolute path of the bundled worker (dist/worker/main.js). */
     private readonly workerScript: string,
     private readonly log: HostLog,
+    /** Whether to attach to the user's shared worker (`swarmboard.sharedWorker`) instead of forking a private one. */
+    private readonly useShared: () => boolean = () => false,
   ) {}
 
   get state(): WorkerStatus {
@@ -59,35 +66,23 @@ export class WorkerProcess implements vscode.Disposable {
   ensureStarted(): void {
     if (this.disposed) throw new Error("The Swarmboard worker supervisor was disposed; reload the window.");
     if (this.running) return;
-    const child = fork(this.workerScript, [], {
-      // No inherited --inspect flags (they would clash on the debug port) and plain Node under Electron.
-      execArgv: [],
-      env: {
-        ...process.env,
-        ELECTRON_RUN_AS_NODE: "1",
-        ...(this.onStockRuntime ? { [forceStockRuntimeVariable]: "1" } : {}),
-      },
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-      serialization: "json",
-    });
-    const transport = new ChildProcessTransport(child, (err) =>
-      this.log.warn(`worker: could not send: ${err.message}`),
-    );
-    const peer = new RpcPeer(transport, {
-      onViolation: (v) => this.log.warn(`worker sent a message that failed its schema and was dropped: ${v.reason}`),
-    });
+    const link = this.useShared()
+      ? connectSharedWorker(this.workerScript, extensionVersion, this.log)
+      : forkWorker(this.workerScript, this.onStockRuntime, this.log);
+    const peer = link.peer;
     peer.onNotification(workerReadyNotification, ({ pid, version }) => {
       this.log.info(`worker ready (pid ${pid}, version ${version})`);
       this.setState({ state: "ready", pid, version });
     });
     peer.onNotification(workerLogNotification, ({ level, message }) => this.log.log(level, `worker: ${message}`));
     for (const attach of this.notificationListeners) attach(peer);
-    child.stdout?.setEncoding("utf8").on("data", (text: string) => this.logLines("info", text));
-    child.stderr?.setEncoding("utf8").on("data", (text: string) => this.logLines("warn", text));
-    child.on("error", (err) => this.log.error(`worker process error: ${err.message}`));
-    child.on("exit", (code, signal) => this.onExit(child, peer, code, signal));
-    this.running = { child, peer };
-    this.log.info(`worker starting (pid ${child.pid ?? "?"}): ${this.workerScript}`);
+    link.onEnded((end) => this.onExit(link, end));
+    this.running = link;
+    this.log.info(
+      link.kind === "shared"
+        ? `attaching to the shared worker: ${this.workerScript} --serve`
+        : `worker starting (pid ${link.pid ?? "?"}): ${this.workerScript}`,
+    );
     this.setState({ state: "starting" });
   }
 
@@ -134,31 +129,30 @@ export class WorkerProcess implements vscode.Disposable {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     if (this.running) {
-      const old = this.running.child;
-      old.once("exit", () => this.ensureStarted());
+      this.running.onEnded(() => this.ensureStarted());
       this.stop(reason);
     } else this.ensureStarted();
   }
 
   /** The pid of the running worker (tests kill it to exercise supervision). */
   get pid(): number | undefined {
-    return this.running?.child.pid;
+    return this.running?.pid;
   }
 
   /** Stops the worker (it also exits by itself when the IPC channel closes). */
   stop(reason: string): void {
     const running = this.running;
     if (!running) return;
-    this.stopping.add(running.child);
-    this.log.info(`stopping worker: ${reason}`);
-    running.child.disconnect?.();
-    running.child.kill();
+    this.stopping.add(running);
+    this.log.info(`${running.kind === "shared" ? "detaching from the shared worker" : "stopping worker"}: ${reason}`);
+    running.close();
   }
 
-  private onExit(child: ChildProcess, peer: RpcPeer, code: number | null, signal: NodeJS.Signals | null): void {
-    const how = signal ? `signal ${signal}` : `code ${code}`;
+  private onExit(link: WorkerLink, { code, signal, how }: WorkerEnd): void {
+    const peer = link.peer;
     const level = code === 0 || this.disposed ? "info" : "error";
-    this.log.log(level, `worker (pid ${child.pid ?? "?"}) exited with ${how}`);
+    const who = link.kind === "shared" ? "connection to the shared worker" : "worker";
+    this.log.log(level, `${who} (pid ${link.pid ?? "?"}) ${link.kind === "shared" ? "ended:" : "exited with"} ${how}`);
     const crash = this.disposed ? { kind: "crash" as const } : classifyWorkerExit(signal, this.onStockRuntime);
     peer.failPending({
       code: crash.kind === "crash" ? "worker-exited" : crash.kind,
@@ -168,9 +162,9 @@ export class WorkerProcess implements vscode.Disposable {
           : crash.message,
     });
     peer.dispose();
-    if (this.running?.child === child) this.running = undefined;
-    if (!this.disposed) this.exitEmitter.fire(`exited with ${how}`);
-    const crashed = !this.disposed && !this.stopping.has(child);
+    if (this.running === link) this.running = undefined;
+    if (!this.disposed) this.exitEmitter.fire({ how: `exited with ${how}`, shared: link.kind === "shared" });
+    const crashed = !this.disposed && !this.stopping.has(link);
     if (!crashed) {
       this.setState({ state: "exited", reason: `exited with ${how}` });
       return;
@@ -208,10 +202,6 @@ export class WorkerProcess implements vscode.Disposable {
     this.onStockRuntime = true;
     this.setState({ state: "exited", reason: "killed by SIGILL; restarting on the official binaries (copy mode)" });
     this.ensureStarted();
-  }
-
-  private logLines(level: "info" | "warn", text: string): void {
-    for (const line of text.split(/\r?\n/)) if (line.trim() !== "") this.log.log(level, `worker: ${line}`);
   }
 
   private setState(next: WorkerStatus): void {

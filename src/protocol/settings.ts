@@ -62,6 +62,8 @@ export const settingsSchema = z.object({
   askUserTimeoutSeconds: askUserTimeoutSchema.default(defaultAskUserTimeoutSeconds),
   /** Writers' worktrees are sparse above this many MiB per checkout; null: the recipe's threshold, else 128. */
   sparseCheckoutAboveMiB: sparseThresholdSchema.nullable().default(null),
+  /** Attach to the user's shared worker (one model for every window; a reload leaves swarms running). */
+  sharedWorker: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -87,6 +89,7 @@ export const settingKeys = [
   "webSearchEndpoint",
   "askUserTimeoutSeconds",
   "sparseCheckoutAboveMiB",
+  "sharedWorker",
 ] as const;
 
 /** The web settings as a swarm's start request carries them. */

@@ -1,7 +1,10 @@
 // What the user sees of supervision: a worker that crashed too often is reported with a restart action; a
 // swarm whose worker died is marked interrupted in the store (its events will never come); a stuck worker (no
-// events while agents are live) is reported as such, with the same restart action.
+// events while agents are live) is reported as such, with the same restart action. The shared worker outlives this
+// window's connection: when the connection ends, its swarms are asked about once attached again, and only those it
+// no longer runs (it died, or was restarted) are interrupted.
 import * as vscode from "vscode";
+import { serverStatusMethod } from "../../protocol/serverRpc";
 import type { HostLog } from "../hostLog";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
@@ -20,10 +23,11 @@ export function superviseSwarms(
     if (picked === restartAction) worker.restart("restarted by the user");
   };
   return vscode.Disposable.from(
-    worker.onDidExit((how) => {
+    worker.onDidExit(({ how, shared }) => {
       // The swarms lived in that process: nothing more will come for them, so they end as interrupted and keep
       // no live state (the end notice offers what to do next).
-      for (const view of store.swarms()) store.interrupt(view.id, `the worker ${how}`);
+      if (!shared) for (const view of store.swarms()) store.interrupt(view.id, `the worker ${how}`);
+      else void interruptUnlessServed(worker, store, how, log);
     }),
     worker.onDidGiveUp(
       (reason) => void offerRestart(`Swarmboard: the worker ${reason}. See the Swarmboard output for why.`),
@@ -34,4 +38,16 @@ export function superviseSwarms(
       void offerRestart(text);
     }),
   );
+}
+
+/** After the shared worker's connection ended: once attached again, interrupt the swarms it no longer runs. */
+async function interruptUnlessServed(worker: WorkerProcess, store: SwarmStore, how: string, log: HostLog) {
+  let running: readonly string[] = [];
+  try {
+    running = (await worker.request(serverStatusMethod, {})).swarms;
+  } catch (err) {
+    log.warn(`the shared worker could not say which swarms it runs: ${(err as Error).message}`);
+  }
+  for (const view of store.swarms())
+    if (!running.includes(view.id)) store.interrupt(view.id, `the shared worker's connection ${how}`);
 }

@@ -9,6 +9,7 @@ import { LineTransport } from "../../core/rpc/lineTransport";
 import type { PeerHub } from "../../core/rpc/peerHub";
 import type { Disposable } from "../../core/disposable";
 import { helloMethod, type ServerStatus } from "../../protocol/serverRpc";
+import { workerReadyNotification } from "../../protocol/workerRpc";
 
 export type ClientInfo = ServerStatus["clients"][number];
 
@@ -101,6 +102,8 @@ export class SocketServer implements Disposable {
       this.clientsById.set(id, { id, kind: hello.client, pid: hello.pid });
       log("info", `client ${id} attached (${hello.client}, pid ${hello.pid})`);
       this.options.onClientsChanged();
+      // After the hello's answer: the client's supervisor marks the worker ready on this, as on a forked one's.
+      setImmediate(() => peer.notify(workerReadyNotification, { version: this.options.version, pid: process.pid }));
       return { version: this.options.version, pid: process.pid, clientId: id };
     });
     socket.on("error", (err) => log("warn", `client ${id}: ${err.message}`));
