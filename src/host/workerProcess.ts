@@ -134,6 +134,11 @@ export class WorkerProcess implements vscode.Disposable {
     } else this.ensureStarted();
   }
 
+  /** Whether this window is attached to the user's shared worker (which also runs other clients' swarms). */
+  get shared(): boolean {
+    return this.running?.kind === "shared";
+  }
+
   /** The pid of the running worker (tests kill it to exercise supervision). */
   get pid(): number | undefined {
     return this.running?.pid;

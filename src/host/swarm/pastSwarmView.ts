@@ -6,7 +6,11 @@ import type { PastSwarm } from "../../protocol/swarmHistoryRpc";
 import type { SwarmEvent } from "../../protocol/swarmEvents";
 import { interruptedView, type HostSwarmView } from "./swarmStatus";
 
-export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[]): HostSwarmView {
+/**
+ * `servedHere`: the swarm runs in the worker this window is attached to (the shared worker, after a reload): it is
+ * live, not past, and the events still to come continue it.
+ */
+export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[], servedHere = false): HostSwarmView {
   let view = { ...emptySwarm(past.swarmId, past.createdAt), goal: past.goal, recipe: past.recipe };
   for (const e of events) view = reduceSwarm(view, e);
   const facts = {
@@ -28,6 +32,7 @@ export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[]): H
         ...cleaned,
       };
     case "running":
+      if (servedHere) return { ...noStats, status: view.status === "starting" ? "starting" : "running", ...cleaned };
       // Another process runs it: nothing of it is live in this window, so it is shown as not running here.
       return { ...noStats, status: "stopped", endReason: past.reason, past: facts, ...cleaned };
     default:

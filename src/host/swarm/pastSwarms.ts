@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { DisposableBase } from "../../core/disposable";
 import { toErrorData } from "../../core/rpc/rpcPeer";
 import { listSwarmsMethod, pastSwarmEventsMethod, type PastSwarm } from "../../protocol/swarmHistoryRpc";
+import { serverStatusMethod } from "../../protocol/serverRpc";
 import type { HostLog } from "../hostLog";
 import type { WorkerProcess } from "../workerProcess";
 import { pastSwarmView } from "./pastSwarmView";
@@ -45,6 +46,13 @@ export class PastSwarms extends DisposableBase {
     return count;
   }
 
+  /** The swarms the shared worker runs (none for a private worker: it runs none this window did not launch). */
+  private async servedSwarms(): Promise<ReadonlySet<string>> {
+    if (!this.worker.shared) return new Set();
+    const status = await this.worker.request(serverStatusMethod, {}).catch(() => undefined);
+    return new Set(status?.swarms ?? []);
+  }
+
   private async readFolder(workspace: string): Promise<number> {
     let listed: { swarms: PastSwarm[]; problems: string[] };
     try {
@@ -55,6 +63,7 @@ export class PastSwarms extends DisposableBase {
       return 0;
     }
     for (const problem of listed.problems) this.log.warn(`history of ${workspace}: ${problem}`);
+    const served = await this.servedSwarms();
     let count = 0;
     for (const past of listed.swarms) {
       const known = this.swarms.swarm(past.swarmId);
@@ -66,7 +75,8 @@ export class PastSwarms extends DisposableBase {
           return { events: [], problems: [] };
         });
       for (const problem of events.problems) this.log.warn(`swarm ${past.swarmId}: ${problem}`);
-      if (this.swarms.remember(pastSwarmView(past, events.events), { workspace, stateDir: past.stateDir })) count++;
+      const view = pastSwarmView(past, events.events, served.has(past.swarmId));
+      if (this.swarms.remember(view, { workspace, stateDir: past.stateDir })) count++;
     }
     this.log.info(`history of ${workspace}: ${listed.swarms.length} swarm(s) recorded, ${count} shown as past`);
     return count;

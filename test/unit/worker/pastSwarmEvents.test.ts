@@ -126,4 +126,10 @@ describe("past swarm events (history/events) and the view folded from them", () 
     assert.notEqual(elsewhere.status, "running");
     assert.equal(elsewhere.past?.outcome, "running");
   });
+
+  it("shows a running swarm the shared worker serves to this window as live, to be continued by its events", () => {
+    const served = pastSwarmView(past("running"), [], true);
+    assert.equal(served.status, "starting", "no event yet: starting, and live");
+    assert.equal(served.past, undefined, "not a past swarm: its next events continue it");
+  });
 });
