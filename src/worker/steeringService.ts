@@ -21,7 +21,7 @@ export function serveSteering(peer: RpcPeer, find: (swarmId: string) => SwarmSes
     };
   return [
     peer.handle(messageSwarmMethod, async ({ swarmId, to, text }) => {
-      const { standing } = session(swarmId);
+      const standing = session(swarmId).schedule.triggers;
       // In a standing swarm a message to everyone is a trigger: its router decides who takes it (as on the CLI).
       if (to === "swarm" && standing !== undefined) {
         const taken = await standing.take({ source: "message", text }).catch(refused("message-refused"));
