@@ -14,6 +14,18 @@ export const allowedLayers = {
   webview: ["protocol"],
 };
 
+/**
+ * The worker's floors (its sub-folders), lowest first: one agent's loop, one swarm's run, then the standing swarm and
+ * the eval runner side by side. Each floor may import the floors listed for it; the process files at src/worker
+ * (main, transport, services, records, launcher) sit on top and may import every floor.
+ */
+export const workerFloors = {
+  agent: [],
+  swarm: ["agent"],
+  standing: ["agent", "swarm"],
+  eval: ["agent", "swarm"],
+};
+
 /** Packages that only one layer may import. */
 const packageOwners = { vscode: "host", "node-llama-cpp": "runtime" };
 
@@ -39,6 +51,13 @@ function layerOf(file, root) {
   return undefined;
 }
 
+/** The worker floor of a file under src/worker ("process" for the files at its top), else undefined. */
+function workerFloorOf(file, root) {
+  const rel = path.relative(root, file).split(path.sep);
+  if (rel[0] !== "src" || rel[1] !== "worker") return undefined;
+  return rel.length > 3 && rel[2] in workerFloors ? rel[2] : "process";
+}
+
 function packageName(specifier) {
   if (specifier.startsWith(".") || path.isAbsolute(specifier)) return undefined;
   const parts = specifier.replace(/^node:/, "").split("/");
@@ -54,6 +73,9 @@ export const layersRule = {
       layer: "{{from}} may not import {{to}} (src/{{from}} may import: {{allowed}}).",
       package: "`{{pkg}}` may be imported only under {{owner}}.",
       io: "{{from}} must stay free of I/O: `{{pkg}}` is not allowed here.",
+      floor:
+        "worker/{{from}} may not import worker/{{to}}: the worker's floors import downwards only " +
+        "(worker/{{from}} may import: {{allowed}}).",
     },
   },
   create(context) {
@@ -63,6 +85,15 @@ export const layersRule = {
     if (from === undefined) {
       // Outside the layered tree (tests, bench, scripts) only the package owners apply to src-like code.
       return {};
+    }
+    const fromFloor = workerFloorOf(file, root);
+    function checkFloor(node, resolved) {
+      const toFloor = workerFloorOf(resolved, root);
+      if (fromFloor === "process" || toFloor === fromFloor) return;
+      if (toFloor === "process" || !workerFloors[fromFloor].includes(toFloor)) {
+        const allowed = workerFloors[fromFloor].map((f) => `worker/${f}`).join(", ") || "no other floor";
+        context.report({ node, messageId: "floor", data: { from: fromFloor, to: toFloor, allowed } });
+      }
     }
     function check(node, specifier) {
       if (typeof specifier !== "string") return;
@@ -82,7 +113,9 @@ export const layersRule = {
         }
         return;
       }
-      const target = layerOf(path.resolve(path.dirname(file), specifier), root);
+      const resolved = path.resolve(path.dirname(file), specifier);
+      const target = layerOf(resolved, root);
+      if (target === "worker" && from === "worker") checkFloor(node, resolved);
       if (target === undefined || target === from) return;
       if (!allowedLayers[from].includes(target)) {
         context.report({

@@ -91,6 +91,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  const { triggers } = session.schedule;
   const stopListening = listenForSteering(
     process.stdin,
     {
@@ -98,7 +99,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       pauseAgent: (agentId, paused) => session.steering.pauseAgent(agentId, paused),
       addTask: (text) => session.steering.addTask(text, Date.now()),
       answer: (questionId, text) => session.steering.answer(questionId, text),
-      ...(session.standing ? { trigger: (raw: unknown) => takeTrigger(session.standing!, raw) } : {}),
+      ...(triggers ? { trigger: (raw: unknown) => takeTrigger(triggers, raw) } : {}),
     },
     (line) => process.stderr.write(`${line}\n`),
   );

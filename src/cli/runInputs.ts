@@ -8,7 +8,7 @@ import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { recordNewSwarm, readSavedSwarm, recordResumedSwarm, type RecordedSwarm } from "../worker/swarmRecords";
 import { checkEngineReady, type CheckedEngine } from "../worker/engineCheck";
 import { resolveRecipe } from "../worker/swarm/recipeResolve";
-import { refuseRouterOutsideStanding } from "../worker/standing/standingSeats";
+import { refuseRouterOutsideStanding } from "../worker/swarm/declaredSchedule";
 import { resumeRefusalOf } from "../worker/historyService";
 import type { RunOptions } from "./runArgs";
 import {

@@ -2,7 +2,8 @@
 // schema, the trigger stream checked to be a readable file) and the line the person reads for a trigger typed on stdin.
 import type { WatchOptions } from "./runArgs";
 import { checkTriggersFile, readTriggerRulesFile } from "./inputFiles";
-import type { StandingOptions, StandingSwarm } from "../worker/standing/standingSwarm";
+import type { StandingOptions } from "../worker/standing/standingSwarm";
+import type { TriggerDoor } from "../worker/swarm/seatSchedule";
 
 /** A watch's standing options, its files checked before anything is written or loaded. */
 export async function standingOptions(watch: WatchOptions): Promise<StandingOptions> {
@@ -13,7 +14,7 @@ export async function standingOptions(watch: WatchOptions): Promise<StandingOpti
   };
 }
 
-export async function takeTrigger(standing: StandingSwarm, raw: unknown): Promise<{ triggerId: string; said: string }> {
+export async function takeTrigger(standing: TriggerDoor, raw: unknown): Promise<{ triggerId: string; said: string }> {
   const taken = await standing.take(raw);
   const { route } = taken;
   const said = taken.duplicate

@@ -10,6 +10,7 @@ import type { ApprovalDecision, ApprovalPrompts, OpenPrompt } from "./approvals/
 import type { Confirmations } from "./confirmations";
 import type { FindingsInEditor, ShownFinding } from "./findings/findingsInEditor";
 import type { HostLog } from "./hostLog";
+import { watchTrunkDecode } from "./launch/trunkProgress";
 import type { LaunchInput } from "./launch/launchInput";
 import type { SwarmDelegation } from "./lmTools/swarmDelegation";
 import type { ModelDeps } from "./models/selectModel";
@@ -84,7 +85,13 @@ export interface ReviewSurfacesTestHooks {
     pullProgress(): { downloadedBytes: number; totalBytes: number } | undefined;
   };
   /** Starts a swarm straight through the worker and records it in the store, as a launch does. */
-  readonly swarms: { start(params: StartSwarmParams): Promise<string>; view(id: string): SwarmViewState | undefined };
+  readonly swarms: {
+    /** `decodeNotice`: show the trunk decode's notification too, as a launch does. */
+    start(params: StartSwarmParams, options?: { decodeNotice?: boolean }): Promise<string>;
+    view(id: string): SwarmViewState | undefined;
+    /** The trunk decode's notification of a swarm started with `decodeNotice`: open, closed, or never shown. */
+    decodeNotice(id: string): "open" | "closed" | undefined;
+  };
 }
 
 export interface SwarmboardApi {
@@ -159,6 +166,7 @@ export function createTestHooks(parts: HookedParts): SwarmboardTestHooks {
 
 function reviewSurfacesHooks(parts: HookedParts): ReviewSurfacesTestHooks {
   const { approvals, confirmations, models, worker, store } = parts;
+  const decodeNotices = new Map<string, "open" | "closed">();
   return {
     findings: { shownIn: (uri) => parts.findings.shownIn(uri) },
     approvals: {
@@ -181,12 +189,18 @@ function reviewSurfacesHooks(parts: HookedParts): ReviewSurfacesTestHooks {
       pullProgress: () => models.pulls.progress,
     },
     swarms: {
-      start: async (params) => {
+      start: async (params, options) => {
         const { swarmId } = await worker.request(startSwarmMethod, params);
         store.launched(swarmId, { workspace: params.workspace, stateDir: params.stateDir, params });
+        const shown = options?.decodeNotice ? watchTrunkDecode({ worker, store, log: parts.log }, swarmId) : undefined;
+        if (shown !== undefined) {
+          decodeNotices.set(swarmId, "open");
+          void Promise.resolve(shown).then(() => decodeNotices.set(swarmId, "closed"));
+        }
         return swarmId;
       },
       view: (id) => store.swarm(id),
+      decodeNotice: (id) => decodeNotices.get(id),
     },
   };
 }

@@ -57,6 +57,17 @@ export const fastPathRouteSchema = z.discriminatedUnion("route", [
 ]);
 export type FastPathRoute = z.infer<typeof fastPathRouteSchema>;
 
+/** A trigger a standing swarm took, and what its fast path did with it. */
+export interface TakenTrigger {
+  readonly trigger: Trigger;
+  readonly route: FastPathRoute;
+  /** A trigger with this id had been taken before: nothing new happened. */
+  readonly duplicate: boolean;
+}
+
+/** The role of a standing recipe that dispatches triggers (a recipe with one runs only standing). */
+export const routerRoleName = "router";
+
 export const maxRouterTextChars = 4_000;
 const routerText = z.string().trim().min(1).max(maxRouterTextChars);
 

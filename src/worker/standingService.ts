@@ -5,12 +5,12 @@ import { HandlerError } from "../core/rpc/rpcPeer";
 import type { ServicePeer } from "../core/rpc/servicePeer";
 import type { Disposable } from "../core/disposable";
 import { swarmSavedMethod, swarmTriggerMethod } from "../protocol/triggers";
-import type { StandingSwarm } from "./standing/standingSwarm";
+import type { TriggerDoor } from "./swarm/seatSchedule";
 import type { SwarmSession } from "./swarm/swarmSession";
 
 export function serveStanding(peer: ServicePeer, find: (swarmId: string) => SwarmSession | undefined): Disposable[] {
-  const standing = (swarmId: string): StandingSwarm => {
-    const found = find(swarmId)?.standing;
+  const standing = (swarmId: string): TriggerDoor => {
+    const found = find(swarmId)?.schedule.triggers;
     if (found === undefined)
       throw new HandlerError("not-standing", `No standing swarm ${swarmId} runs in this worker (swarmboard watch).`);
     return found;

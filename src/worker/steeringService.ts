@@ -22,7 +22,7 @@ export function serveSteering(peer: ServicePeer, find: (swarmId: string) => Swar
     };
   return [
     peer.handle(messageSwarmMethod, async ({ swarmId, to, text }) => {
-      const { standing } = session(swarmId);
+      const standing = session(swarmId).schedule.triggers;
       // In a standing swarm a message to everyone is a trigger: its router decides who takes it (as on the CLI).
       if (to === "swarm" && standing !== undefined) {
         const taken = await standing.take({ source: "message", text }).catch(refused("message-refused"));

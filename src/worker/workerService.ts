@@ -35,8 +35,8 @@ import { modelToolCallingRefusal } from "./modelFiles";
 import { resolveRecipe } from "./swarm/recipeResolve";
 import { serveModels, serveReview } from "./reviewAndModelRpc";
 import { SwarmApprovals } from "./swarm/swarmApprovals";
-import type { SwarmRunOptions, SwarmSession } from "./swarm/swarmSession";
-import { startSwarm } from "./startSwarm";
+import type { SwarmSession } from "./swarm/swarmSession";
+import { startSwarm, type SwarmLaunchOptions } from "./startSwarm";
 import { SwarmSlot } from "./swarmSlot";
 import { serveStanding } from "./standingService";
 import { serveSteering } from "./steeringService";
@@ -58,7 +58,7 @@ function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): Swa
 }
 
 /** What a launch needs beyond the id and the approver, from a start request or from a resumed swarm's saved inputs. */
-type LaunchInput = Omit<SwarmRunOptions, "swarmId" | "approver" | "recipe"> & { recipe: Recipe };
+type LaunchInput = Omit<SwarmLaunchOptions, "swarmId" | "recipe"> & { recipe: Recipe };
 
 interface RunningSwarm {
   readonly session: SwarmSession;

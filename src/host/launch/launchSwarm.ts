@@ -150,7 +150,7 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     deps.store.launched(swarmId, { workspace, stateDir, params });
     deps.log.info(`swarm ${swarmId} launched (${args.recipe}, ${args.agents ?? "recipe's"} agents, ${modelPath})`);
     deps.openPanel();
-    watchTrunkDecode(deps, swarmId);
+    void watchTrunkDecode(deps, swarmId);
     return { outcome: "launched", swarmId };
   } catch (err) {
     const { code, message } = toErrorData(err);

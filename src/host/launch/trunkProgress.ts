@@ -12,10 +12,11 @@ export interface TrunkProgressDeps {
   readonly log: HostLog;
 }
 
-export function watchTrunkDecode(deps: TrunkProgressDeps, swarmId: string): void {
+/** Shows the notification while the swarm starts; resolves when it closes (undefined: the swarm was not starting). */
+export function watchTrunkDecode(deps: TrunkProgressDeps, swarmId: string): Thenable<void> | undefined {
   const decoding = () => deps.store.swarm(swarmId)?.status === "starting";
-  if (!decoding()) return;
-  void vscode.window.withProgress(
+  if (!decoding()) return undefined;
+  return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: "Swarmboard: decoding the shared context once for all agents",

@@ -6,11 +6,11 @@ import { runTestCommandInScratch } from "../../workspace/scratchTestRun";
 import { testFailureTriggers, todoTriggersFromDiff, touchedFileTriggers } from "../../core/commitTriggers";
 import { testsCouldNotRunText, whyTestsCouldNotRun } from "../../core/testsCouldNotRun";
 import type { TriggerInput } from "../../protocol/triggers";
-import type { SwarmSetup } from "../swarm/swarmSetup";
+import type { CheckoutTestGround } from "../swarm/swarmRun";
 
 /** Starts polling; returns the stop. A poll is skipped while the previous one still runs. */
 export function pollUserBranch(
-  setup: SwarmSetup,
+  setup: CheckoutTestGround,
   everyMs: number,
   take: (raw: TriggerInput) => Promise<unknown>,
   note: (text: string) => Promise<void>,
@@ -37,7 +37,7 @@ export function pollUserBranch(
 }
 
 async function takeCommits(
-  setup: SwarmSetup,
+  setup: CheckoutTestGround,
   from: string,
   to: string,
   take: (raw: TriggerInput) => Promise<unknown>,

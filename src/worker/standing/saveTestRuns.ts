@@ -11,7 +11,7 @@ import { headCommit } from "../../workspace/repoFacts";
 import { runTestCommandInScratch } from "../../workspace/scratchTestRun";
 import { swarmIdentity } from "../../workspace/swarmRepository";
 import { snapshotUncommitted } from "../../workspace/uncommittedSnapshot";
-import type { SwarmSetup } from "../swarm/swarmSetup";
+import type { CheckoutTestGround } from "../swarm/swarmRun";
 
 const snapshotMessage = "Swarmboard: the person's checkout after a save, for a standing swarm's test run";
 
@@ -19,7 +19,7 @@ export class SaveTestRuns {
   private readonly runner: CoalescingRunner | undefined;
 
   constructor(
-    private readonly setup: SwarmSetup,
+    private readonly setup: CheckoutTestGround,
     debounceMs: number,
     private readonly take: (raw: TriggerInput) => Promise<unknown>,
     private readonly note: (text: string) => Promise<void>,

@@ -4,24 +4,19 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Role } from "../../protocol/recipe";
+import { routerRoleName } from "../../protocol/triggers";
 import type { RouterDesk } from "./routerDesk";
 import type { Seat } from "../swarm/seatPlan";
-import type { SwarmSetup } from "../swarm/swarmSetup";
+import type { ScheduleGround } from "../swarm/swarmRun";
 import { toolsForRole, type CatalogTool } from "../agent/toolCatalog";
 import { assertDispatchOnly, routerTools } from "../agent/tools/routerTools";
 
-export const routerRoleName = "router";
-
-/** A recipe with a router runs only standing: outside one its router would have no triggers to dispatch. */
-export function refuseRouterOutsideStanding(recipe: { name: string; roles: readonly Role[] }): void {
-  if (recipe.roles.some((r) => r.name === routerRoleName))
-    throw new Error(
-      `The recipe ${recipe.name} has a "${routerRoleName}" role: it runs only as a standing swarm (swarmboard watch).`,
-    );
-}
-
 /** The recipe's router seat and its working role; refused with why when the recipe cannot stand. */
-export function standingSeats(setup: SwarmSetup): { router: Seat; worker: Seat; workerSeats: number } {
+export function standingSeats(setup: Pick<ScheduleGround, "plan" | "options">): {
+  router: Seat;
+  worker: Seat;
+  workerSeats: number;
+} {
   const seats = setup.plan.stages.flat();
   const router = seats.find((s) => s.role.name === routerRoleName);
   const workers = seats.filter((s) => s.role.name !== routerRoleName);
@@ -44,7 +39,7 @@ export function routerSeatTools(role: Role, desk: RouterDesk): CatalogTool[] {
 }
 
 /** What an agent was told, kept in the state dir (`briefs/<agent>.txt`) like a staged swarm's. */
-export async function writeBrief(setup: SwarmSetup, id: string, text: string): Promise<void> {
+export async function writeBrief(setup: Pick<ScheduleGround, "options">, id: string, text: string): Promise<void> {
   const dir = path.join(setup.options.stateDir, "briefs");
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, `${id}.txt`), text);

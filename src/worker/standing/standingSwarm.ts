@@ -14,13 +14,13 @@ import { SaveTestRuns } from "./saveTestRuns";
 import type { Seat } from "../swarm/seatPlan";
 import { routerSeatTools, standingSeats, untilStopped, writeBrief } from "./standingSeats";
 import { StandingWorkers } from "./standingWorkers";
+import type { ScheduleHooks, SeatSchedule, TriggerDoor } from "../swarm/seatSchedule";
 import type { SeatEnd, SwarmSeats } from "../swarm/swarmSeats";
-import type { SwarmSetup } from "../swarm/swarmSetup";
-import { TriggerInbox, type TakenTrigger } from "./triggerInbox";
+import type { SwarmRun } from "../swarm/swarmRun";
+import type { TakenTrigger } from "../../protocol/triggers";
+import { TriggerInbox } from "./triggerInbox";
 import { ingestTriggerFiles } from "./triggerFiles";
 import { TriggerLogFile } from "./triggerLog";
-
-export { refuseRouterOutsideStanding, routerRoleName } from "./standingSeats";
 
 /** What makes a swarm a standing one. */
 export interface StandingOptions {
@@ -33,14 +33,15 @@ export interface StandingOptions {
 }
 
 interface Live {
-  readonly setup: SwarmSetup;
+  readonly setup: SwarmRun;
   readonly seats: SwarmSeats;
   readonly inbox: TriggerInbox;
   readonly workers: StandingWorkers;
   readonly saves: SaveTestRuns;
 }
 
-export class StandingSwarm {
+/** The standing schedule: what the session is given instead of its declared stages (startSwarm.ts picks it). */
+export class StandingSwarm implements SeatSchedule, TriggerDoor {
   private live: Live | undefined;
   private readonly whenReady: Promise<void>;
   private ready!: () => void;
@@ -48,12 +49,12 @@ export class StandingSwarm {
   private readonly desk: RouterDesk;
   private readonly ends: SeatEnd[] = [];
   private decisions = 0;
+  /** The session's, from the start of `run`. */
+  private emit: (event: AgentEventDraft) => void = () => undefined;
+  private stopped: () => boolean = () => false;
+  readonly triggers: TriggerDoor = this;
 
-  constructor(
-    private readonly options: StandingOptions,
-    private readonly emit: (event: AgentEventDraft) => void,
-    private readonly stopped: () => boolean,
-  ) {
+  constructor(private readonly options: StandingOptions) {
     this.whenReady = new Promise<void>((resolve, reject) => {
       this.ready = resolve;
       this.failed = reject;
@@ -75,13 +76,27 @@ export class StandingSwarm {
     return this.live!.saves.saved();
   }
 
+  /** Any recipe with a router and a working role stands; which is checked at the start (standingSeats.ts). */
+  refuse(): void {}
+
+  /**
+   * A standing swarm keeps no fan-in reserve: it fans in nothing (its clock is how long it watches, 24 hours by
+   * default, and 15% of that would stop its workers hours early).
+   */
+  fanInReserveMs(): number {
+    return 0;
+  }
+
   /** Sees the session's events: a worker that joined the board owns its thread from then on. */
   observe(event: AgentEventDraft): void {
     if (event.type === "agent-added") void this.live?.workers.joined(event.agent.id);
   }
 
   /** Runs until the swarm stops; resolves with every agent's end. */
-  async run(setup: SwarmSetup, seats: SwarmSeats, signal: AbortSignal): Promise<SeatEnd[]> {
+  async run(setup: SwarmRun, seats: SwarmSeats, hooks: ScheduleHooks): Promise<SeatEnd[]> {
+    const { signal } = hooks;
+    this.emit = hooks.emit;
+    this.stopped = hooks.ending;
     const { router, worker, workerSeats } = standingSeats(setup);
     let log: TriggerLogFile | undefined;
     try {

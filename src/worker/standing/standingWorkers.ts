@@ -8,7 +8,7 @@ import type { AgentEventDraft } from "../agent/agentEventDraft";
 import type { Seat } from "../swarm/seatPlan";
 import { writeBrief } from "./standingSeats";
 import type { SeatEnd, SwarmSeats } from "../swarm/swarmSeats";
-import type { SwarmSetup } from "../swarm/swarmSetup";
+import type { ScheduleGround } from "../swarm/swarmRun";
 import type { TriggerInbox } from "./triggerInbox";
 
 export interface WorkerJob {
@@ -17,7 +17,7 @@ export interface WorkerJob {
 }
 
 export interface StandingWorkersDeps {
-  readonly setup: SwarmSetup;
+  readonly setup: Pick<ScheduleGround, "board" | "options">;
   readonly seats: SwarmSeats;
   /** The working role's seat (its role and tools). */
   readonly worker: Seat;

@@ -10,6 +10,7 @@ import {
   triggerInputSchema,
   type FastPathRoute,
   type RouterDecision,
+  type TakenTrigger,
   type Trigger,
   type TriggerLogLine,
   type TriggerRules,
@@ -24,13 +25,6 @@ export interface InboxRouting {
   toRouter(trigger: Trigger): void;
   /** Every trigger taken, with its route (the views show it). */
   taken(trigger: Trigger, route: FastPathRoute): void;
-}
-
-export interface TakenTrigger {
-  readonly trigger: Trigger;
-  readonly route: FastPathRoute;
-  /** A trigger with this id had been taken before: nothing new happened. */
-  readonly duplicate: boolean;
 }
 
 /** What a restart found in the log: work to pick up again. */

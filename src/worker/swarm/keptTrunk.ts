@@ -8,7 +8,7 @@ import path from "node:path";
 import type { KvCacheType } from "../../protocol/runtime";
 import type { SwarmModel } from "../../runtime/loadModel";
 import type { EngineContext } from "../../runtime/engine";
-import type { SwarmRunOptions } from "./swarmSetup";
+import type { SwarmRunOptions } from "./swarmRunOptions";
 
 export interface TrunkShape {
   readonly model: SwarmModel;

@@ -13,7 +13,7 @@ import type { Delegation } from "../agent/backgroundSubagents";
 import type { Seat } from "./seatPlan";
 import type { AskUserOutcome } from "../agent/tools/toolContext";
 import { scriptFor } from "./swarmRunOptions";
-import type { SwarmSetup } from "./swarmSetup";
+import type { SeatGround } from "./swarmRun";
 
 /** What the seats need from the session around them. */
 export interface SeatHooks {
@@ -51,7 +51,7 @@ export interface SeatSurroundings {
   readonly delegation?: Delegation;
 }
 
-export function seatRunner(setup: SwarmSetup, hooks: SeatHooks, slot: Slot, around: SeatSurroundings): AgentRunner {
+export function seatRunner(setup: SeatGround, hooks: SeatHooks, slot: Slot, around: SeatSurroundings): AgentRunner {
   const { options, context, board, format, tailBudget } = setup;
   const { parent } = around;
   const { id, agent, tools, isSynthesist } = slot;

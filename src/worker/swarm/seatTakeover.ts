@@ -7,7 +7,7 @@ import type { BoardEntry } from "../../protocol/board";
 import type { Task } from "../../protocol/tasks";
 import type { Seat } from "./seatPlan";
 import type { SeatEnd, SwarmSeats } from "./swarmSeats";
-import type { SwarmSetup } from "./swarmSetup";
+import type { ScheduleGround } from "./swarmRun";
 
 export interface TakeoverHooks {
   /** The swarm is stopping or fanning in: no more takeovers. */
@@ -18,7 +18,7 @@ export interface TakeoverHooks {
 }
 
 export async function runWithTakeover(
-  setup: SwarmSetup,
+  setup: Pick<ScheduleGround, "board" | "tasks">,
   seats: SwarmSeats,
   seat: Seat,
   brief: string,

@@ -11,7 +11,7 @@ import { isFindingKind } from "../../protocol/findingKinds";
 import type { Task } from "../../protocol/tasks";
 import type { Seat } from "./seatPlan";
 import type { SeatEnd } from "./swarmSeats";
-import type { SwarmSetup } from "./swarmSetup";
+import type { ScheduleGround } from "./swarmRun";
 
 interface StageResult {
   readonly ends: readonly SeatEnd[];
@@ -23,7 +23,7 @@ interface StageResult {
  * not started when `mayStart` said no are missing.
  */
 export async function runDeclaredStages(
-  setup: SwarmSetup,
+  setup: ScheduleGround,
   runSeat: (seat: Seat, brief: string) => Promise<SeatEnd[]>,
   mayStart: () => boolean,
   /** The open tasks when a seat starts (the person may add some while the swarm runs). */
@@ -56,7 +56,7 @@ export async function runDeclaredStages(
 }
 
 /** A stage's output: its agents' closing summaries and the findings of their families (sub-agents included). */
-function stageOutput(setup: SwarmSetup, stage: string, ends: readonly SeatEnd[]): StageOutput {
+function stageOutput(setup: Pick<ScheduleGround, "board">, stage: string, ends: readonly SeatEnd[]): StageOutput {
   const { board } = setup;
   const agents = new Set(ends.map((e) => e.id));
   return {

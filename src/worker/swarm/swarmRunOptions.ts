@@ -1,13 +1,13 @@
 // What a caller gives to start a swarm (the worker from a swarm/start request, the CLI from its flags): the goal, the
 // recipe, the model and workspace, and the knobs of the runtime and the organisation. setUpSwarm turns it into a
-// SwarmSetup.
+// SwarmRun. How the seats are run (declared stages, standing) is not an option: the launcher gives the session its
+// seat schedule (seatSchedule.ts).
 import type { EngineSettings } from "../../protocol/engine";
 import type { SwarmEngine } from "../../runtime/engines";
 import type { Recipe } from "../../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../../protocol/runtime";
 import type { ScriptedCall, TurnScript } from "../../protocol/turnScript";
 import type { WebSettings } from "../../protocol/webTools";
-import type { StandingOptions } from "../standing/standingSwarm";
 import type { CommandApprover } from "../../workspace/approvals";
 import type { PolicyRules } from "../../workspace/commandPolicy";
 
@@ -58,8 +58,6 @@ export interface SwarmRunOptions {
   readonly tailCells?: number;
   /** Seconds an agent's ask_user question waits for the person (0: nobody answers); default 300. */
   readonly askUserTimeoutSeconds?: number;
-  /** A standing swarm (`swarmboard watch`): it takes triggers until stopped instead of running its stages once. */
-  readonly standing?: StandingOptions;
 }
 
 /** An agent's scripted calls: its own, else the synthesist's for a synthesist; none left ([]) in a scripted run. */

@@ -11,7 +11,7 @@ import { BackgroundByParent, type Delegation } from "../agent/backgroundSubagent
 import { CellWaiters } from "./cellWaiters";
 import { noSubagentSeat, SeatNumbers, seatAccess, type Seat } from "./seatPlan";
 import { seatRunner, type SeatHooks, type Slot } from "./seatRunner";
-import type { SwarmSetup } from "./swarmSetup";
+import type { SeatsGround } from "./swarmRun";
 import { toolsForRole, type CatalogTool } from "../agent/toolCatalog";
 import type { SubagentOutcome } from "../agent/tools/toolContext";
 
@@ -33,7 +33,7 @@ export class SwarmSeats {
   private readonly background = new BackgroundByParent();
 
   constructor(
-    private readonly setup: SwarmSetup,
+    private readonly setup: SeatsGround,
     private readonly hooks: SeatHooks,
   ) {
     this.numbers = new SeatNumbers(setup.plan);
@@ -71,7 +71,7 @@ export class SwarmSeats {
   }
 
   /** Forks, reports the budget right then (the agent owns what it was forked from, no cell of its own yet). */
-  private async fork(id: string, options: Parameters<SwarmSetup["context"]["fork"]>[1]): Promise<EngineAgent> {
+  private async fork(id: string, options: Parameters<SeatsGround["context"]["fork"]>[1]): Promise<EngineAgent> {
     const agent = await this.setup.context.fork(id, options);
     this.hooks.emit({ type: "kv-stats", stats: this.setup.context.stats() });
     return agent;

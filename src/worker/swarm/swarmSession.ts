@@ -1,25 +1,25 @@
-// One swarm run, start to end: set up (board, repository, model, tasks, trunk decoded once), run the seats
-// stage by stage as the recipe declared them (their generations share each decode step), fan in through the
-// synthesist, write the report.
-// Everything it does is reported as events.
-import { listRules } from "../../core/agentRules";
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
-import { boardReport, synthesistBrief } from "../../core/agentBriefs";
-import { fanInReserveMs, swarmBudgetAction } from "../../core/budgets";
+// One swarm run, start to end: set up (board, repository, model, tasks, trunk decoded once), run the seats as its
+// schedule says (the recipe's declared stages, or a standing swarm; their generations share each decode step),
+// fan in through the synthesist, write the report. Everything it does is reported as events, its end included:
+// whatever fails after the launch returned ends the swarm on the stream, or every view waits on "starting".
+import { BudgetClock } from "../../core/budgetClock";
 import { userAuthor, type DeliveredMessage } from "../../protocol/messages";
-import type { SwarmEvent } from "../../protocol/swarmEvents";
-import type { AgentEventDraft } from "../agent/agentEventDraft";
-import { AgentStops } from "../agent/agentStops";
-import { runWithTakeover } from "./seatTakeover";
-import { SwarmSeats, type SeatEnd } from "./swarmSeats";
-import { runDeclaredStages } from "./stageRunner";
-import { setUpSwarm, type SwarmRunOptions, type SwarmSetup } from "./swarmSetup";
-import { SwarmSteering } from "./swarmSteering";
 import { defaultAskUserTimeoutSeconds } from "../../protocol/steering";
-import { refuseRouterOutsideStanding, StandingSwarm } from "../standing/standingSwarm";
+import type { SwarmEvent } from "../../protocol/swarmEvents";
+import { AgentStops } from "../agent/agentStops";
+import { DeclaredStages } from "./declaredSchedule";
+import type { SeatHooks } from "./seatRunner";
+import type { SeatSchedule } from "./seatSchedule";
+import { stampEvents, swarmStartedEvent, type SessionEvent } from "./sessionEvents";
+import { reportStats } from "./statsReporter";
+import { writeSwarmReport } from "./swarmReport";
+import type { SwarmRun } from "./swarmRun";
+import type { SwarmRunOptions } from "./swarmRunOptions";
+import { SwarmSeats, type SeatEnd } from "./swarmSeats";
+import { setUpSwarm } from "./swarmSetup";
+import { SwarmSteering } from "./swarmSteering";
 
-export type { SwarmRunOptions } from "./swarmSetup";
+export type { SwarmRunOptions } from "./swarmRunOptions";
 
 export interface SwarmSummary {
   readonly outcome: "completed" | "budget" | "stopped" | "failed";
@@ -29,8 +29,6 @@ export interface SwarmSummary {
   readonly agents: readonly SeatEnd[];
 }
 
-type SessionEvent = AgentEventDraft | Extract<SwarmEvent, { type: "swarm-started" | "swarm-ended" }>;
-
 const endReasons = {
   stopped: "stopped by the user",
   budget: "the wall-clock budget ran out; the synthesist fanned in with what existed",
@@ -38,34 +36,26 @@ const endReasons = {
 } as const;
 
 export class SwarmSession {
-  private readonly startedAt = Date.now();
   private readonly controller = new AbortController();
   private readonly stops = new AgentStops();
+  private readonly clock: BudgetClock;
+  private readonly emit: (draft: SessionEvent) => void;
   /** The set-up swarm while its agents run (messages go to its board). */
-  private running: SwarmSetup | undefined;
+  private running: SwarmRun | undefined;
   /** Pause or resume an agent, add a task, answer a question (the person's other levers). */
   readonly steering: SwarmSteering;
-  /** Set for a standing swarm (`swarmboard watch`): where triggers go in. */
-  readonly standing: StandingSwarm | undefined;
 
   constructor(
     private readonly options: SwarmRunOptions,
-    private readonly emitEvent: (event: SwarmEvent) => void,
+    emitEvent: (event: SwarmEvent) => void,
+    /** How the seats run; whoever launches picks it (startSwarm.ts). Where triggers go in, for a standing swarm. */
+    readonly schedule: SeatSchedule = new DeclaredStages(),
   ) {
+    this.emit = stampEvents(options.swarmId, emitEvent, (draft) => schedule.observe(draft));
+    const budgets = { ...options.recipe.budgets, ...(options.budgetMs ? { wallClockMs: options.budgetMs } : {}) };
+    this.clock = new BudgetClock(budgets, Date.now(), schedule.fanInReserveMs(budgets), () => Date.now());
     const askUserSeconds = options.askUserTimeoutSeconds ?? defaultAskUserTimeoutSeconds;
-    this.steering = new SwarmSteering(
-      () => this.running?.board,
-      (e) => this.emit(e),
-      askUserSeconds * 1000,
-    );
-    this.standing =
-      options.standing === undefined
-        ? undefined
-        : new StandingSwarm(
-            options.standing,
-            (e) => this.emit(e),
-            () => this.controller.signal.aborted || this.fanInDue(),
-          );
+    this.steering = new SwarmSteering(() => this.running?.board, this.emit, askUserSeconds * 1000);
   }
 
   /** Stops every agent at its next step; what exists is compiled into the report. */
@@ -94,153 +84,60 @@ export class SwarmSession {
   }
 
   async run(): Promise<SwarmSummary> {
-    const setup = await this.setUp();
-    this.running = setup;
+    let run: SwarmRun | undefined;
     try {
-      return await this.runStages(setup, new SwarmSeats(setup, this.seatHooks()));
+      this.schedule.refuse(this.options.recipe);
+      run = await setUpSwarm(this.options, (entry) => this.emit({ type: "board-entry", entry }));
+      this.running = run;
+      return await this.runSeats(run);
+    } catch (error) {
+      const why = (error as Error).message;
+      const reason = run === undefined ? `the swarm could not start: ${why}` : why;
+      this.emit({ type: "swarm-ended", outcome: "failed", reason });
+      throw error;
     } finally {
       this.running = undefined;
       this.steering.close();
-      await setup.close();
+      await run?.close();
     }
   }
 
-  /**
-   * The start RPC has returned by now: a set-up that fails (a trunk that does not fit, a model file gone since the
-   * check) must end the swarm on the event stream like any other failure, or every view waits on "starting".
-   */
-  private async setUp(): Promise<SwarmSetup> {
+  private async runSeats(run: SwarmRun): Promise<SwarmSummary> {
+    this.emit(swarmStartedEvent(run));
+    const seats = new SwarmSeats(run, this.seatHooks());
+    const stopStats = reportStats(run.context, this.emit);
     try {
-      if (this.standing === undefined) refuseRouterOutsideStanding(this.options.recipe);
-      return await setUpSwarm(this.options, (entry) => this.emit({ type: "board-entry", entry }));
-    } catch (error) {
-      const reason = `the swarm could not start: ${(error as Error).message}`;
-      this.emit({ type: "swarm-ended", outcome: "failed", reason });
-      throw error;
-    }
-  }
-
-  private seatHooks() {
-    return {
-      emit: (event: AgentEventDraft) => this.emit(event),
-      signal: this.controller.signal,
-      stops: this.stops,
-      budgetAction: () => this.budgetAction(),
-      timeLeftMs: (isSynthesist: boolean) => this.timeLeftMs(isSynthesist),
-      pauses: this.steering.pauses,
-      askUser: (agentId: string, question: string, signal: AbortSignal) =>
-        this.steering.questions.ask(agentId, question, signal),
-    };
-  }
-
-  private emit(draft: SessionEvent): void {
-    if (draft.type === "agent-added") this.standing?.observe(draft);
-    this.emitEvent({ ...draft, swarmId: this.options.swarmId, time: Date.now() } as SwarmEvent);
-  }
-
-  private async runStages(setup: SwarmSetup, seats: SwarmSeats): Promise<SwarmSummary> {
-    const { context, repo, model } = setup;
-    this.emit({
-      type: "swarm-started",
-      goal: this.options.goal,
-      recipe: this.options.recipe.name,
-      mode: context.mode,
-      model: model.facts,
-      integrationBranch: repo.integrationBranch,
-      trunkTokens: context.trunkTokens.length,
-      ...(setup.trunkReuse ? { trunkReusedTokens: setup.trunkReuse.reusedTokens } : {}),
-      rules: listRules(setup.rules),
-      disk: setup.disk,
-    });
-    const stopStats = this.reportStats(setup);
-    try {
-      const ends = this.standing
-        ? await this.standing.run(setup, seats, this.controller.signal)
-        : await runDeclaredStages(
-            setup,
-            (seat, brief) =>
-              runWithTakeover(setup, seats, seat, brief, {
-                ending: () => this.controller.signal.aborted || this.fanInDue(),
-                openTasks: (tasks) => this.steering.openTasks(tasks),
-                emitEntry: (entry) => this.emit({ type: "board-entry", entry }),
-              }),
-            () => !this.controller.signal.aborted && !this.fanInDue(),
-            () => this.steering.openTasks(setup.tasks),
-          );
-      const reportPath = await this.fanIn(setup, seats, ends);
-      this.emit({ type: "kv-stats", stats: context.stats() });
-      const outcome = this.controller.signal.aborted ? "stopped" : this.fanInDue() ? "budget" : "completed";
+      const ends = await this.schedule.run(run, seats, {
+        emit: this.emit,
+        signal: this.controller.signal,
+        ending: () => this.ending(),
+        openTasks: (tasks) => this.steering.openTasks(tasks),
+      });
+      const reportPath = await writeSwarmReport(run, seats, ends);
+      this.emit({ type: "kv-stats", stats: run.context.stats() });
+      const outcome = this.controller.signal.aborted ? "stopped" : this.clock.fanInDue() ? "budget" : "completed";
       const reason = endReasons[outcome];
       this.emit({ type: "swarm-ended", outcome, reason, reportPath });
-      return { outcome, reason, reportPath, integrationBranch: repo.integrationBranch, agents: ends };
-    } catch (error) {
-      this.emit({ type: "swarm-ended", outcome: "failed", reason: (error as Error).message });
-      throw error;
+      return { outcome, reason, reportPath, integrationBranch: run.repo.integrationBranch, agents: ends };
     } finally {
       stopStats();
     }
   }
 
-  /** The budget every quarter second while it changes, and a remote engine's comings and goings as they happen. */
-  private reportStats({ context }: SwarmSetup): () => void {
-    const engineState = context.onEngineState((engine) => this.emit({ type: "engine-state", engine }));
-    let last = "";
-    const timer = setInterval(() => {
-      const stats = context.stats();
-      const key = JSON.stringify(stats);
-      if (key !== last) this.emit({ type: "kv-stats", stats });
-      last = key;
-    }, 250);
-    return () => {
-      clearInterval(timer);
-      engineState.dispose();
+  /** Stopped by the person, or the wall clock reached fan-in. */
+  private ending(): boolean {
+    return this.controller.signal.aborted || this.clock.fanInDue();
+  }
+
+  private seatHooks(): SeatHooks {
+    return {
+      emit: this.emit,
+      signal: this.controller.signal,
+      stops: this.stops,
+      budgetAction: () => this.clock.action(),
+      timeLeftMs: (isSynthesist) => this.clock.timeLeftMs(isSynthesist),
+      pauses: this.steering.pauses,
+      askUser: (agentId, question, signal) => this.steering.questions.ask(agentId, question, signal),
     };
-  }
-
-  private budgets() {
-    const { recipe, budgetMs } = this.options;
-    return { ...recipe.budgets, ...(budgetMs ? { wallClockMs: budgetMs } : {}) };
-  }
-
-  /**
-   * The wall clock kept for the synthesist's fan-in. A standing swarm keeps none: it fans in nothing (its clock is
-   * how long it watches, 24 hours by default, and 15% of that would stop its workers hours early).
-   */
-  private reserveMs(): number {
-    return this.standing !== undefined ? 0 : fanInReserveMs(this.budgets());
-  }
-
-  private budgetAction(): "continue" | "fanIn" | "stop" {
-    return swarmBudgetAction(this.budgets(), this.startedAt, Date.now(), this.reserveMs()).action;
-  }
-
-  /** Until the end for the synthesist; until fan-in (the end less the reserve) for everyone else. */
-  private timeLeftMs(isSynthesist: boolean): number {
-    const end = this.startedAt + this.budgets().wallClockMs - (isSynthesist ? 0 : this.reserveMs());
-    return end - Date.now();
-  }
-
-  private fanInDue(): boolean {
-    return this.budgetAction() !== "continue";
-  }
-
-  /** The synthesist reads every pad and writes the report; if it cannot, the board is compiled into one. */
-  private async fanIn(setup: SwarmSetup, seats: SwarmSeats, ends: SeatEnd[]): Promise<string> {
-    const { board, plan } = setup;
-    const reportPath = path.join(this.options.stateDir, "report.md");
-    let report: { title: string; body: string } | undefined;
-    let why = "This swarm's recipe has no synthesist: this report was compiled from the board.";
-    if (plan.synthesist !== undefined) {
-      const { role, tools } = plan.synthesist;
-      const synth = await seats.runSynthesist(role, tools, (id) => synthesistBrief(id, role, board.board.entries()));
-      ends.push(synth);
-      report = synth.end.report;
-      why = `The synthesist ended without writing a report (${synth.end.reason}): this report was compiled from the board.`;
-    }
-    const text = report
-      ? `# ${report.title}\n\n${report.body}\n`
-      : boardReport(this.options.goal, board.board.entries(), why);
-    await writeFile(reportPath, text);
-    return reportPath;
   }
 }

@@ -1,20 +1,16 @@
-// Everything a swarm needs before its first fork, in one value: the board (its durable log, resumed or new),
-// the repository (recovered after a crash), the model, the seat plan, the one command policy, the open tasks,
-// and the trunk decoded once into a new swarm context. Each step is one named function below.
+// Everything a swarm needs before its first fork, in one owned value (a SwarmRun, swarmRun.ts): the board (its
+// durable log, resumed or new), the repository (recovered after a crash), the model, the seat plan, the one command
+// policy, the open tasks, and the trunk decoded once into a new swarm context. Each step is one named function below.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { CloseStack } from "../../core/closeStack";
 import { SwarmBoard } from "../../core/swarmBoard";
 import { memoryRoomNote } from "../../core/workerMemory";
-import type { AgentRule } from "../../protocol/agentRules";
 import type { BoardEntry } from "../../protocol/board";
 import type { Task } from "../../protocol/tasks";
 import { webSettingsSchema } from "../../protocol/webTools";
-import { type AgentChatFormat } from "../../runtime/agentChatFormat";
-import type { EngineContext } from "../../runtime/engine";
 import { openEngine, type SwarmEngine } from "../../runtime/engines";
 import { gpuChoiceOf } from "../../runtime/gpuBackend";
-import type { SwarmModel } from "../../runtime/loadModel";
-import type { TrunkReuse } from "../../runtime/trunkReuse";
 import { BoardLogFile } from "../../workspace/boardLog";
 import type { CommandPolicy } from "../../workspace/commandPolicy";
 import { repositoryProtectedPaths, swarmCommandPolicy } from "../../workspace/repositoryProtection";
@@ -24,49 +20,15 @@ import { detectDependencyFolders, type DependencyFolders } from "../../workspace
 import { MergeVerifier } from "../../workspace/mergeVerifier";
 import { recoverSwarm } from "../../workspace/swarmCleanup";
 import { SwarmRepository } from "../../workspace/swarmRepository";
+import { WebAccess } from "../agent/web/webAccess";
 import { keepContext, trunkStateFile } from "./keptTrunk";
 import { planSeats, type SeatPlan } from "./seatPlan";
-import { estimateDisk, type SwarmDisk } from "./swarmDisk";
-import { decodeTrunk } from "./trunkDecode";
+import { estimateDisk } from "./swarmDisk";
 import { openSwarmMemory } from "./swarmMemory";
+import type { SwarmRun } from "./swarmRun";
 import type { SwarmRunOptions } from "./swarmRunOptions";
-import { WebAccess } from "../agent/web/webAccess";
+import { decodeTrunk, type DecodedTrunk } from "./trunkDecode";
 import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
-
-export type { SwarmRunOptions } from "./swarmRunOptions";
-
-export interface SwarmSetup {
-  readonly options: SwarmRunOptions;
-  readonly board: SwarmBoard;
-  readonly repo: SwarmRepository;
-  /** The one command policy of the swarm: the test run and every agent's commands are judged by it. */
-  readonly policy: CommandPolicy;
-  /** The user's installed dependency folders that every worktree sees read-only. */
-  readonly dependencies: DependencyFolders;
-  /** Runs the recipe's tests before a merge is published; absent when the recipe names no test command. */
-  readonly verifier?: MergeVerifier;
-  /** The one read-only view of the integration commit that agents read until they have a worktree of their own. */
-  readonly readView: SharedReadView;
-  /** What the swarm's worktrees will take on disk at most (the launch says it). */
-  readonly disk: SwarmDisk;
-  readonly plan: SeatPlan;
-  readonly tasks: readonly Task[];
-  /** The engine that computes the swarm's tokens (local by default, or a remote serving engine). */
-  readonly engine: SwarmEngine;
-  readonly model: SwarmModel;
-  readonly context: EngineContext;
-  readonly format: AgentChatFormat;
-  /** Private cells each agent may use before it compacts: an equal share of what the trunk leaves of the pool. */
-  readonly tailBudget: number;
-  /** The repository's agent-rules files the trunk carries (empty when turned off or none). */
-  readonly rules: readonly AgentRule[];
-  /** Set when the context was kept from the last swarm: how much of the trunk was reused and how much decoded. */
-  readonly trunkReuse?: TrunkReuse;
-  /** The swarm's way to the web: allowlist, approvals, caps, the page cache. */
-  readonly web: WebAccess;
-  /** Closes the board's log and keeps the context with its trunk (keptTrunk.ts); the model stays loaded. */
-  close(): Promise<void>;
-}
 
 /** The board's log in the state dir; a new swarm refuses a state dir that already holds one. */
 async function openBoardLog(options: SwarmRunOptions): Promise<BoardLogFile> {
@@ -99,6 +61,26 @@ async function openRepository(options: SwarmRunOptions, board: SwarmBoard): Prom
   return repo;
 }
 
+/** Where the agents will work: the one command policy, the dependency folders, the read view, the disk, the tests. */
+async function openWorkplace(options: SwarmRunOptions, repo: SwarmRepository, plan: SeatPlan) {
+  const { recipe } = options;
+  const policy = await swarmCommandPolicy(repo, options.policy);
+  const dependencies = await detectDependencyFolders(repo.topLevel, repo.commonDir, recipe.dependencyFolders);
+  const readView = new SharedReadView(repo, await repositoryProtectedPaths(repo), dependencies);
+  const disk = await estimateDisk(repo, plan, options.sparseCheckoutAboveMiB ?? recipe.budgets.sparseCheckoutAboveMiB);
+  const verifier =
+    recipe.testCommand === undefined
+      ? undefined
+      : new MergeVerifier(repo, {
+          testCommand: recipe.testCommand,
+          policy,
+          dependencies,
+          // A test run may take what the wall clock allows, at most ten minutes.
+          timeoutMs: Math.min(options.budgetMs ?? recipe.budgets.wallClockMs, 10 * 60_000),
+        });
+  return { policy, dependencies, readView, disk, ...(verifier ? { verifier } : {}) };
+}
+
 /** The open tasks; when the recipe's test run cannot happen, why is posted on the board. */
 async function openTasks(
   setup: {
@@ -120,15 +102,34 @@ async function openTasks(
   return gatherTasks(options.recipe, options.goal, repo.topLevel, board, tested.tasks);
 }
 
-/** Sets a swarm up; `note` receives the board entries posted on the way. */
-export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEntry) => void): Promise<SwarmSetup> {
-  const store = await openBoardLog(options);
+/** The trunk decoded (the context was created or taken over) and what the run's end does with it. */
+function keepOrDispose(engine: SwarmEngine, trunk: DecodedTrunk): () => Promise<void> {
+  const { context, shape } = trunk;
+  return async () => {
+    // The trunk's cells stay for the next swarm (the agents are released by now), and on disk when asked for.
+    const file = trunkStateFile(shape);
+    if (engine.kind === "remote") await context.dispose();
+    else {
+      if (file !== undefined && context.liveAgents.length === 0) await context.saveTrunk(file).catch(() => undefined);
+      await keepContext(context, shape);
+    }
+  };
+}
+
+/**
+ * Sets a swarm up; `note` receives the board entries posted on the way. A step that fails closes what the steps
+ * before it opened (the board's log, the decoded context), so a failed set-up leaves nothing open.
+ */
+export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEntry) => void): Promise<SwarmRun> {
+  const opened = new CloseStack();
   try {
+    const store = opened.push(await openBoardLog(options), (s) => s.close());
     const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
+    const observed = async (text: string) =>
+      note(await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text, time: Date.now() }));
     // A resume after a crash: say what opening the log cut, ended or kept unread (boardLog.ts).
     const repaired = store.notice();
-    if (repaired !== undefined)
-      note(await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: repaired, time: Date.now() }));
+    if (repaired !== undefined) await observed(repaired);
     // First, before the model loads: a bad host pattern in the settings is refused at once, by name.
     const web = new WebAccess({
       settings: options.web ?? webSettingsSchema.parse({}),
@@ -148,66 +149,29 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
       }));
     const { model } = engine;
     const plan = planSeats(options.recipe, options.agents);
-    const policy = await swarmCommandPolicy(repo, options.policy);
-    const { recipe } = options;
-    const dependencies = await detectDependencyFolders(repo.topLevel, repo.commonDir, recipe.dependencyFolders);
-    const readView = new SharedReadView(repo, await repositoryProtectedPaths(repo), dependencies);
-    const disk = await estimateDisk(
-      repo,
-      plan,
-      options.sparseCheckoutAboveMiB ?? recipe.budgets.sparseCheckoutAboveMiB,
-    );
-    const verifier =
-      recipe.testCommand === undefined
-        ? undefined
-        : new MergeVerifier(repo, {
-            testCommand: recipe.testCommand,
-            policy,
-            dependencies,
-            // A test run may take what the wall clock allows, at most ten minutes.
-            timeoutMs: Math.min(options.budgetMs ?? recipe.budgets.wallClockMs, 10 * 60_000),
-          });
-    const tasks = await openTasks({ options, repo, board, policy, dependencies, verifier }, note);
+    const work = await openWorkplace(options, repo, plan);
+    const tasks = await openTasks({ options, repo, board, ...work }, note);
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
     const memory = await openSwarmMemory({ options, repo, board, countTokens: (t) => model.tokenize(t).length, note });
     const trunk = await decodeTrunk({ options, repo, engine, plan, tasks, summary, memory: memory.section });
-    const { context, format, rules, shape, trunkReuse } = trunk;
+    // A set-up that fails from here on keeps no context: it is disposed, not kept for the next swarm.
+    const { context, format, rules, trunkReuse } = opened.push(trunk, (t) => t.context.dispose());
     // The worker's memory beyond weights and KV, its fixed part read now (no agent live): short for the plan? Say so.
     const workerMemory = context.stats().memory;
     const short = workerMemory === undefined ? undefined : memoryRoomNote(workerMemory, plan.widestStage);
-    if (short !== undefined)
-      note(await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text: short, time: Date.now() }));
+    if (short !== undefined) await observed(short);
     const equalShare = Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64;
     const tailBudget = Math.max(64, Math.min(equalShare, options.tailCells ?? equalShare));
+    const releaseTrunk = keepOrDispose(engine, trunk);
     const close = async () => {
-      // The trunk's cells stay for the next swarm (the agents are released by now), and on disk when asked for.
-      const file = trunkStateFile(shape);
-      if (engine.kind === "remote") await context.dispose();
-      else {
-        if (file !== undefined && context.liveAgents.length === 0) await context.saveTrunk(file).catch(() => undefined);
-        await keepContext(context, shape);
-      }
+      await releaseTrunk();
       await memory.remember(board.board.entries());
       await store.close();
     };
-    const parts = {
-      options,
-      board,
-      repo,
-      policy,
-      dependencies,
-      plan,
-      tasks,
-      engine,
-      model,
-      context,
-      format,
-      tailBudget,
-    };
-    const optional = { ...(trunkReuse ? { trunkReuse } : {}), ...(verifier ? { verifier } : {}) };
-    return { ...parts, rules, web, readView, disk, ...optional, close };
+    const parts = { options, board, repo, plan, tasks, engine, model, context, format, tailBudget, rules, web };
+    return { ...parts, ...work, ...(trunkReuse ? { trunkReuse } : {}), close };
   } catch (error) {
-    await store.close();
+    await opened.closeAll();
     throw error;
   }
 }

@@ -82,24 +82,29 @@ describe("end of a swarm", function () {
     }
   });
 
-  it("ends a swarm whose set-up fails after the launch returned: failed in the view, with an error notice", async () => {
+  it("ends a swarm whose set-up fails after the launch returned: failed in the view, the decode notification closed, an error notice", async () => {
     const { hooks } = await swarmboard();
     const { root, repo } = sampleRepo("unfit");
     const recipeFile = path.join(root, "short-recipe.json");
     writeFileSync(recipeFile, JSON.stringify(recipe));
     await noSwarmRunning(hooks);
     // 256 cells (the least a launch takes) cannot hold the shared context: found only when the trunk is decoded.
-    const swarmId = await hooks.reviewSurfaces.swarms.start({
-      goal: "A swarm whose shared context does not fit",
-      recipe: recipeFile,
-      modelPath: modelPath(),
-      workspace: repo,
-      stateDir: path.join(root, "state"),
-      threads: 1,
-      kvCells: 256,
-      policy: { allow: [], ask: [], deny: [] },
-      script: { agents: { "agent-1": [{ tool: "finish", args: { summary: "-" } }], synthesist: [] } },
-    });
+    const { swarms } = hooks.reviewSurfaces;
+    const swarmId = await swarms.start(
+      {
+        goal: "A swarm whose shared context does not fit",
+        recipe: recipeFile,
+        modelPath: modelPath(),
+        workspace: repo,
+        stateDir: path.join(root, "state"),
+        threads: 1,
+        kvCells: 256,
+        policy: { allow: [], ask: [], deny: [] },
+        script: { agents: { "agent-1": [{ tool: "finish", args: { summary: "-" } }], synthesist: [] } },
+      },
+      { decodeNotice: true },
+    );
+    assert.notEqual(swarms.decodeNotice(swarmId), undefined, "the decode notification was shown, as a launch shows it");
     const notice = await waitFor(
       "the failed swarm's notice",
       () => hooks.swarms.notices.recent().find((n) => n.text.includes("does not fit")),
@@ -111,6 +116,7 @@ describe("end of a swarm", function () {
     assert.equal(notice.level, "error");
     assert.match(notice.text, /failed: the swarm could not start: /);
     assert.deepEqual(notice.actions, ["Review Branches", "Show Log"]);
+    await waitFor("the decode notification to close", () => swarms.decodeNotice(swarmId) === "closed", 10_000);
     await waitFor(
       "the tree to show the swarm failed",
       () =>

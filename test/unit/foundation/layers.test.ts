@@ -48,6 +48,33 @@ describe("layer lint rule", function () {
     ]);
   });
 
+  describe("the worker's floors (agent < swarm < standing, eval < the process files)", () => {
+    const floorMessage = (from: string, to: string, allowed: string) =>
+      `swarmboard/layers: worker/${from} may not import worker/${to}: the worker's floors import downwards only ` +
+      `(worker/${from} may import: ${allowed}).`;
+
+    it("fails an import from worker/swarm/ into worker/standing/", async () => {
+      assert.deepEqual(await lintAs("swarmImportsStanding.ts", "src/worker/swarm/__fixture__.ts"), [
+        floorMessage("swarm", "standing", "worker/agent"),
+      ]);
+    });
+
+    it("fails an import from worker/agent/ into worker/swarm/", async () => {
+      assert.deepEqual(await lintAs("agentImportsSwarm.ts", "src/worker/agent/__fixture__.ts"), [
+        floorMessage("agent", "swarm", "no other floor"),
+      ]);
+    });
+
+    it("passes standing/ importing swarm/ and agent/, and the same import that fails from swarm/", async () => {
+      assert.deepEqual(await lintAs("standingImportsSwarm.ts", "src/worker/standing/__fixture__.ts"), []);
+      assert.deepEqual(await lintAs("swarmImportsStanding.ts", "src/worker/standing/__fixture__.ts"), []);
+    });
+
+    it("passes a process file (src/worker/x.ts) importing every floor", async () => {
+      assert.deepEqual(await lintAs("processImportsFloors.ts", "src/worker/__fixture__.ts"), []);
+    });
+  });
+
   it("passes the imports each layer is allowed", async () => {
     assert.deepEqual(await lintAs("coreImportsProtocol.ts", "src/core/__fixture__.ts"), []);
     assert.deepEqual(await lintAs("hostImportsVscode.ts", "src/host/__fixture__.ts"), []);

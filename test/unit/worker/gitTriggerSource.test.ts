@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TriggerInput } from "../../../src/protocol/triggers";
 import { pollUserBranch } from "../../../src/worker/standing/gitTriggerSource";
-import type { SwarmSetup } from "../../../src/worker/swarm/swarmSetup";
+import type { CheckoutTestGround } from "../../../src/worker/swarm/swarmRun";
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync("git", ["-c", "user.name=U", "-c", "user.email=u@example.invalid", ...args], { cwd });
@@ -31,7 +31,7 @@ describe("worker: triggers from polling the person's branch", () => {
     const taken: TriggerInput[] = [];
     const notes: string[] = [];
     // The source reads only the repository's folder and the recipe's test command (none here).
-    const setup = { repo: { topLevel: root }, options: { recipe: {} } } as unknown as SwarmSetup;
+    const setup = { repo: { topLevel: root }, options: { recipe: {} } } as unknown as CheckoutTestGround;
     const stop = pollUserBranch(
       setup,
       100,
