@@ -23,7 +23,7 @@ export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[]): H
   switch (past.outcome) {
     case "interrupted":
       return {
-        ...interruptedView(noStats, past.reason, past.endedAt ?? view.endedAt ?? past.createdAt),
+        ...interruptedView(noStats, past.reason, past.endedAt ?? view.endedAt ?? lastSign(past, events)),
         past: facts,
         ...cleaned,
       };
@@ -41,4 +41,12 @@ export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[]): H
         ...cleaned,
       };
   }
+}
+
+/**
+ * When a swarm whose owner died (a reload, a closed window, a crash) was last seen working: its newest recorded event.
+ * Its record has no end, and its start is no answer: the panel and the tree would say it ran "0s".
+ */
+function lastSign(past: PastSwarm, events: readonly SwarmEvent[]): number {
+  return events.reduce((latest, e) => Math.max(latest, e.time), past.createdAt);
 }
