@@ -27,6 +27,7 @@ import { createReviewSurfaces } from "./review/reviewSurfaces";
 import { SwarmStatusBar } from "./statusBar";
 import { historyCommandHandlers, type HistoryCommandDeps } from "./swarm/historyCommands";
 import { PastSwarms } from "./swarm/pastSwarms";
+import { ReloadInterruptions } from "./swarm/reloadInterruptions";
 import { swarmCommandHandlers } from "./swarm/swarmCommands";
 import { QuestionPrompts } from "./swarm/questionPrompts";
 import { steeringCommandHandlers } from "./swarm/steeringCommands";
@@ -115,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const participant = own(registerChatParticipant({ delegation, store, log }));
   own(superviseSwarms(worker, store, stuck, log));
   own(new SwarmEndNotices(store, notices, log));
+  own(new ReloadInterruptions(store, context.workspaceState, notices, log));
   own(new QuestionPrompts(store, notices, log));
   worker.ensureStarted();
 
