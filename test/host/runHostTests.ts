@@ -10,11 +10,14 @@ import { format } from "node:util";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { makeScratch, startCodeServer, type CodeServer } from "./codeServer";
+import { drivePanel } from "./panelDriver";
 import { recordPastSwarm, wantsPastSwarm } from "./pastSwarmSetup";
 import {
+  panelDriveRequestPrefix,
   panelInputRequestPrefix,
   screenshotRequestPrefix,
   suiteOutputPrefix,
+  type PanelDriveRequest,
   type PanelInputRequest,
 } from "./suite/automationMarkers";
 
@@ -93,6 +96,8 @@ async function exposeAutomation(page: Page, logFile: string): Promise<{ exited: 
       await takeScreenshot(page, text.slice(screenshotRequestPrefix.length).trim());
     } else if (text.startsWith(panelInputRequestPrefix)) {
       await typeInPanel(page, JSON.parse(text.slice(panelInputRequestPrefix.length)) as PanelInputRequest);
+    } else if (text.startsWith(panelDriveRequestPrefix)) {
+      await drivePanel(page, artifacts, JSON.parse(text.slice(panelDriveRequestPrefix.length)) as PanelDriveRequest);
     } else if (text.startsWith(suiteOutputPrefix)) {
       const line = text.slice(suiteOutputPrefix.length);
       tally(line);
