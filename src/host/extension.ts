@@ -69,7 +69,8 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const models = modelDeps(context, { worker, log, confirmations, notices, picker });
   const review = createReviewSurfaces({ worker, store, log, confirmations, picker });
   // Listed when the worker is ready: after a reload the repository's earlier swarms are back in the tree.
-  const history = own(new PastSwarms(worker, store, log));
+  const interruptions = own(new ReloadInterruptions(store, context.workspaceState, notices, log));
+  const history = own(new PastSwarms(worker, store, log, (id) => interruptions.lastSeenRunning(id)));
   const resumeOverrides: HistoryCommandDeps["resumeOverrides"] = {};
   own(review.disposable);
   const launchDeps = {
@@ -116,7 +117,6 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const participant = own(registerChatParticipant({ delegation, store, log }));
   own(superviseSwarms(worker, store, stuck, log));
   own(new SwarmEndNotices(store, notices, log));
-  own(new ReloadInterruptions(store, context.workspaceState, notices, log));
   own(new QuestionPrompts(store, notices, log));
   worker.ensureStarted();
 

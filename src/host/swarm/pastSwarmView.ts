@@ -6,7 +6,8 @@ import type { PastSwarm } from "../../protocol/swarmHistoryRpc";
 import type { SwarmEvent } from "../../protocol/swarmEvents";
 import { interruptedView, type HostSwarmView } from "./swarmStatus";
 
-export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[]): HostSwarmView {
+/** `lastSeenRunning`: when the window that ran it last saw it running, if that window said (a reload's record). */
+export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[], lastSeenRunning?: number): HostSwarmView {
   let view = { ...emptySwarm(past.swarmId, past.createdAt), goal: past.goal, recipe: past.recipe };
   for (const e of events) view = reduceSwarm(view, e);
   const facts = {
@@ -23,7 +24,11 @@ export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[]): H
   switch (past.outcome) {
     case "interrupted":
       return {
-        ...interruptedView(noStats, past.reason, past.endedAt ?? view.endedAt ?? lastSign(past, events)),
+        ...interruptedView(
+          noStats,
+          past.reason,
+          past.endedAt ?? view.endedAt ?? Math.max(lastSign(past, events), lastSeenRunning ?? 0),
+        ),
         past: facts,
         ...cleaned,
       };

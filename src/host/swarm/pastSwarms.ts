@@ -18,6 +18,8 @@ export class PastSwarms extends DisposableBase {
     private readonly worker: WorkerProcess,
     private readonly swarms: SwarmStore,
     private readonly log: HostLog,
+    /** When the window before this one last saw a swarm running (ReloadInterruptions keeps it). */
+    private readonly lastSeenRunning: (swarmId: string) => number | undefined = () => undefined,
   ) {
     super();
     this.register(
@@ -66,7 +68,13 @@ export class PastSwarms extends DisposableBase {
           return { events: [], problems: [] };
         });
       for (const problem of events.problems) this.log.warn(`swarm ${past.swarmId}: ${problem}`);
-      if (this.swarms.remember(pastSwarmView(past, events.events), { workspace, stateDir: past.stateDir })) count++;
+      if (
+        this.swarms.remember(pastSwarmView(past, events.events, this.lastSeenRunning(past.swarmId)), {
+          workspace,
+          stateDir: past.stateDir,
+        })
+      )
+        count++;
     }
     this.log.info(`history of ${workspace}: ${listed.swarms.length} swarm(s) recorded, ${count} shown as past`);
     return count;

@@ -12,13 +12,23 @@ import { isRunning, type HostSwarmView } from "./swarmStatus";
 import type { SwarmStore } from "./swarmStore";
 
 const runningKey = "swarmboard.swarmsRunningInWindow";
+/** How often a running swarm's "still running at" time is written: a reload's duration is this close to the truth. */
+const heartbeatMs = 5_000;
 const resumeAction = "Resume";
 const reviewAction = "Review Branches";
 
+function readSaved(saved: unknown): Map<string, number> {
+  if (typeof saved !== "object" || saved === null || Array.isArray(saved)) return new Map();
+  return new Map(Object.entries(saved).filter((e): e is [string, number] => typeof e[1] === "number"));
+}
+
 export class ReloadInterruptions extends DisposableBase {
-  /** Swarms the last window was running, not yet read back from the history. */
-  private readonly before: Set<string>;
-  private kept = "";
+  /** Swarms the last window was running, not yet read back from the history, each with when it last ran. */
+  private readonly before: Map<string, number>;
+  /** What the window's record says was running, and when. */
+  private readonly seenAt: ReadonlyMap<string, number>;
+  private keptIds = "";
+  private keptAt = 0;
 
   constructor(
     private readonly swarms: SwarmStore,
@@ -27,14 +37,21 @@ export class ReloadInterruptions extends DisposableBase {
     private readonly log: HostLog,
   ) {
     super();
-    const saved = state.get<unknown>(runningKey);
-    this.before = new Set(Array.isArray(saved) ? saved.filter((id): id is string => typeof id === "string") : []);
-    this.kept = [...this.before].sort().join("\n");
+    this.before = readSaved(state.get<unknown>(runningKey));
+    this.seenAt = new Map(this.before);
+    this.keptIds = [...this.before.keys()].sort().join("\n");
     this.register(swarms.onDidChange(() => this.check()));
+    const beat = setInterval(() => this.keep(), heartbeatMs);
+    this.register({ dispose: () => clearInterval(beat) });
+  }
+
+  /** When the last window last saw this swarm running (its worker went with the window soon after). */
+  lastSeenRunning(swarmId: string): number | undefined {
+    return this.seenAt.get(swarmId);
   }
 
   private check(): void {
-    for (const id of [...this.before]) {
+    for (const id of [...this.before.keys()]) {
       const view = this.swarms.swarm(id);
       if (view === undefined) continue;
       this.before.delete(id);
@@ -45,14 +62,17 @@ export class ReloadInterruptions extends DisposableBase {
     this.keep();
   }
 
-  /** Writes the ids still owed a word and those running now, only when they changed. */
+  /** Writes the swarms still owed a word and those running now: when that set changed, and each heartbeat. */
   private keep(): void {
+    const now = Date.now();
     const running = this.swarms.swarms().filter((s) => s.past === undefined && isRunning(s));
-    const ids = [...new Set([...this.before, ...running.map((s) => s.id)])].sort();
-    const text = ids.join("\n");
-    if (text === this.kept) return;
-    this.kept = text;
-    void this.state.update(runningKey, ids);
+    const record = new Map([...this.before, ...running.map((s) => [s.id, now] as const)]);
+    const ids = [...record.keys()].sort().join("\n");
+    const due = running.length > 0 && now - this.keptAt >= heartbeatMs;
+    if (ids === this.keptIds && !due) return;
+    this.keptIds = ids;
+    this.keptAt = now;
+    void this.state.update(runningKey, Object.fromEntries(record));
   }
 
   private async tell(view: HostSwarmView): Promise<void> {

@@ -39,6 +39,12 @@ describe("a past swarm's duration", () => {
     assert.equal((view.endedAt ?? 0) - view.startedAt, 41_000);
   });
 
+  it("runs to when its window last saw it running, when that is later (a long call writes no event)", () => {
+    const view = pastSwarmView(past("interrupted"), events, created + 47_000);
+    assert.equal((view.endedAt ?? 0) - view.startedAt, 47_000);
+    assert.equal(pastSwarmView(past("interrupted"), events, created + 9_000).endedAt, created + 41_000);
+  });
+
   it("keeps the registry's end when there is one", () => {
     const view = pastSwarmView(past("interrupted", created + 50_000), events);
     assert.equal(view.endedAt, created + 50_000);
