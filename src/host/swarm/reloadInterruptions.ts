@@ -13,7 +13,7 @@ import type { SwarmStore } from "./swarmStore";
 
 const runningKey = "swarmboard.swarmsRunningInWindow";
 /** How often a running swarm's "still running at" time is written: a reload's duration is this close to the truth. */
-const heartbeatMs = 5_000;
+const heartbeatMs = 3_000;
 const resumeAction = "Resume";
 const reviewAction = "Review Branches";
 
@@ -28,7 +28,6 @@ export class ReloadInterruptions extends DisposableBase {
   /** What the window's record says was running, and when. */
   private readonly seenAt: ReadonlyMap<string, number>;
   private keptIds = "";
-  private keptAt = 0;
 
   constructor(
     private readonly swarms: SwarmStore,
@@ -40,8 +39,10 @@ export class ReloadInterruptions extends DisposableBase {
     this.before = readSaved(state.get<unknown>(runningKey));
     this.seenAt = new Map(this.before);
     this.keptIds = [...this.before.keys()].sort().join("\n");
+    if (this.before.size > 0)
+      log.info(`reload: the last window was running ${[...this.before.keys()].join(", ")}; told once read back`);
     this.register(swarms.onDidChange(() => this.check()));
-    const beat = setInterval(() => this.keep(), heartbeatMs);
+    const beat = setInterval(() => this.keep(true), heartbeatMs);
     this.register({ dispose: () => clearInterval(beat) });
   }
 
@@ -62,16 +63,14 @@ export class ReloadInterruptions extends DisposableBase {
     this.keep();
   }
 
-  /** Writes the swarms still owed a word and those running now: when that set changed, and each heartbeat. */
-  private keep(): void {
+  /** Writes the swarms still owed a word and those running now: when that set changed, and at each heartbeat. */
+  private keep(beat = false): void {
     const now = Date.now();
     const running = this.swarms.swarms().filter((s) => s.past === undefined && isRunning(s));
     const record = new Map([...this.before, ...running.map((s) => [s.id, now] as const)]);
     const ids = [...record.keys()].sort().join("\n");
-    const due = running.length > 0 && now - this.keptAt >= heartbeatMs;
-    if (ids === this.keptIds && !due) return;
+    if (ids === this.keptIds && !(beat && running.length > 0)) return;
     this.keptIds = ids;
-    this.keptAt = now;
     void this.state.update(runningKey, Object.fromEntries(record));
   }
 
