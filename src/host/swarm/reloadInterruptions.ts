@@ -17,9 +17,13 @@ const heartbeatMs = 3_000;
 const resumeAction = "Resume";
 const reviewAction = "Review Branches";
 
-function readSaved(saved: unknown): Map<string, number> {
+/** A swarm not read back within this long (its repository is no longer open here) is owed no word any more. */
+const forgetAfterMs = 7 * 24 * 3600_000;
+
+function readSaved(saved: unknown, now: number): Map<string, number> {
   if (typeof saved !== "object" || saved === null || Array.isArray(saved)) return new Map();
-  return new Map(Object.entries(saved).filter((e): e is [string, number] => typeof e[1] === "number"));
+  const entries = Object.entries(saved).filter((e): e is [string, number] => typeof e[1] === "number");
+  return new Map(entries.filter(([, at]) => now - at < forgetAfterMs));
 }
 
 export class ReloadInterruptions extends DisposableBase {
@@ -36,7 +40,7 @@ export class ReloadInterruptions extends DisposableBase {
     private readonly log: HostLog,
   ) {
     super();
-    this.before = readSaved(state.get<unknown>(runningKey));
+    this.before = readSaved(state.get<unknown>(runningKey), Date.now());
     this.seenAt = new Map(this.before);
     this.keptIds = [...this.before.keys()].sort().join("\n");
     if (this.before.size > 0)
