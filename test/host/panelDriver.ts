@@ -104,6 +104,7 @@ export async function drivePanel(page: Page, artifacts: string, request: PanelDr
       await page.keyboard.press(request.key);
       result = { ok: true };
     } else if (request.kind === "narrow") result = await narrow(page, request.width);
+    else if (request.kind === "measure") result = { ok: true, layout: await measure(await panelFrame(page)) };
     else {
       await page.setViewportSize(startSize);
       result = { ok: true };

@@ -68,6 +68,8 @@ export type PanelDriveRequest =
   | { readonly name: string; readonly kind: "tab"; readonly tabs: number; readonly stopAt?: string }
   /** Presses one key where the focus is now. */
   | { readonly name: string; readonly kind: "press"; readonly key: "Enter" }
+  /** Measures the panel's page at the window's size now. */
+  | { readonly name: string; readonly kind: "measure" }
   /** Narrows the browser window until the panel's page is `width` px wide and measures it (then screenshots). */
   | { readonly name: string; readonly kind: "narrow"; readonly width: number }
   /** Puts the browser window back to its size at the start. */

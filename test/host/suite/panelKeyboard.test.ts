@@ -2,7 +2,8 @@
 // workbench. The swarm shown is one of this window's, folded by the store's own reducer from events given here
 // (three researchers, five findings), so the test needs no model; the panel, its page, the keys and the file opened
 // are all real. Tab from the page's title reaches every finding, each stop visible and outlined; Enter on a finding
-// opens its file at its line; at 400 and 320 px the page has no horizontal scroll and no lane title is cut.
+// opens its file at its line; at full width, 400 and 320 px the page has no horizontal scroll and no lane title
+// is cut.
 import assert from "node:assert/strict";
 import path from "node:path";
 import * as vscode from "vscode";
@@ -126,13 +127,16 @@ describe("the panel by keyboard and at a narrow width", function () {
     assert.equal(editor.selection.active.line, 14, "at the finding's line 15");
   });
 
-  it("has no horizontal scroll and no cut lane title at 400 and 320 px", async () => {
+  it("has no horizontal scroll and no cut lane title at full width, 400 and 320 px", async () => {
     const { hooks } = await swarmboard();
     await vscode.commands.executeCommand("workbench.action.closeSidebar");
     await vscode.commands.executeCommand("workbench.action.closeAuxiliaryBar");
     await vscode.commands.executeCommand("workbench.action.closePanel");
     hooks.panel()?.reveal();
     await waitFor("the panel, ready again", () => hooks.panel()?.isReady);
+    const wide = (await drivePanel({ name: "panel-wide", kind: "measure" })).layout;
+    assert.ok(wide && wide.scrollWidth <= wide.clientWidth, `full width: ${JSON.stringify(wide)}`);
+    assert.deepEqual(wide.cut, [], "full width: lane title parts cut");
     try {
       for (const width of [400, 320]) {
         const { layout } = await drivePanel({ name: `panel-narrow-${width}`, kind: "narrow", width });
