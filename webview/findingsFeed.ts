@@ -74,13 +74,25 @@ export function mountFeed(onOpen: (path: string, line: number | undefined) => vo
       el("time", "muted", clockTime(f.time)),
     );
     const parts: Node[] = [head, body];
+    const node = el("li", "finding");
+    // The finding itself is the one Tab stop (its file link is not a second one): Enter opens its file, as the
+    // link's click does, so a keyboard reaches every finding in one press each.
+    setAttr(node, "tabindex", "0");
     if (where) {
       const open = el("button", "link", where);
       setAttr(open, "aria-label", `Open ${where}`);
+      setAttr(open, "tabindex", "-1");
       open.addEventListener("click", () => onOpen(f.path ?? "", f.line));
       parts.push(open);
+      setAttr(node, "aria-keyshortcuts", "Enter");
+      setAttr(node, "title", `Enter opens ${where}`);
+      node.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" || event.target !== node) return;
+        event.preventDefault();
+        onOpen(f.path ?? "", f.line);
+      });
     }
-    const node = el("li", "finding", ...parts);
+    node.append(...parts);
     node.dataset.id = f.id;
     return node;
   };

@@ -11,7 +11,7 @@ import {
 } from "../src/protocol/webviewMessages";
 import { readBudget } from "./kvBudget";
 import { mountPanel, updatePanel, type PanelDom } from "./render";
-import { send, sendUnchecked } from "./vscodeApi";
+import { rememberShownSwarm, send, sendUnchecked } from "./vscodeApi";
 import { formatZodIssues } from "../src/protocol/zodIssues";
 
 function readInitialState(): PanelState | undefined {
@@ -34,7 +34,12 @@ function flush(dom: PanelDom): void {
   frame = undefined;
   const state = pending;
   pending = undefined;
-  if (state) updatePanel(dom, state);
+  if (state) show(dom, state);
+}
+
+function show(dom: PanelDom, state: PanelState): void {
+  updatePanel(dom, state);
+  rememberShownSwarm(state.swarm?.id);
 }
 
 function schedule(dom: PanelDom, state: PanelState): void {
@@ -98,7 +103,7 @@ function main(): void {
     answer: (questionId, text) => send({ type: "answerQuestion", questionId, text }),
   });
   const initial = readInitialState();
-  if (initial) updatePanel(dom, initial);
+  if (initial) show(dom, initial);
 
   window.addEventListener("message", (event: MessageEvent<unknown>) => {
     const parsed = hostToWebviewSchema.safeParse(event.data);

@@ -27,6 +27,7 @@ import { createReviewSurfaces } from "./review/reviewSurfaces";
 import { SwarmStatusBar } from "./statusBar";
 import { historyCommandHandlers, type HistoryCommandDeps } from "./swarm/historyCommands";
 import { PastSwarms } from "./swarm/pastSwarms";
+import { ReloadInterruptions } from "./swarm/reloadInterruptions";
 import { swarmCommandHandlers } from "./swarm/swarmCommands";
 import { QuestionPrompts } from "./swarm/questionPrompts";
 import { steeringCommandHandlers } from "./swarm/steeringCommands";
@@ -72,7 +73,8 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const models = modelDeps(context, { worker, log, confirmations, notices, picker });
   const review = createReviewSurfaces({ worker, store, log, confirmations, picker });
   // Listed when the worker is ready: after a reload the repository's earlier swarms are back in the tree.
-  const history = own(new PastSwarms(worker, store, log));
+  const interruptions = own(new ReloadInterruptions(store, context.workspaceState, notices, log));
+  const history = own(new PastSwarms(worker, store, log, (id) => interruptions.lastSeenRunning(id)));
   const resumeOverrides: HistoryCommandDeps["resumeOverrides"] = {};
   own(review.disposable);
   const launchDeps = {

@@ -5,21 +5,27 @@
 // First: git in this runner and everything it starts reads no machine config (isolatedGit.ts).
 import "../isolatedGit";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { format } from "node:util";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { makeScratch, startCodeServer, type CodeServer } from "./codeServer";
+import { drivePanel } from "./panelDriver";
 import { recordPastSwarm, wantsPastSwarm } from "./pastSwarmSetup";
 import {
+  panelDriveRequestPrefix,
   panelInputRequestPrefix,
   screenshotRequestPrefix,
   suiteOutputPrefix,
+  type PanelDriveRequest,
   type PanelInputRequest,
 } from "./suite/automationMarkers";
 
 const repoRoot = path.resolve(__dirname, "../../..");
-const suiteIndex = path.join(repoRoot, "out/test/host/suite/index.js");
+const suiteDir = path.join(repoRoot, "out/test/host/suite");
+const suiteIndex = path.join(suiteDir, "index.js");
+/** The window-reload suite runs in a session of its own: its reload restarts the extension host and its tests. */
+const reloadIndex = path.join(suiteDir, "reloadIndex.js");
 const artifacts = path.join(repoRoot, ".test-artifacts/host");
 const chromiumPath = process.env.SWARMBOARD_CHROMIUM ?? "/usr/bin/chromium";
 // The whole suite (56 tests, several scripted swarms) takes about 9 min on a quiet 2-core machine; the limit leaves room.
@@ -49,12 +55,12 @@ function preflight(): void {
   if (missing.length > 0) throw new Error(`host tests cannot start; missing:\n  ${missing.join("\n  ")}`);
 }
 
-function workbenchUrl(server: CodeServer, workspace: string): string {
+function workbenchUrl(server: CodeServer, workspace: string, testsIndex: string): string {
   // The extension host runs on the code-server side, so the payload names server paths as vscode-remote URIs.
   const remote = (p: string) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   const payload = [
     ["extensionDevelopmentPath", remote(repoRoot)],
-    ["extensionTestsPath", remote(suiteIndex)],
+    ["extensionTestsPath", remote(testsIndex)],
     ["skipWelcome", "true"],
     ["skipReleaseNotes", "true"],
   ];
@@ -67,7 +73,8 @@ const counts = { passing: 0, failing: 0, pending: 0, reported: false };
 function tally(line: string): void {
   const m = /^\s+(\d+) (passing|failing|pending)\b/.exec(line);
   if (!m) return;
-  counts[m[2] as "passing" | "failing" | "pending"] = Number(m[1]);
+  // Summed: each session (the main suite, the window-reload suite) reports its own.
+  counts[m[2] as "passing" | "failing" | "pending"] += Number(m[1]);
   counts.reported = true;
 }
 
@@ -93,6 +100,8 @@ async function exposeAutomation(page: Page, logFile: string): Promise<{ exited: 
       await takeScreenshot(page, text.slice(screenshotRequestPrefix.length).trim());
     } else if (text.startsWith(panelInputRequestPrefix)) {
       await typeInPanel(page, JSON.parse(text.slice(panelInputRequestPrefix.length)) as PanelInputRequest);
+    } else if (text.startsWith(panelDriveRequestPrefix)) {
+      await drivePanel(page, artifacts, JSON.parse(text.slice(panelDriveRequestPrefix.length)) as PanelDriveRequest);
     } else if (text.startsWith(suiteOutputPrefix)) {
       const line = text.slice(suiteOutputPrefix.length);
       tally(line);
@@ -158,6 +167,40 @@ function prepareSampleRepo(workspace: string): void {
   git("commit", "-q", "-m", "sample project");
 }
 
+/** The sessions SWARMBOARD_HOST_ONLY selects: the main suite if it names any of its files, the reload suite if it names it. */
+function selectedSessions(): string[] {
+  const only = (process.env.SWARMBOARD_HOST_ONLY ?? "").split(",").filter((p) => p !== "");
+  const picks = (file: string) => only.length === 0 || only.some((p) => file.startsWith(p));
+  const main = readdirSync(suiteDir).some((f) => f.endsWith(".test.js") && picks(f));
+  return [...(main ? [suiteIndex] : []), ...(picks("windowReload.suite.js") ? [reloadIndex] : [])];
+}
+
+/** One workbench page running one suite entry; resolves with its exit code (124 when it gave no result in time). */
+async function runSession(browser: Browser, server: CodeServer, url: string, logFile: string): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  page.on("pageerror", (err) => process.stderr.write(`host tests: page error: ${err.message}\n`));
+  const { exited } = await exposeAutomation(page, logFile);
+  // Browser-side errors (a webview's CSP violations among them) go to the same log, for diagnosis.
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") appendFileSync(logFile, `[browser ${m.type()}] ${m.text()}\n`);
+  });
+  await page.goto(url);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<number>((resolve) => {
+    timer = setTimeout(() => {
+      process.stderr.write(
+        `host tests: no result within ${overallTimeoutMs / 1000} s; code-server said:\n${server.output()}\n`,
+      );
+      resolve(124);
+    }, overallTimeoutMs);
+    timer.unref();
+  });
+  const code = await Promise.race([exited, timeout]);
+  clearTimeout(timer);
+  await page.close().catch(() => undefined);
+  return code;
+}
+
 async function main(): Promise<number> {
   preflight();
   const started = Date.now();
@@ -181,26 +224,13 @@ async function main(): Promise<number> {
       `host tests: code-server at ${server.url} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
     );
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    page.on("pageerror", (err) => process.stderr.write(`host tests: page error: ${err.message}\n`));
     const logFile = path.join(artifacts, "workbench.log");
     writeFileSync(logFile, "");
-    const { exited } = await exposeAutomation(page, logFile);
-    // Browser-side errors (a webview's CSP violations among them) go to the same log, for diagnosis.
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning")
-        appendFileSync(logFile, `[browser ${m.type()}] ${m.text()}\n`);
-    });
-    await page.goto(workbenchUrl(server, workspace));
-    const timeout = new Promise<number>((resolve) =>
-      setTimeout(() => {
-        process.stderr.write(
-          `host tests: no result within ${overallTimeoutMs / 1000} s; code-server said:\n${server?.output()}\n`,
-        );
-        resolve(124);
-      }, overallTimeoutMs).unref(),
-    );
-    const code = await Promise.race([exited, timeout]);
+    let code = 0;
+    for (const index of selectedSessions()) {
+      const session = await runSession(browser, server, workbenchUrl(server, workspace, index), logFile);
+      if (code === 0) code = session;
+    }
     // A pending (skipped) test counts as failed: the house rules allow none.
     const result = code === 0 && counts.pending > 0 ? 1 : code;
     process.stdout.write(`${closingLine(result, (Date.now() - started) / 1000)}\n`);

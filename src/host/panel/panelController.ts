@@ -4,13 +4,15 @@
 import * as vscode from "vscode";
 import { DisposableBase } from "../../core/disposable";
 import { extensionVersion } from "../../protocol/buildInfo";
+import { panelRestoreStateSchema, panelViewType } from "../../protocol/panelRestore";
 import type { PanelState } from "../../protocol/webviewMessages";
 import { commandId, type HostCommand } from "../commandTable";
 import type { HostLog } from "../hostLog";
+import type { HostSwarmView } from "../swarm/swarmStatus";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 import { projectSwarm } from "./panelProjection";
-import { SwarmPanel, type PanelAction, type PanelRequest } from "./swarmPanel";
+import { createPanelTab, SwarmPanel, type PanelAction, type PanelRequest } from "./swarmPanel";
 
 /** The fixed mapping from a panel action to a command: the page never names a command itself. */
 const actionCommands: Record<PanelAction, HostCommand> = {
@@ -24,6 +26,8 @@ const postIntervalMs = 150;
 export class PanelController extends DisposableBase {
   private panel: SwarmPanel | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** The swarm a restored panel showed before the reload: shown while no swarm of this window is. */
+  private restoredSwarmId: string | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -36,6 +40,15 @@ export class PanelController extends DisposableBase {
     this.register(swarms.onDidChange(() => this.schedule()));
     this.register({ dispose: () => clearTimeout(this.timer) });
     this.register({ dispose: () => this.panel?.dispose() });
+    // A reload (or a restart) brings the tab back: VS Code keeps it with the page's state and activates us for it.
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(panelViewType, {
+        deserializeWebviewPanel: (tab, state: unknown) => {
+          this.restore(tab, state);
+          return Promise.resolve();
+        },
+      }),
+    );
   }
 
   /** Opens the panel, or brings the open one to the front. */
@@ -44,7 +57,23 @@ export class PanelController extends DisposableBase {
       this.panel.reveal();
       return this.panel;
     }
+    return this.adopt(createPanelTab());
+  }
+
+  /** Takes over a tab VS Code restored, showing the swarm its page kept (read from the history once listed). */
+  restore(tab: vscode.WebviewPanel, state: unknown): SwarmPanel {
+    const parsed = panelRestoreStateSchema.safeParse(state ?? {});
+    if (!parsed.success) this.log.warn("panel: the restored page's state failed its schema; it shows the default");
+    this.restoredSwarmId = parsed.success ? parsed.data.swarmId : undefined;
+    this.log.info(`panel: restored after a reload (showing ${this.restoredSwarmId ?? "the default swarm"})`);
+    // One panel at a time: an older one (unlikely: the tab is restored before anything opens one) gives way.
+    this.panel?.dispose();
+    return this.adopt(tab);
+  }
+
+  private adopt(tab: vscode.WebviewPanel): SwarmPanel {
     const panel = new SwarmPanel(
+      tab,
       this.extensionUri,
       this.log,
       this.state(),
@@ -74,9 +103,16 @@ export class PanelController extends DisposableBase {
     return this.panel;
   }
 
+  /** The swarm the panel shows: the one this window runs or ran, else the one a restored panel showed. */
+  shown(): HostSwarmView | undefined {
+    const current = this.swarms.current();
+    if (current || this.restoredSwarmId === undefined) return current;
+    return this.swarms.swarm(this.restoredSwarmId);
+  }
+
   /** The state the panel shows now (tests compare the page's DOM with it). */
   state(): PanelState {
-    const swarm = this.swarms.current();
+    const swarm = this.shown();
     return { extensionVersion, worker: this.worker.state, ...(swarm ? { swarm: projectSwarm(swarm) } : {}) };
   }
 
@@ -90,7 +126,7 @@ export class PanelController extends DisposableBase {
 
   /** Each request runs the same command as the tree's (those check their arguments again and say what failed). */
   private async handle(request: PanelRequest): Promise<void> {
-    const swarm = this.swarms.current();
+    const swarm = this.shown();
     if (!swarm) return;
     const run = (name: HostCommand, arg: object) =>
       vscode.commands.executeCommand(commandId(name), { swarmId: swarm.id, ...arg });

@@ -9,6 +9,7 @@ import {
   type PanelState,
   type WebviewToHost,
 } from "../../protocol/webviewMessages";
+import { panelViewType } from "../../protocol/panelRestore";
 import type { HostLog } from "../hostLog";
 import { createNonce, renderPanelHtml } from "./panelHtml";
 import { formatZodIssues } from "../../protocol/zodIssues";
@@ -21,8 +22,15 @@ export type PanelRequest = Extract<
   { type: "openFinding" | "stopAgent" | "pauseAgent" | "sendMessage" | "addTask" | "answerQuestion" }
 >;
 
-const viewType = "swarmboard.panel";
 const probeTimeoutMs = 15_000;
+
+/** A new panel tab (a restored one is handed to the serializer by VS Code instead). */
+export function createPanelTab(): vscode.WebviewPanel {
+  return vscode.window.createWebviewPanel(panelViewType, "Swarmboard", vscode.ViewColumn.One, {
+    enableScripts: true,
+    retainContextWhenHidden: false,
+  });
+}
 
 export class SwarmPanel extends DisposableBase {
   readonly panel: vscode.WebviewPanel;
@@ -35,7 +43,9 @@ export class SwarmPanel extends DisposableBase {
   /** Fires when the page has loaded and answered the handshake. */
   readonly onDidBecomeReady = this.readyEmitter.event;
 
+  /** `panel`: a new tab (createPanelTab) or one VS Code restored after a reload; this object owns it from here. */
   constructor(
+    panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     private readonly log: HostLog,
     initialState: PanelState,
@@ -45,12 +55,9 @@ export class SwarmPanel extends DisposableBase {
     super();
     this.latestState = initialState;
     const webviewRoot = vscode.Uri.joinPath(extensionUri, "dist", "webview");
-    const panel = vscode.window.createWebviewPanel(viewType, "Swarmboard", vscode.ViewColumn.One, {
-      enableScripts: true,
-      // Only the built webview folder: the page can load nothing else of the extension or the workspace.
-      localResourceRoots: [webviewRoot],
-      retainContextWhenHidden: false,
-    });
+    // Set here for a restored tab too: only the built webview folder, so the page can load nothing else of the
+    // extension or the workspace.
+    panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
     this.panel = this.register(panel);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, "media", "swarmboard.svg");
     this.register(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));

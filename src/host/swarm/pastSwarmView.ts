@@ -8,9 +8,14 @@ import { interruptedView, type HostSwarmView } from "./swarmStatus";
 
 /**
  * `servedHere`: the swarm runs in the worker this window is attached to (the shared worker, after a reload): it is
- * live, not past, and the events still to come continue it.
+ * live, not past, and the events still to come continue it. `lastSeenRunning`: when the window that ran it last saw
+ * it running, if that window said (a reload's record).
  */
-export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[], servedHere = false): HostSwarmView {
+export function pastSwarmView(
+  past: PastSwarm,
+  events: readonly SwarmEvent[],
+  { servedHere = false, lastSeenRunning }: { servedHere?: boolean; lastSeenRunning?: number } = {},
+): HostSwarmView {
   let view = { ...emptySwarm(past.swarmId, past.createdAt), goal: past.goal, recipe: past.recipe };
   for (const e of events) view = reduceSwarm(view, e);
   const facts = {
@@ -27,7 +32,11 @@ export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[], se
   switch (past.outcome) {
     case "interrupted":
       return {
-        ...interruptedView(noStats, past.reason, past.endedAt ?? view.endedAt ?? past.createdAt),
+        ...interruptedView(
+          noStats,
+          past.reason,
+          past.endedAt ?? view.endedAt ?? Math.max(lastSign(past, events), lastSeenRunning ?? 0),
+        ),
         past: facts,
         ...cleaned,
       };
@@ -46,4 +55,12 @@ export function pastSwarmView(past: PastSwarm, events: readonly SwarmEvent[], se
         ...cleaned,
       };
   }
+}
+
+/**
+ * When a swarm whose owner died (a reload, a closed window, a crash) was last seen working: its newest recorded event.
+ * Its record has no end, and its start is no answer: the panel and the tree would say it ran "0s".
+ */
+function lastSign(past: PastSwarm, events: readonly SwarmEvent[]): number {
+  return events.reduce((latest, e) => Math.max(latest, e.time), past.createdAt);
 }

@@ -19,6 +19,8 @@ export class PastSwarms extends DisposableBase {
     private readonly worker: WorkerProcess,
     private readonly swarms: SwarmStore,
     private readonly log: HostLog,
+    /** When the window before this one last saw a swarm running (ReloadInterruptions keeps it). */
+    private readonly lastSeenRunning: (swarmId: string) => number | undefined = () => undefined,
   ) {
     super();
     this.register(
@@ -75,7 +77,10 @@ export class PastSwarms extends DisposableBase {
           return { events: [], problems: [] };
         });
       for (const problem of events.problems) this.log.warn(`swarm ${past.swarmId}: ${problem}`);
-      const view = pastSwarmView(past, events.events, served.has(past.swarmId));
+      const view = pastSwarmView(past, events.events, {
+        servedHere: served.has(past.swarmId),
+        lastSeenRunning: this.lastSeenRunning(past.swarmId),
+      });
       if (this.swarms.remember(view, { workspace, stateDir: past.stateDir })) count++;
     }
     this.log.info(`history of ${workspace}: ${listed.swarms.length} swarm(s) recorded, ${count} shown as past`);

@@ -56,3 +56,65 @@ export async function typeInPanel(request: PanelInputRequest, timeoutMs = 30_000
   const outcome = JSON.parse(readFileSync(file, "utf8")) as { ok: boolean; error?: string };
   if (!outcome.ok) throw new Error(`the runner could not type into the panel: ${outcome.error}`);
 }
+
+export const panelDriveRequestPrefix = "[swarmboard-panel-drive] ";
+
+/** What the runner does to the Swarmboard panel's page with the real keyboard and window (no synthetic events). */
+export type PanelDriveRequest =
+  /**
+   * Clicks the page's title (focus into the page, as a click would), then presses Tab up to `tabs` times, noting
+   * where the focus lands each time, until it leaves the page or lands on the finding whose data-id is `stopAt`.
+   */
+  | { readonly name: string; readonly kind: "tab"; readonly tabs: number; readonly stopAt?: string }
+  /** Presses one key where the focus is now. */
+  | { readonly name: string; readonly kind: "press"; readonly key: "Enter" }
+  /** Measures the panel's page at the window's size now. */
+  | { readonly name: string; readonly kind: "measure" }
+  /** Narrows the browser window until the panel's page is `width` px wide and measures it (then screenshots). */
+  | { readonly name: string; readonly kind: "narrow"; readonly width: number }
+  /** Puts the browser window back to its size at the start. */
+  | { readonly name: string; readonly kind: "restoreSize" };
+
+/** One Tab stop, as the page saw it. */
+export interface TabStop {
+  /** False once the focus left the panel's page. */
+  readonly inPage: boolean;
+  readonly tag?: string;
+  /** A finding's data-id, or the element's id. */
+  readonly id?: string;
+  readonly text?: string;
+  /** Laid out, with a size, and inside the page's viewport. */
+  readonly visible?: boolean;
+  /** A focus ring drawn in the theme's focus colour (--vscode-focusBorder), not the browser's own. */
+  readonly outlined?: boolean;
+}
+
+export interface PanelDriveResult {
+  readonly ok: boolean;
+  readonly error?: string;
+  readonly stops?: readonly TabStop[];
+  readonly layout?: {
+    innerWidth: number;
+    scrollWidth: number;
+    clientWidth: number;
+    /** Elements that reach past the page's right edge. */
+    overflowing: string[];
+    /** Lane title parts whose text does not fit their box (cut, as "researc…" was). */
+    cut: string[];
+  };
+}
+
+/** Asks the runner to drive the panel's page; resolves with what it saw. */
+export async function drivePanel(request: PanelDriveRequest, timeoutMs = 60_000): Promise<PanelDriveResult> {
+  const file = path.join(hostArtifactsDir, `${request.name}.drive.json`);
+  console.log(`${panelDriveRequestPrefix}${JSON.stringify(request)}`);
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline)
+      throw new Error(`the runner did not drive the panel (${request.name}) in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const result = JSON.parse(readFileSync(file, "utf8")) as PanelDriveResult;
+  if (!result.ok) throw new Error(`the runner could not drive the panel (${request.name}): ${result.error}`);
+  return result;
+}

@@ -9,13 +9,6 @@ import * as vscode from "vscode";
 import { suiteOutputPrefix } from "./automationMarkers";
 
 export function run(): Promise<void> {
-  // Only the web workbench (code-server) mixes our lines into its own log; a desktop run prints them as they are.
-  if (vscode.env.uiKind === vscode.UIKind.Web) {
-    Mocha.reporters.Base.consoleLog = (...args: unknown[]) => {
-      for (const line of format(...args).split("\n")) console.log(`${suiteOutputPrefix}${line}`);
-    };
-  }
-  const mocha = new Mocha({ ui: "bdd", color: false, reporter: "spec", timeout: 60_000 });
   // SWARMBOARD_HOST_ONLY=approvals,findings runs only the files starting with those names (while working on them).
   const only = (process.env.SWARMBOARD_HOST_ONLY ?? "").split(",").filter((p) => p !== "");
   const files = readdirSync(__dirname)
@@ -24,7 +17,19 @@ export function run(): Promise<void> {
     .sort((a, b) => Number(b.startsWith("firstRun")) - Number(a.startsWith("firstRun")) || a.localeCompare(b));
   if (files.length === 0)
     return Promise.reject(new Error(`no *.test.js files in ${__dirname}: run \`npm run compile:tests\``));
-  for (const f of files) mocha.addFile(path.join(__dirname, f));
+  return runMocha(files.map((f) => path.join(__dirname, f)));
+}
+
+/** Runs these compiled test files with mocha, its report marked for the runner; rejects if any test fails. */
+export function runMocha(files: readonly string[]): Promise<void> {
+  // Only the web workbench (code-server) mixes our lines into its own log; a desktop run prints them as they are.
+  if (vscode.env.uiKind === vscode.UIKind.Web) {
+    Mocha.reporters.Base.consoleLog = (...args: unknown[]) => {
+      for (const line of format(...args).split("\n")) console.log(`${suiteOutputPrefix}${line}`);
+    };
+  }
+  const mocha = new Mocha({ ui: "bdd", color: false, reporter: "spec", timeout: 60_000 });
+  for (const f of files) mocha.addFile(f);
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} host test(s) failed`)) : resolve()));
   });

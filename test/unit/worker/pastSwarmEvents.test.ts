@@ -128,7 +128,7 @@ describe("past swarm events (history/events) and the view folded from them", () 
   });
 
   it("shows a running swarm the shared worker serves to this window as live, to be continued by its events", () => {
-    const served = pastSwarmView(past("running"), [], true);
+    const served = pastSwarmView(past("running"), [], { servedHere: true });
     assert.equal(served.status, "starting", "no event yet: starting, and live");
     assert.equal(served.past, undefined, "not a past swarm: its next events continue it");
   });
