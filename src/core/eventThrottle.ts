@@ -56,6 +56,16 @@ export class SwarmEventThrottle {
         return;
       }
     }
+    if (event.type === "call-progress") {
+      // Only the newest progress of a call matters: it replaces the last one queued when nothing else of that agent
+      // came after it.
+      let at = this.queue.length - 1;
+      while (at >= 0 && !concerns(this.queue[at]!, event.agentId)) at--;
+      if (this.queue[at]?.type === "call-progress") {
+        this.queue[at] = event;
+        return;
+      }
+    }
     this.queue.push(event);
   }
 }

@@ -81,11 +81,18 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         ),
       );
     case "agent-text":
-      return withAgent(s, e.agentId, (a) => ({
+      // The complete call's text counts all its tokens: those already shown while it was written are taken back.
+      return withAgent(s, e.agentId, ({ writing, ...a }) => ({
         ...a,
-        tokens: a.tokens + e.tokens,
+        tokens: a.tokens - (writing?.tokens ?? 0) + e.tokens,
         current: ((a.turnEnded ? "" : a.current) + e.text).slice(-currentCap),
         turnEnded: false,
+      }));
+    case "call-progress":
+      return withAgent(s, e.agentId, (a) => ({
+        ...a,
+        tokens: a.tokens - (a.writing?.tokens ?? 0) + e.tokens,
+        writing: { tool: e.tool, preview: e.preview, tokens: e.tokens },
       }));
     case "tool-call":
       return withAgent(s, e.agentId, (a) =>

@@ -29,6 +29,8 @@ export interface AgentView {
   readonly turnEnded: boolean;
   /** The lane's timeline, newest last, capped. */
   readonly lane: readonly LaneItem[];
+  /** The call being written now, until it is complete: its tool, preview and tokens (counted in `tokens`). */
+  readonly writing?: { readonly tool: string; readonly preview: string; readonly tokens: number };
 }
 
 export interface ApprovalView {

@@ -64,6 +64,19 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
    * by the event throttle), then the call's name and arguments when the call is complete.
    */
   z.object({ ...base, type: z.literal("agent-text"), agentId: z.string(), text: z.string(), tokens: z.number().int() }),
+  /**
+   * A call while it is written (a few times a second, not per token): the tool, a one-line preview of its arguments
+   * so far (src/core/callPreview.ts), and the call's tokens so far. The complete call follows as agent-text and
+   * tool-call; the view counts these tokens until then.
+   */
+  z.object({
+    ...base,
+    type: z.literal("call-progress"),
+    agentId: z.string(),
+    tool: z.string(),
+    preview: z.string().max(400),
+    tokens: z.number().int().nonnegative(),
+  }),
   z.object({
     ...base,
     type: z.literal("tool-call"),

@@ -72,6 +72,13 @@ export function budgetView(stats: SwarmStats): BudgetView {
   };
 }
 
+/** The lane's text box: the newest turn, and the call being written under it as a one-line preview. */
+function laneText(a: HostSwarmView["agents"][number]): string {
+  if (a.writing === undefined) return a.current;
+  const turn = a.turnEnded ? "" : a.current.trimEnd();
+  return `${turn}${turn === "" ? "" : "\n"}writing ${a.writing.preview}`;
+}
+
 /** `now`: the host's clock, for what is left of each question's wait. */
 export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelView {
   const ids = view.agents.map((a) => a.id);
@@ -85,7 +92,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
     tokens: a.tokens,
     privateCells: cells.get(a.id) ?? 0,
     colour: colourOf(ids, a.id),
-    current: a.current.slice(-currentChars),
+    current: laneText(a).slice(-currentChars),
     laneTotal: a.lane.length,
     lane: a.lane.slice(-laneItemsShown).map((item) => ({
       time: item.time,

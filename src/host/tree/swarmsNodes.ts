@@ -109,7 +109,10 @@ export function agentNode(view: HostSwarmView, agent: AgentView): SwarmsNode {
   // Short, most telling first: the sidebar is narrow and cuts the description's end.
   // A past swarm's agents hold no cells in this worker: its cell count would say nothing.
   const cellsPart = view.past === undefined ? `${cells} cells` : "";
-  const parts = [`${agent.tokens} tok`, cellsPart, agent.claim ? `claim: ${agent.claim}` : ""].filter((p) => p !== "");
+  const doing = agent.writing !== undefined ? `writing ${agent.writing.preview}` : "";
+  const parts = [doing, `${agent.tokens} tok`, cellsPart, agent.claim ? `claim: ${agent.claim}` : ""].filter(
+    (p) => p !== "",
+  );
   const live = agent.state !== "done" && agent.state !== "failed" && view.status === "running";
   return {
     id: `agent:${view.id}:${agent.id}`,

@@ -2,6 +2,7 @@
 // A call is produced in two constrained steps in the model's own syntax: the tool's name (a grammar that
 // admits only the role's tool names), then its arguments (a grammar from the tool's JSON schema). In a
 // scripted run the same tokens are forced instead, through the same decode path.
+import { callDeadlineWatch, callProgressReporter } from "./callWatchers";
 import type { ScriptedCall } from "../../protocol/turnScript";
 import { AgentChatFormat } from "../../runtime/agentChatFormat";
 import type { EngineAgent } from "../../runtime/engine";
@@ -57,6 +58,10 @@ export interface AgentCallsOptions {
   readonly deadlinePollMs?: number;
   /** Free text before each call (src/worker/agent/agentThinking.ts): its cap and its live stream. */
   readonly thinking?: ThinkingOptions;
+  /** A call's arguments as they are written (what it has so far, the call's tokens so far), for its lane. */
+  readonly onCallProgress?: (tool: string, argsSoFar: string, tokens: number) => void;
+  /** Least time between two `onCallProgress` reports of one call, in ms (default 300). */
+  readonly callProgressMs?: number;
 }
 
 export class AgentCalls {
@@ -147,7 +152,7 @@ export class AgentCalls {
   private async think(scripted: string | undefined) {
     if (scripted !== undefined) return this.thinking.forced(scripted);
     const sampling = { temperature: this.options.temperature, seed: this.options.seed };
-    const deadline = this.watchDeadline();
+    const deadline = callDeadlineWatch(this.options);
     return this.thinking.sampled(sampling, deadline.signal).finally(deadline.dispose);
   }
 
@@ -174,9 +179,10 @@ export class AgentCalls {
     await this.agent.append(this.format.paramsPrefixTokens(this.thought));
     const room = this.argumentRoom(tool.name);
     if (room < 1) return this.tooLarge(tool.name, "", room, name.tokens.length);
-    const deadline = this.watchDeadline();
+    const deadline = callDeadlineWatch(this.options);
+    const onText = callProgressReporter(this.options, tool.name, name.tokens.length);
     const args = await this.agent
-      .generate({ maxTokens: room, jsonSchema: tool.jsonSchema, sampling, signal: deadline.signal })
+      .generate({ maxTokens: room, jsonSchema: tool.jsonSchema, sampling, signal: deadline.signal, ...onText })
       .finally(deadline.dispose);
     const tokens = name.tokens.length + args.tokens.length;
     if (args.stopReason === "kv-full") return { kind: "kv-full", tokens };
@@ -188,20 +194,6 @@ export class AgentCalls {
     return { kind: "call", name: tool.name, argsText: args.text, tokens };
   }
 
-  /** A signal that ends a call when the agent is stopped or `callDeadline` gives a reason. */
-  private watchDeadline(): { signal: AbortSignal; dispose: () => void; reason: () => string | undefined } {
-    const controller = new AbortController();
-    let reason: string | undefined;
-    const timer = setInterval(() => {
-      reason = this.options.callDeadline?.();
-      if (reason !== undefined) controller.abort();
-    }, this.options.deadlinePollMs ?? 200);
-    timer.unref();
-    const signals = [controller.signal, ...(this.options.signal ? [this.options.signal] : [])];
-    return { signal: AbortSignal.any(signals), dispose: () => clearInterval(timer), reason: () => reason };
-  }
-
-  /** The tool error for a call that would not fit, naming the room the agent has and what to do instead. */
   private tooLargeReason(toolName: string, room: number): string {
     return (
       `the arguments of ${toolName} did not fit: you have room for ${Math.max(0, room)} more tokens ` +
@@ -237,7 +229,8 @@ export class AgentCalls {
     const room = this.argumentRoom(step.tool);
     if (room < 1) return this.tooLarge(step.tool, "", room, name.tokens.length);
     const maxTokens = Math.min(argTokens.length, room);
-    const args = await this.agent.generate({ maxTokens, forcedTokens: argTokens.slice(0, maxTokens) });
+    const onText = callProgressReporter(this.options, step.tool, name.tokens.length);
+    const args = await this.agent.generate({ maxTokens, forcedTokens: argTokens.slice(0, maxTokens), ...onText });
     const tokens = name.tokens.length + args.tokens.length;
     if (args.stopReason === "kv-full") return { kind: "kv-full", tokens };
     if (maxTokens < argTokens.length) return this.tooLarge(step.tool, args.text, room, tokens);

@@ -1,6 +1,7 @@
 // One seat's agent loop, wired to the swarm around it: its calls (room from the agent's share, the wall clock's
 // deadline, its script in a scripted run), its guard, compaction, pauses, questions and sub-agents.
 import { ProgressGuard } from "../../core/progressGuard";
+import { callPreview } from "../../core/callPreview";
 import type { EngineAgent } from "../../runtime/engine";
 import type { AgentWorkspace } from "../../workspace/agentWorkspace";
 import { AgentCalls } from "../agent/agentCalls";
@@ -75,6 +76,8 @@ export function seatRunner(setup: SeatGround, hooks: SeatHooks, slot: Slot, arou
       maxTokens: options.thinkingTokens ?? options.recipe.budgets.thinkingTokens ?? 0,
       onText: (text, tokens) => hooks.emit({ type: "agent-text", agentId: id, text, tokens }),
     },
+    onCallProgress: (tool, argsSoFar, tokens) =>
+      hooks.emit({ type: "call-progress", agentId: id, tool, preview: callPreview(tool, argsSoFar), tokens }),
   });
   const { pauses, askUser } = hooks;
   return new AgentRunner({
