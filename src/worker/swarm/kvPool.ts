@@ -5,13 +5,17 @@ import type { Recipe } from "../../protocol/recipe";
 import type { KvCacheType } from "../../protocol/runtime";
 import type { SwarmModel } from "../../runtime/loadModel";
 
-export interface KvPoolRequest {
-  readonly recipe: Recipe;
-  /** Sequences of the context the pool is for. */
-  readonly sequences: number;
+/** The launch's knobs of the pool, declared once for the fit check, the model facts and the swarm's setup. */
+export interface KvPoolKnobs {
   /** The launch's own cap (--kv-cells, swarmboard.kvCellsBudget); absent or 0 = none. */
   readonly kvCells?: number;
   readonly kvCacheType?: KvCacheType;
+}
+
+export interface KvPoolRequest extends KvPoolKnobs {
+  readonly recipe: Recipe;
+  /** Sequences of the context the pool is for. */
+  readonly sequences: number;
 }
 
 /** How the launch's cap is named to the user (the CLI flag and the setting carry the same number). */
