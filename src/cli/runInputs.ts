@@ -44,6 +44,7 @@ function flagInputs(opts: RunOptions): Partial<LaunchInputs> {
   return {
     agents: opts.agents,
     kvCells: opts.kvCells,
+    memoryBudget: opts.memoryBudget,
     gpu: opts.gpu,
     kvCacheType: opts.kvCacheType,
     budgetMs: opts.budgetMs,

@@ -7,7 +7,12 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { RpcError, RpcPeer } from "../../src/core/rpc/rpcPeer";
 import { ChildProcessTransport } from "../../src/host/childProcessTransport";
-import { modelToolCallingMethod, startSwarmMethod, swarmEventsNotification } from "../../src/protocol/swarmRpc";
+import {
+  modelFactsMethod,
+  modelToolCallingMethod,
+  startSwarmMethod,
+  swarmEventsNotification,
+} from "../../src/protocol/swarmRpc";
 import { cleanUpSwarmMethod, listSwarmsMethod, resumeSwarmMethod } from "../../src/protocol/swarmHistoryRpc";
 import { workerReadyNotification } from "../../src/protocol/workerRpc";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
@@ -256,5 +261,40 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     });
     assert.equal(existsSync(repo.stateDir), false, "no state dir was written");
     assert.equal(git(repo.workspace, "branch", "--list", "swarmboard/*"), "");
+  });
+
+  it("sizes the pool from the memory budget of the start request (swarmboard.memoryBudget): its cells at the model's cost", async () => {
+    const repo = makeSampleRepo();
+    const recipeFile = path.join(repo.root, "e2e.json");
+    writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
+    const worker = await startWorker();
+    workers.push(worker);
+    const modelPath = sharedModelPath("tiny-random-qwen2-chatml.gguf");
+    const { bytesPerCell } = await worker.peer.request(modelFactsMethod, { modelPath, threads: 1 });
+    // 8,192 cells' worth: below the recipe's 32,768 and free memory, above the trunk.
+    const memoryBudget = `${(bytesPerCell * 8192) / 1024}KiB`;
+    const facts = await worker.peer.request(modelFactsMethod, { modelPath, threads: 1, memoryBudget });
+    assert.equal(facts.poolCells, 8192, facts.poolOrigin);
+    const finish = { tool: "finish", args: { summary: "-" } };
+    const { swarmId } = await worker.peer.request(startSwarmMethod, {
+      goal: "Look at the stats module",
+      recipe: recipeFile,
+      modelPath,
+      workspace: repo.workspace,
+      stateDir: path.join(repo.root, "state-budget"),
+      threads: 1,
+      memoryBudget,
+      policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+      script: { agents: { "agent-1": [finish], synthesist: [finish] } },
+    });
+    await until(
+      () => worker.events.some((e) => e.type === "swarm-ended" && e.swarmId === swarmId),
+      "the swarm's end",
+      300_000,
+    );
+    const stats = worker.events.find((e) => e.type === "kv-stats" && e.swarmId === swarmId);
+    assert.ok(stats?.type === "kv-stats", "the swarm reported its budget");
+    assert.equal(stats.stats.poolCells, 8192);
+    assert.match(stats.stats.poolOrigin ?? "", new RegExp(`set by the memory budget .*\\(${memoryBudget}\\)`));
   });
 });
