@@ -177,6 +177,9 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
   });
 
   const common = () => ["--recipe", recipeFile, "--model", model, "--workspace", repo.workspace, "--threads", "1"];
+  /** A run whose agents all finish at once, into `stateDir`. */
+  const finishingRun = (goal: string, stateDir: string, ...flags: string[]) =>
+    runCli(["run", "--goal", goal, "--script", noAgents, "--state-dir", stateDir, "--plain", ...common(), ...flags]);
   const runs: Array<{ stateDir: string; id: string }> = [];
 
   it("refuses a memory budget below the smallest pool, with the cells it holds and the size to give (exit 2)", () => {
@@ -190,17 +193,7 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
   it("runs twice in a row with fresh state dirs on disjoint branches and worktrees", () => {
     for (const name of ["a", "b"]) {
       const stateDir = path.join(repo.root, `fresh-${name}`);
-      const out = runCli([
-        "run",
-        "--goal",
-        "Fix median",
-        "--script",
-        noAgents,
-        "--state-dir",
-        stateDir,
-        "--plain",
-        ...common(),
-      ]);
+      const out = finishingRun("Fix median", stateDir);
       assert.equal(out.status, 0, `${out.stdout}\n${out.stderr}`);
       const id = (JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { swarmId: string })
         .swarmId;
@@ -266,19 +259,7 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
 
   it("sizes the pool from --memory-budget: the cells it holds, said at launch, in the budget and saved for a resume", () => {
     const stateDir = path.join(repo.root, "budgeted");
-    const out = runCli([
-      "run",
-      "--goal",
-      "g",
-      "--script",
-      noAgents,
-      "--state-dir",
-      stateDir,
-      "--plain",
-      ...common(),
-      "--memory-budget",
-      "4MiB",
-    ]);
+    const out = finishingRun("g", stateDir, "--memory-budget", "4MiB");
     assert.equal(out.status, 0, `${out.stdout}\n${out.stderr}`);
     // stories260K's F16 cell is 640 bytes: 4 MiB holds 6,553 of them, 6,400 in whole
     // 256-cell blocks (llama.cpp would round a context up past the budget); its trunk alone is about 2,500.
