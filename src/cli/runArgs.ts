@@ -2,6 +2,7 @@
 import type { EngineSettings } from "../protocol/engine";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { askUserTimeoutSchema, maxAskUserTimeoutSeconds } from "../protocol/steering";
+import { memoryBudgetForm, parseMemoryBudget } from "../protocol/settings";
 import { defaultWatchGoal } from "../core/builtinRecipes";
 import { engineFlags, mebibytes, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
 
@@ -21,6 +22,8 @@ export interface RunOptions {
   /** Tokens an agent may write before each call, for this run (overrides the recipe's budgets.thinkingTokens). */
   thinkingTokens?: number;
   kvCells?: number;
+  /** Most memory the KV cache may take, as written ("6GB"); checked to be a size with its unit. */
+  memoryBudget?: string;
   /** Where the model runs (default auto: the machine's GPU when a build for it loads, else the CPU). */
   gpu?: GpuSetting;
   /** The KV cache's element type (default f16). */
@@ -67,6 +70,7 @@ const runFlags = new Set([
   "--budget-ms",
   "--thinking-tokens",
   "--kv-cells",
+  "--memory-budget",
   "--gpu",
   "--kv-cache-type",
   "--engine",
@@ -124,6 +128,7 @@ export function parseRun(argv: string[]): RunOptions {
     budgetMs: opt("--budget-ms", positiveInt),
     thinkingTokens: opt("--thinking-tokens", positiveInt),
     kvCells: opt("--kv-cells", positiveInt),
+    memoryBudget: memoryBudgetFlag(f.get("--memory-budget")),
     ...runtimeFlags(f),
     ...engineFlags(f),
     events: f.get("--events"),
@@ -145,4 +150,9 @@ function askUserSeconds(flag: string, value: string): number {
       `${flag} expects whole seconds from 0 (nobody answers) to ${maxAskUserTimeoutSeconds}, got "${value}".`,
     );
   return parsed.data;
+}
+
+function memoryBudgetFlag(value: string | undefined): string | undefined {
+  if (value === undefined || parseMemoryBudget(value) !== undefined) return value;
+  throw new UsageError(`--memory-budget expects ${memoryBudgetForm}; got "${value}".`);
 }

@@ -6,14 +6,12 @@ import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { RunOptions } from "./args";
 import { TerminalView, budgetLine } from "./terminalView";
 import type { SwarmSummary } from "../worker/swarm/swarmSession";
-import { startSwarm } from "../worker/startSwarm";
-import { defaultPolicyRules } from "../worker/swarm/defaultPolicy";
+import { startLaunch } from "../worker/swarmLauncher";
 import { unattendedApprover } from "../worker/approvalModes";
 import { recordSwarmEnd } from "../worker/swarmRecords";
 import { prepareRun } from "./runInputs";
 import { listenForSteering } from "./stdinMessages";
 import { takeTrigger } from "./watchInputs";
-import { defaultAskUserTimeoutSeconds } from "../protocol/steering";
 
 /** Exit codes: how a run ended. */
 export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
@@ -39,37 +37,16 @@ function summaryText(summary: SwarmSummary, events: readonly SwarmEvent[], event
 
 export async function runCommand(opts: RunOptions): Promise<number> {
   const prepared = await prepareRun(opts, process.cwd());
-  for (const w of prepared.warnings) process.stderr.write(`warning: ${w}\n`);
-  const { recorded } = prepared;
+  const { launch } = prepared;
+  for (const w of launch.warnings) process.stderr.write(`warning: ${w}\n`);
+  const { recorded } = launch;
   const eventsFile = prepared.eventsFile ?? path.join(recorded.stateDir, "events.jsonl");
   const view = new TerminalView(process.stdout, process.stdout.isTTY === true && !opts.plain);
   const all: SwarmEvent[] = [];
-  const { session, summary: finished } = startSwarm({
+  const { session, summary: finished } = startLaunch(launch, {
+    // The watch's trigger stream and rules are the CLI's alone (the saved inputs keep only that it stands).
     options: {
-      swarmId: recorded.swarmId,
-      goal: prepared.goal,
-      recipe: prepared.recipe,
-      ...(prepared.agents ? { agents: prepared.agents } : {}),
-      modelPath: prepared.modelPath,
-      workspace: prepared.workspace,
-      stateDir: recorded.stateDir,
-      threads: prepared.threads,
-      ...(prepared.kvCells ? { kvCells: prepared.kvCells } : {}),
-      ...(prepared.gpu ? { gpu: prepared.gpu } : {}),
-      ...(prepared.kvCacheType ? { kvCacheType: prepared.kvCacheType } : {}),
-      ...(prepared.engine ? { engine: prepared.engine } : {}),
-      ...(prepared.checkedEngine ? { checkedEngine: prepared.checkedEngine } : {}),
-      ...(prepared.budgetMs ? { budgetMs: prepared.budgetMs } : {}),
-      ...(prepared.sparseCheckoutAboveMiB !== undefined
-        ? { sparseCheckoutAboveMiB: prepared.sparseCheckoutAboveMiB }
-        : {}),
       ...(opts.thinkingTokens ? { thinkingTokens: opts.thinkingTokens } : {}),
-      ...(prepared.script ? { script: prepared.script } : {}),
-      resume: prepared.resume,
-      agentRules: !opts.noAgentRules,
-      policy: defaultPolicyRules,
-      // Nobody at a terminal (stdin piped or closed): agents' questions are told at once that nobody answers.
-      askUserTimeoutSeconds: opts.askUserTimeout ?? (process.stdin.isTTY ? defaultAskUserTimeoutSeconds : 0),
       ...(prepared.standing ? { standing: prepared.standing } : {}),
     },
     approver: () => unattendedApprover(opts.approveAsks),
@@ -104,7 +81,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     (line) => process.stderr.write(`${line}\n`),
   );
   process.stdout.write(`swarm ${recorded.swarmId}: state dir ${recorded.stateDir}\n`);
-  if (prepared.poolLine !== undefined) process.stdout.write(`${prepared.poolLine}\n`);
+  if (launch.measured !== undefined) process.stdout.write(`${launch.measured}\n`);
   const summary = await finished.catch(async (error: Error) => {
     stopListening();
     await recordSwarmEnd(recorded, error);

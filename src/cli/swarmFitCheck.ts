@@ -6,7 +6,11 @@ import { InputError } from "./inputChecks";
 const n = (value: number) => value.toLocaleString("en-US");
 
 /** Errors that mean the command line asked for what this machine or model cannot do: exit 2, not 1. */
-const badInputCodes: ReadonlySet<unknown> = new Set(["gpu-unavailable", "kv-type-unsupported"]);
+const badInputCodes: ReadonlySet<unknown> = new Set([
+  "gpu-unavailable",
+  "kv-type-unsupported",
+  "memory-budget-too-small",
+]);
 
 /** The pool the swarm will get and where it lives, for the line the CLI prints before it starts. */
 export type SwarmFitReport = Awaited<ReturnType<typeof measureSwarmFit>>;
@@ -22,7 +26,8 @@ export async function checkSwarmFits(input: SwarmFitInput): Promise<SwarmFitRepo
       `The swarm does not fit: its shared context (charter, tools, roster and the goal of ${n(input.goal.length)} ` +
         `characters) is ${n(fit.trunkTokens)} tokens of this model, and ${budget} must also leave ` +
         `${n(cellsPerAgentAtLeast)} cells for each agent. Shorten --goal (put the details in a file of the workspace ` +
-        `and name it in the goal), or give --kv-cells ${n(fit.trunkTokens + cellsPerAgentAtLeast)} or more.`,
+        `and name it in the goal), or give --kv-cells ${n(fit.trunkTokens + cellsPerAgentAtLeast)} or more` +
+        (input.memoryBudget === undefined ? "." : " and a --memory-budget that holds them."),
     );
   if (fit.agentsThatFit < fit.agents)
     throw new InputError(

@@ -24,6 +24,8 @@ export const commandUsage = {
       --thinking-tokens <n>       let agents write up to n tokens before each call, in their model family's way
                                   (default: the recipe's budgets.thinkingTokens; none)
       --kv-cells <n>              cap on the KV cells of the whole swarm (default: sized from free memory)
+      --memory-budget <size>      most memory the swarm's KV cache may take, like 6GB or 512MiB (caps its cells
+                                  at the model's bytes per cell; default: sized from free memory)
       --sparse-above-mib <n>      writers get sparse worktrees when one checkout is above n MiB (0: always;
                                   default: the recipe's budgets.sparseCheckoutAboveMiB, else 128)
       --gpu <backend>             auto (default: the GPU when a runtime built for it loads, else the CPU),

@@ -17,6 +17,36 @@ export const commandPolicySchema = z.object({
 });
 export type CommandPolicy = z.infer<typeof commandPolicySchema>;
 
+const byteUnits: Readonly<Record<string, number>> = {
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/** How a memory budget is written, for the messages that refuse one. */
+export const memoryBudgetForm = "a size with its unit, like 6GB, 6GiB or 512MiB";
+
+/**
+ * The bytes of a memory budget ("6GB", "6 GiB", "512MiB"; KB..TB are powers of 1000, KiB..TiB of 1024), or
+ * undefined for anything else: a bare number is refused, since MB and MiB differ by 5% and GB and GiB by 7%.
+ */
+export function parseMemoryBudget(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b)\s*$/i.exec(text);
+  if (!match) return undefined;
+  const bytes = Math.floor(Number(match[1]) * byteUnits[match[2]!.toLowerCase()]!);
+  return bytes > 0 ? bytes : undefined;
+}
+
+/** Most memory the swarm's KV cache may take (its cells at the KV type's cost), as the person wrote it. */
+export const memoryBudgetSchema = z
+  .string()
+  .refine((text) => parseMemoryBudget(text) !== undefined, { error: `expected ${memoryBudgetForm}` });
+
 export const settingsSchema = z.object({
   /** Absolute path of the GGUF model; empty until the user picks one. */
   modelPath: z.string().default(""),
@@ -64,6 +94,8 @@ export const settingsSchema = z.object({
   sparseCheckoutAboveMiB: sparseThresholdSchema.nullable().default(null),
   /** Attach to the user's shared worker (one model for every window; a reload leaves swarms running). */
   sharedWorker: z.boolean().default(false),
+  /** Most memory the swarm's KV cache may take ("6GB"); empty: sized from free memory (and kvCellsBudget). */
+  memoryBudget: z.union([z.literal(""), memoryBudgetSchema]).default(""),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -90,6 +122,7 @@ export const settingKeys = [
   "askUserTimeoutSeconds",
   "sparseCheckoutAboveMiB",
   "sharedWorker",
+  "memoryBudget",
 ] as const;
 
 /** The web settings as a swarm's start request carries them. */

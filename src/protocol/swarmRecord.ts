@@ -2,13 +2,8 @@
 // clean it up: the registry record (one file per swarm under the repository's git common dir) and the inputs the
 // swarm was started with (`settings.json` in its state dir). Both are read back by another process: parse them.
 import { z } from "zod";
-import { engineSettingsSchema } from "./engine";
-import { gpuChoiceSchema, kvCacheTypeSchema } from "./runtime";
 import { commandPolicySchema } from "./settings";
-import { webSettingsSchema } from "./webTools";
-import { standingParamsSchema } from "./triggers";
-import { askUserTimeoutSchema } from "./steering";
-import { sparseThresholdSchema } from "./recipe";
+import { startSwarmParams } from "./swarmRpc";
 
 export const swarmOutcomeSchema = z.enum(["completed", "budget", "stopped", "failed"]);
 export type SwarmOutcome = z.infer<typeof swarmOutcomeSchema>;
@@ -43,34 +38,22 @@ export const swarmRecordSchema = z.object({
 export type SwarmRecord = z.infer<typeof swarmRecordSchema>;
 
 /**
- * The inputs a swarm was started with (`<stateDir>/settings.json`): enough to resume it from any folder.
- * Older CLI runs wrote more keys (and no swarmId): unknown keys are kept, a missing swarmId is derived.
+ * The inputs a swarm was started with (`<stateDir>/settings.json`): enough to resume it from any folder. It is the
+ * start request without its state dir (the folder of this file) and its script (a test's forced turns), with the
+ * record's id and version; a few bounds are looser, since the CLI takes any positive count and older runs saved
+ * what they were given. Older CLI runs wrote more keys (and no swarmId): unknown keys are kept, a missing swarmId is
+ * derived. The engine is saved without its API key (a resume asks the host or the environment again).
  */
-export const swarmInputsSchema = z.object({
+export const swarmInputsSchema = startSwarmParams.omit({ stateDir: true, script: true }).extend({
   swarmId: z.string().min(1).optional(),
   goal: z.string().min(1),
-  /** The recipe as it was asked for (name or file); the resolved recipe is `recipe.json`. */
-  recipe: z.string().min(1),
   agents: z.number().int().positive().optional(),
-  modelPath: z.string().min(1),
-  workspace: z.string().min(1),
   threads: z.number().int().positive(),
   kvCells: z.number().int().positive().optional(),
-  gpu: gpuChoiceSchema.optional(),
-  kvCacheType: kvCacheTypeSchema.optional(),
-  /** The engine that computed the tokens, without its API key (a resume asks the host or the environment again). */
-  engine: engineSettingsSchema.optional(),
-  budgetMs: z.number().int().positive().optional(),
+  /** The CLI saves none: it runs the default policy. */
   policy: commandPolicySchema.optional(),
+  /** The CLI's --approve-asks (nobody there to ask). */
   approveAsks: z.boolean().optional(),
-  /** How agents reached the web (fetch_url, web_search); absent: the defaults. */
-  web: webSettingsSchema.optional(),
-  /** Seconds an agent's ask_user question waits for an answer; absent: the default. */
-  askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
-  /** The launch's sparse threshold in MiB (a setting or flag), when it gave one. */
-  sparseCheckoutAboveMiB: sparseThresholdSchema.optional(),
-  /** A standing swarm's options (Start Watching): a resume stands again. */
-  standing: standingParamsSchema.optional(),
   version: z.string().optional(),
 });
 export type SwarmInputs = z.infer<typeof swarmInputsSchema>;

@@ -7,7 +7,7 @@ import { gpuChoiceSchema, kvCacheTypeSchema, kvPlacementSchema, modelFactsSchema
 import { swarmEventSchema } from "./swarmEvents";
 import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } from "./userReview";
 import { turnScriptSchema } from "./turnScript";
-import { commandPolicySchema } from "./settings";
+import { commandPolicySchema, memoryBudgetSchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
 import { askUserTimeoutSchema } from "./steering";
 import { standingParamsSchema } from "./triggers";
@@ -29,6 +29,8 @@ export const startSwarmParams = z.object({
   threads: z.number().int().min(1).max(256),
   /** A cap on the KV pool; without it the pool is sized from free memory. */
   kvCells: z.number().int().min(256).optional(),
+  /** Most memory the KV pool may take ("6GB": --memory-budget, swarmboard.memoryBudget); caps the pool's cells. */
+  memoryBudget: memoryBudgetSchema.optional(),
   gpu: gpuChoiceSchema.optional(),
   kvCacheType: kvCacheTypeSchema.optional(),
   /** Which engine computes the tokens (default local); a remote one's API key travels only in this message. */
@@ -162,6 +164,8 @@ export const modelFactsMethod = defineMethod(
     threads: z.number().int().min(1),
     /** A cap on the pool (swarmboard.kvCellsBudget); without it the pool is sized from free memory. */
     kvCells: z.number().int().min(256).optional(),
+    /** The pool's memory budget (swarmboard.memoryBudget), as in swarm/start. */
+    memoryBudget: memoryBudgetSchema.optional(),
     gpu: gpuChoiceSchema.optional(),
     kvCacheType: kvCacheTypeSchema.optional(),
   }),

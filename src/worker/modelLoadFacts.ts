@@ -3,17 +3,15 @@
 import { stat } from "node:fs/promises";
 import { agentsThatFitCells } from "../core/modelCatalogue";
 import { builtinRecipes } from "../core/recipeCatalog";
-import type { GpuSetting, KvCacheType } from "../protocol/runtime";
+import type { GpuSetting } from "../protocol/runtime";
 import { gpuChoiceOf } from "../runtime/gpuBackend";
 import { loadSwarmModel } from "../runtime/loadModel";
-import { resolveKvPool } from "./swarm/kvPool";
+import { resolveKvPool, type KvPoolKnobs } from "./swarm/kvPool";
 
-export interface ModelFactsRequest {
+export interface ModelFactsRequest extends KvPoolKnobs {
   readonly modelPath: string;
   readonly threads: number;
-  readonly kvCells?: number;
   readonly gpu?: GpuSetting;
-  readonly kvCacheType?: KvCacheType;
 }
 
 /** The seats the pool is sized for: the default 8 agents (the estimate's trunk and tails: core/modelCatalogue). */

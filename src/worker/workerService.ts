@@ -6,9 +6,6 @@ import { HandlerError } from "../core/rpc/rpcPeer";
 import type { ServicePeer } from "../core/rpc/servicePeer";
 import { DisposableStore, type Disposable } from "../core/disposable";
 import type { SwarmEvent } from "../protocol/swarmEvents";
-import { withoutApiKey } from "../protocol/engine";
-import type { SwarmEngine } from "../runtime/engines";
-import { checkEngineReady } from "./engineCheck";
 import {
   answerApprovalMethod,
   startSwarmMethod,
@@ -25,18 +22,14 @@ import {
   resumeSwarmMethod,
   type ResumeSwarmParams,
 } from "../protocol/swarmHistoryRpc";
-import type { Recipe } from "../protocol/recipe";
-import { defaultPolicyRules } from "./swarm/defaultPolicy";
 import { EventsTrace } from "./eventsTrace";
 import { cleanUp, listSwarms, recordedEvents, resumableRecord } from "./historyService";
-import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, recordSwarmEnd, type RecordedSwarm } from "./swarmRecords";
+import { recordSwarmEnd } from "./swarmRecords";
+import { prepareLaunch, startLaunch, type PreparedLaunch } from "./swarmLauncher";
 import { serveMemory } from "./memoryService";
-import { modelToolCallingRefusal } from "./modelFiles";
-import { resolveRecipe } from "./swarm/recipeResolve";
 import { serveModels, serveReview } from "./reviewAndModelRpc";
 import { SwarmApprovals } from "./swarm/swarmApprovals";
 import type { SwarmSession } from "./swarm/swarmSession";
-import { startSwarm, type SwarmLaunchOptions } from "./startSwarm";
 import { SwarmSlot } from "./swarmSlot";
 import { serveStanding } from "./standingService";
 import { serveSteering } from "./steeringService";
@@ -56,9 +49,6 @@ function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): Swa
     }),
   );
 }
-
-/** What a launch needs beyond the id and the approver, from a start request or from a resumed swarm's saved inputs. */
-type LaunchInput = Omit<SwarmLaunchOptions, "swarmId" | "recipe"> & { recipe: Recipe };
 
 interface RunningSwarm {
   readonly session: SwarmSession;
@@ -105,68 +95,45 @@ export class WorkerService implements Disposable {
     for (const method of [...serveReview(peer), ...serveModels(peer)]) s.add(method);
   }
 
-  private async start(params: StartSwarmParams): Promise<{ swarmId: string }> {
-    return this.swarms.claim(async () => {
-      const { recipe, warnings } = await resolveRecipe(params.recipe, params.workspace);
-      for (const w of warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
-      if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath);
-      const checkedEngine = await refuseUnreadyEngine(params.engine, params.modelPath);
-      const { script: _script, stateDir, engine, ...rest } = params;
-      // The API key never reaches the disk: the saved inputs name the engine without it.
-      const inputs = { ...rest, ...(engine ? { engine: withoutApiKey(engine) } : {}) };
-      const recorded = await recordNewSwarm({ recipe, inputs, stateDir: () => stateDir, launchedBy: "vscode" });
-      return this.launch(recorded, { ...params, recipe, resume: false, ...(checkedEngine ? { checkedEngine } : {}) });
-    });
+  private start(params: StartSwarmParams): Promise<{ swarmId: string }> {
+    const { script, stateDir, ...inputs } = params;
+    return this.swarms.claim(async () =>
+      this.launch(
+        await prepareLaunch({
+          kind: "new",
+          inputs,
+          stateDir: () => stateDir,
+          launchedBy: "vscode",
+          ...(script ? { script } : {}),
+        }),
+      ),
+    );
   }
 
   /** Continues an interrupted swarm from its saved inputs (the CLI's --resume), in this worker. */
   private resume(params: ResumeSwarmParams): Promise<{ swarmId: string; standing: boolean }> {
-    return this.swarms.claim(() => this.resumeRecorded(params));
-  }
-
-  private async resumeRecorded(params: ResumeSwarmParams): Promise<{ swarmId: string; standing: boolean }> {
-    const record = await resumableRecord(params.workspace, params.swarmId);
-    const saved = await readSavedSwarm(record.stateDir);
-    const { inputs } = saved;
-    if (params.script === undefined) await refuseWithoutToolCalling(params.modelPath ?? inputs.modelPath);
-    const checkedEngine = await refuseUnreadyEngine(
-      params.engine ?? inputs.engine,
-      params.modelPath ?? inputs.modelPath,
-    );
-    const recorded = await recordResumedSwarm(saved, record.stateDir, record.launchedBy);
-    const askUserTimeoutSeconds = params.askUserTimeoutSeconds ?? inputs.askUserTimeoutSeconds;
-    const launched = this.launch(recorded, {
-      goal: inputs.goal,
-      recipe: saved.recipe,
-      modelPath: params.modelPath ?? inputs.modelPath,
-      workspace: inputs.workspace,
-      stateDir: record.stateDir,
-      threads: params.threads ?? inputs.threads,
-      policy: inputs.policy ?? defaultPolicyRules,
-      resume: true,
-      ...(checkedEngine ? { checkedEngine } : {}),
-      ...(inputs.agents ? { agents: inputs.agents } : {}),
-      ...(inputs.kvCells ? { kvCells: inputs.kvCells } : {}),
-      ...(inputs.sparseCheckoutAboveMiB !== undefined ? { sparseCheckoutAboveMiB: inputs.sparseCheckoutAboveMiB } : {}),
-      ...(inputs.gpu ? { gpu: inputs.gpu } : {}),
-      ...(inputs.kvCacheType ? { kvCacheType: inputs.kvCacheType } : {}),
-      ...((params.engine ?? inputs.engine) ? { engine: params.engine ?? inputs.engine } : {}),
-      ...(inputs.budgetMs ? { budgetMs: inputs.budgetMs } : {}),
-      ...(inputs.web ? { web: inputs.web } : {}),
-      ...(inputs.standing ? { standing: inputs.standing } : {}),
-      ...(askUserTimeoutSeconds !== undefined ? { askUserTimeoutSeconds } : {}),
-      ...(params.script ? { script: params.script } : {}),
+    return this.swarms.claim(async () => {
+      const { workspace, swarmId, script, ...overrides } = params;
+      const record = await resumableRecord(workspace, swarmId);
+      const prepared = await prepareLaunch({
+        kind: "resume",
+        stateDir: record.stateDir,
+        overrides,
+        launchedBy: record.launchedBy,
+        ...(script ? { script } : {}),
+      });
+      return { ...this.launch(prepared), standing: prepared.inputs.standing !== undefined };
     });
-    return { ...launched, standing: inputs.standing !== undefined };
   }
 
-  private launch(recorded: RecordedSwarm, run: LaunchInput): { swarmId: string } {
+  private launch(prepared: PreparedLaunch): { swarmId: string } {
+    for (const w of prepared.warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
+    const { recorded } = prepared;
     const { swarmId } = recorded;
-    const trace = new EventsTrace(path.join(run.stateDir, "events.jsonl"), (message) =>
+    const trace = new EventsTrace(path.join(recorded.stateDir, "events.jsonl"), (message) =>
       this.peer.notify(workerLogNotification, { level: "warn", message }),
     );
-    const started = startSwarm({
-      options: { ...run, swarmId },
+    const started = startLaunch(prepared, {
       approver: (emit) => swarmApprovals(swarmId, emit),
       deliver: (events) => {
         trace.append(events);
@@ -206,20 +173,4 @@ export class WorkerService implements Disposable {
     for (const swarm of this.swarms.all()) swarm.session.stop();
     this.store.dispose();
   }
-}
-
-/** A remote engine that cannot serve the swarm is refused with its own code and message, before anything starts. */
-async function refuseUnreadyEngine(
-  engine: StartSwarmParams["engine"],
-  modelPath: string,
-): Promise<SwarmEngine | undefined> {
-  return checkEngineReady(engine, modelPath).catch((error: Error & { code?: string }) => {
-    throw new HandlerError(error.code ?? "engine-unready", error.message);
-  });
-}
-
-/** Agents that generate freely act only through tool calls: a model that cannot make them is refused up front. */
-async function refuseWithoutToolCalling(modelPath: string): Promise<void> {
-  const refusal = await modelToolCallingRefusal(modelPath);
-  if (refusal !== undefined) throw new HandlerError("model-cannot-call-tools", refusal);
 }

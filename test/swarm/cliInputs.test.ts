@@ -177,22 +177,23 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
   });
 
   const common = () => ["--recipe", recipeFile, "--model", model, "--workspace", repo.workspace, "--threads", "1"];
+  /** A run whose agents all finish at once, into `stateDir`. */
+  const finishingRun = (goal: string, stateDir: string, ...flags: string[]) =>
+    runCli(["run", "--goal", goal, "--script", noAgents, "--state-dir", stateDir, "--plain", ...common(), ...flags]);
   const runs: Array<{ stateDir: string; id: string }> = [];
+
+  it("refuses a memory budget below the smallest pool, with the cells it holds and the size to give (exit 2)", () => {
+    const out = refused(
+      ["--goal", "g", "--script", noAgents, "--memory-budget", "10KB", ...common()],
+      /The memory budget of 10KB holds 15 KV cells of this model \(640 bytes per cell\), below the smallest pool of 256: give --memory-budget \(swarmboard\.memoryBudget\) 160KiB or more/,
+    );
+    assert.equal(out.stdout, "", "no swarm was announced");
+  });
 
   it("runs twice in a row with fresh state dirs on disjoint branches and worktrees", () => {
     for (const name of ["a", "b"]) {
       const stateDir = path.join(repo.root, `fresh-${name}`);
-      const out = runCli([
-        "run",
-        "--goal",
-        "Fix median",
-        "--script",
-        noAgents,
-        "--state-dir",
-        stateDir,
-        "--plain",
-        ...common(),
-      ]);
+      const out = finishingRun("Fix median", stateDir);
       assert.equal(out.status, 0, `${out.stdout}\n${out.stderr}`);
       const id = (JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { swarmId: string })
         .swarmId;
@@ -254,5 +255,27 @@ describe("the CLI's inputs (real CLI process, stories260K)", function () {
     assert.match(out.stderr, /stories260K\.gguf has no chat template/);
     assert.equal(readFileSync(path.join(stateDir, "settings.json"), "utf8"), settingsBefore);
     assert.equal(readFileSync(path.join(stateDir, "events.jsonl"), "utf8"), eventsBefore);
+  });
+
+  it("sizes the pool from --memory-budget: the cells it holds, said at launch, in the budget and saved for a resume", () => {
+    const stateDir = path.join(repo.root, "budgeted");
+    const out = finishingRun("g", stateDir, "--memory-budget", "4MiB");
+    assert.equal(out.status, 0, `${out.stdout}\n${out.stderr}`);
+    // stories260K's F16 cell is 640 bytes: 4 MiB holds 6,553 of them, 6,400 in whole
+    // 256-cell blocks (llama.cpp would round a context up past the budget); its trunk alone is about 2,500.
+    assert.match(
+      out.stdout,
+      /KV pool: 6,400 cells set by the memory budget \(--memory-budget \/ swarmboard\.memoryBudget\) \(4MiB\)/,
+    );
+    const stats = readFileSync(path.join(stateDir, "events.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; stats?: { poolCells: number; poolOrigin?: string } })
+      .find((e) => e.type === "kv-stats")?.stats;
+    assert.ok(stats, "the run reported its budget");
+    assert.equal(stats.poolCells, 6400, "the swarm's context got the cells the budget holds");
+    assert.match(stats.poolOrigin ?? "", /set by the memory budget/);
+    const saved = JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { memoryBudget?: string };
+    assert.equal(saved.memoryBudget, "4MiB", "a resume sizes the pool the same way");
   });
 });

@@ -7,13 +7,19 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { RpcError, RpcPeer } from "../../src/core/rpc/rpcPeer";
 import { ChildProcessTransport } from "../../src/host/childProcessTransport";
-import { modelToolCallingMethod, startSwarmMethod, swarmEventsNotification } from "../../src/protocol/swarmRpc";
+import {
+  modelFactsMethod,
+  modelToolCallingMethod,
+  startSwarmMethod,
+  swarmEventsNotification,
+  type StartSwarmParams,
+} from "../../src/protocol/swarmRpc";
 import { cleanUpSwarmMethod, listSwarmsMethod, resumeSwarmMethod } from "../../src/protocol/swarmHistoryRpc";
 import { workerReadyNotification } from "../../src/protocol/workerRpc";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
-import { git, makeSampleRepo, repoRoot, testRecipe } from "./swarmFixtures";
+import { git, makeSampleRepo, repoRoot, testRecipe, type SampleRepo } from "./swarmFixtures";
 
 interface Worker {
   readonly child: ChildProcess;
@@ -45,6 +51,22 @@ function until(check: () => boolean, what: string, ms = 500_000): Promise<void> 
       }
     }, 100);
   });
+}
+
+/** A one-agent swarm whose agent and synthesist finish at once, on the tiny ChatML model, with `knobs`. */
+function finishingStart(repo: SampleRepo, recipeFile: string, stateDir: string, knobs: Partial<StartSwarmParams>) {
+  const finish = { tool: "finish", args: { summary: "-" } };
+  return {
+    goal: "Look at the stats module",
+    recipe: recipeFile,
+    modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
+    workspace: repo.workspace,
+    stateDir: path.join(repo.root, stateDir),
+    threads: 1,
+    policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+    script: { agents: { "agent-1": [finish], synthesist: [finish] } },
+    ...knobs,
+  };
 }
 
 describe("swarm history through the worker (VS Code's path, the tiny ChatML test model)", function () {
@@ -198,25 +220,23 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     assert.equal(existsSync(path.join(repo.root, "state-refused")), false, "the refused launch wrote nothing");
   });
 
-  it("ends a swarm whose set-up fails after the start returned on the event stream, failed, with the reason", async () => {
+  /** A sample repository with a one-agent recipe file, and a worker. */
+  async function oneAgentSetUp() {
     const repo = makeSampleRepo();
     const recipeFile = path.join(repo.root, "e2e.json");
     writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
     const worker = await startWorker();
     workers.push(worker);
-    const finish = { tool: "finish", args: { summary: "-" } };
+    return { repo, recipeFile, worker };
+  }
+
+  it("ends a swarm whose set-up fails after the start returned on the event stream, failed, with the reason", async () => {
+    const { repo, recipeFile, worker } = await oneAgentSetUp();
     // 256 cells (the least a launch takes) cannot hold the shared context (thousands of tokens): found only when the trunk is decoded.
-    const { swarmId } = await worker.peer.request(startSwarmMethod, {
-      goal: "Look at the stats module",
-      recipe: recipeFile,
-      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
-      workspace: repo.workspace,
-      stateDir: path.join(repo.root, "state-unfit"),
-      threads: 1,
-      kvCells: 256,
-      policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
-      script: { agents: { "agent-1": [finish], synthesist: [finish] } },
-    });
+    const { swarmId } = await worker.peer.request(
+      startSwarmMethod,
+      finishingStart(repo, recipeFile, "state-unfit", { kvCells: 256 }),
+    );
     await until(
       () => worker.events.some((e) => e.type === "swarm-ended" && e.swarmId === swarmId),
       "the failed swarm's end on the event stream",
@@ -256,5 +276,28 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     });
     assert.equal(existsSync(repo.stateDir), false, "no state dir was written");
     assert.equal(git(repo.workspace, "branch", "--list", "swarmboard/*"), "");
+  });
+
+  it("sizes the pool from the memory budget of the start request (swarmboard.memoryBudget): its cells at the model's cost", async () => {
+    const { repo, recipeFile, worker } = await oneAgentSetUp();
+    const modelPath = sharedModelPath("tiny-random-qwen2-chatml.gguf");
+    const { bytesPerCell } = await worker.peer.request(modelFactsMethod, { modelPath, threads: 1 });
+    // 8,192 cells' worth: below the recipe's 32,768 and free memory, above the trunk.
+    const memoryBudget = `${(bytesPerCell * 8192) / 1024}KiB`;
+    const facts = await worker.peer.request(modelFactsMethod, { modelPath, threads: 1, memoryBudget });
+    assert.equal(facts.poolCells, 8192, facts.poolOrigin);
+    const { swarmId } = await worker.peer.request(
+      startSwarmMethod,
+      finishingStart(repo, recipeFile, "state-budget", { memoryBudget }),
+    );
+    await until(
+      () => worker.events.some((e) => e.type === "swarm-ended" && e.swarmId === swarmId),
+      "the swarm's end",
+      300_000,
+    );
+    const stats = worker.events.find((e) => e.type === "kv-stats" && e.swarmId === swarmId);
+    assert.ok(stats?.type === "kv-stats", "the swarm reported its budget");
+    assert.equal(stats.stats.poolCells, 8192);
+    assert.match(stats.stats.poolOrigin ?? "", new RegExp(`set by the memory budget .*\\(${memoryBudget}\\)`));
   });
 });

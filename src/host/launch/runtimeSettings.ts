@@ -1,15 +1,22 @@
 // The settings that decide how the worker runs the model, as the worker's request fields: the GPU backend, the KV
-// cache type, and the pool cap (0 in the setting = no cap: the worker sizes the pool from free memory).
+// cache type, and the pool's caps (0 cells or an empty budget in the settings = none: the worker sizes the pool from
+// free memory).
 import type { Settings } from "../../protocol/settings";
 import type { GpuSetting, KvCacheType } from "../../protocol/runtime";
 
 export interface RuntimeRequest {
   readonly kvCells?: number;
+  readonly memoryBudget?: string;
   readonly gpu: GpuSetting;
   readonly kvCacheType: KvCacheType;
 }
 
 export function runtimeSettings(settings: Settings, kvCells?: number): RuntimeRequest {
   const cap = kvCells ?? (settings.kvCellsBudget > 0 ? settings.kvCellsBudget : undefined);
-  return { gpu: settings.gpu, kvCacheType: settings.kvCacheType, ...(cap === undefined ? {} : { kvCells: cap }) };
+  return {
+    gpu: settings.gpu,
+    kvCacheType: settings.kvCacheType,
+    ...(cap === undefined ? {} : { kvCells: cap }),
+    ...(settings.memoryBudget === "" ? {} : { memoryBudget: settings.memoryBudget }),
+  };
 }

@@ -6,11 +6,11 @@ import { plannedRoster } from "../../core/roster";
 import { renderTrunk, type RosterEntry } from "../../core/trunkPrompt";
 import type { KvPoolSize } from "../../core/kvPoolSize";
 import type { Recipe } from "../../protocol/recipe";
-import type { GpuSetting, KvCacheType, KvPlacement } from "../../protocol/runtime";
+import type { GpuSetting, KvPlacement } from "../../protocol/runtime";
 import { AgentChatFormat } from "../../runtime/agentChatFormat";
 import { gpuChoiceOf } from "../../runtime/gpuBackend";
 import { loadSwarmModel } from "../../runtime/loadModel";
-import { resolveKvPool } from "./kvPool";
+import { resolveKvPool, type KvPoolKnobs } from "./kvPool";
 import { toolsForRole, unionOfTools } from "../agent/toolCatalog";
 
 /** llama.cpp's LLAMA_MAX_SEQ (src/llama-cparams.h of the bundled release): sequences one context can hold. */
@@ -20,17 +20,14 @@ const sequencesBesideAgents = 4;
 /** Room one agent needs to act at all: one tool call's arguments (the session's maxArgTokens). */
 export const cellsPerAgentAtLeast = 256;
 
-export interface SwarmFitInput {
+export interface SwarmFitInput extends KvPoolKnobs {
   readonly modelPath: string;
   readonly threads: number;
   readonly goal: string;
   readonly recipe: Recipe;
   /** Working agents asked for; default: the recipe's counts. */
   readonly agents?: number;
-  /** The launch's cap on the pool; without it the pool is sized from free memory. */
-  readonly kvCells?: number;
   readonly gpu?: GpuSetting;
-  readonly kvCacheType?: KvCacheType;
 }
 
 export interface SwarmFit {

@@ -23,6 +23,8 @@ export interface SwarmRunOptions {
   readonly threads: number;
   /** A cap on the KV pool (--kv-cells, swarmboard.kvCellsBudget); without it the pool is sized from free memory. */
   readonly kvCells?: number;
+  /** Most memory the KV pool may take ("6GB": --memory-budget, swarmboard.memoryBudget); caps its cells. */
+  readonly memoryBudget?: string;
   /** Sparse writers' worktrees above this many MiB per checkout (--sparse-above-mib, the setting); wins over the recipe's. */
   readonly sparseCheckoutAboveMiB?: number;
   /** Where the model runs (default "auto": the machine's GPU when a build for it loads, else the CPU). */
