@@ -58,6 +58,8 @@ interface RunningSwarm {
 export class WorkerService implements Disposable {
   private readonly store = new DisposableStore();
   private readonly swarms = new SwarmSlot<RunningSwarm>();
+  /** Set once the worker takes no new swarm: why, as a launch is told. */
+  private refusal: string | undefined;
 
   constructor(private readonly peer: ServicePeer) {
     const s = this.store;
@@ -95,9 +97,22 @@ export class WorkerService implements Disposable {
     for (const method of [...serveReview(peer), ...serveModels(peer)]) s.add(method);
   }
 
+  /**
+   * From now on a launch or resume is refused with `reason` (the shared worker is stopping after its swarms); the
+   * swarms that run go on to their end.
+   */
+  refuseNewSwarms(reason: string): void {
+    this.refusal = reason;
+  }
+
+  private claim<T>(begin: () => Promise<T>): Promise<T> {
+    if (this.refusal !== undefined) return Promise.reject(new HandlerError("worker-stopping", this.refusal));
+    return this.swarms.claim(begin);
+  }
+
   private start(params: StartSwarmParams): Promise<{ swarmId: string }> {
     const { script, stateDir, ...inputs } = params;
-    return this.swarms.claim(async () =>
+    return this.claim(async () =>
       this.launch(
         await prepareLaunch({
           kind: "new",
@@ -112,7 +127,7 @@ export class WorkerService implements Disposable {
 
   /** Continues an interrupted swarm from its saved inputs (the CLI's --resume), in this worker. */
   private resume(params: ResumeSwarmParams): Promise<{ swarmId: string; standing: boolean }> {
-    return this.swarms.claim(async () => {
+    return this.claim(async () => {
       const { workspace, swarmId, script, ...overrides } = params;
       const record = await resumableRecord(workspace, swarmId);
       const prepared = await prepareLaunch({

@@ -10,7 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { connectToServer, type ServerConnection } from "../../src/cli/serverConnection";
-import { serverStatusMethod } from "../../src/protocol/serverRpc";
+import { serverStatusMethod, serverStopMethod } from "../../src/protocol/serverRpc";
 import { listSwarmsMethod } from "../../src/protocol/swarmHistoryRpc";
 import { startSwarmMethod, swarmEventsNotification } from "../../src/protocol/swarmRpc";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
@@ -208,5 +208,42 @@ describe("the shared worker (swarmboard serve)", function () {
     );
     assert.equal(other.status, 0, other.stderr);
     assert.equal(other.stdout.trim(), "EACCES", "uid 65534 is refused by the socket's folder");
+  });
+  it("drains on --stop while a swarm runs: no new swarm starts, and it exits once the swarm ended", async function () {
+    const client = await connectToServer("test", extensionVersion);
+    connections.push(client);
+    const events: SwarmEvent[] = [];
+    client.peer.onNotification(swarmEventsNotification, ({ events: batch }) => events.push(...batch));
+    const repo = makeSampleRepo();
+    const recipe = path.join(repo.root, "e2e.json");
+    writeFileSync(recipe, JSON.stringify(testRecipe(1)));
+    const posts = Array.from({ length: 30 }, (_, i) => ({
+      tool: "post_finding",
+      args: { kind: "OBSERVED", text: `seen ${i + 1}` },
+    }));
+    const finish = { tool: "finish", args: { summary: "-" } };
+    const launch = (stateDir: string) =>
+      client.peer.request(startSwarmMethod, {
+        goal: "Look at the stats module",
+        recipe,
+        modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
+        workspace: repo.workspace,
+        stateDir,
+        threads: 1,
+        policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+        script: { agents: { "agent-1": [...posts, finish], synthesist: [finish] } },
+      });
+    const { swarmId } = await launch(path.join(repo.root, "state-running"));
+    await until(
+      () => events.some((e) => e.type === "board-entry" && e.swarmId === swarmId),
+      "the swarm's first finding",
+    );
+    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+    assert.deepEqual(await client.peer.request(serverStopMethod, {}), { stopping: "after-swarms" });
+    await assert.rejects(launch(path.join(repo.root, "state-refused")), /worker-stopping|stopping after its running/);
+    await until(() => events.some((e) => e.type === "swarm-ended" && e.swarmId === swarmId), "the swarm's end");
+    assert.equal(await exited, 0, "the server exited by itself after its last swarm");
+    const ended = events.find((e) => e.type === "swarm-ended" && e.swarmId === swarmId);
+    assert.equal(ended?.type === "swarm-ended" && ended.outcome, "completed");
   });
 });
