@@ -66,9 +66,16 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const picker = new QuickPicker();
   const notices = new Notices();
   const models = modelDeps(context, { worker, log, confirmations, notices, picker });
-  const review = createReviewSurfaces({ worker, store, log, confirmations, picker });
   // Listed when the worker is ready: after a reload the repository's earlier swarms are back in the tree.
   const history = own(new PastSwarms(worker, store, log));
+  const review = createReviewSurfaces({
+    worker,
+    store,
+    log,
+    confirmations,
+    picker,
+    refreshHistory: () => history.refresh(),
+  });
   const resumeOverrides: HistoryCommandDeps["resumeOverrides"] = {};
   own(review.disposable);
   const launchDeps = {
