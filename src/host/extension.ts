@@ -23,6 +23,7 @@ import { Notices } from "./notices";
 import { PanelController } from "./panel/panelController";
 import { pingWorker } from "./pingWorker";
 import { QuickPicker } from "./quickPicker";
+import { Receipts } from "./receipts";
 import { createReviewSurfaces } from "./review/reviewSurfaces";
 import { SwarmStatusBar } from "./statusBar";
 import { historyCommandHandlers, type HistoryCommandDeps } from "./swarm/historyCommands";
@@ -65,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const confirmations = new Confirmations(log);
   const picker = new QuickPicker();
   const notices = new Notices();
+  const receipts = own(new Receipts());
   const models = modelDeps(context, { worker, log, confirmations, notices, picker });
   // Listed when the worker is ready: after a reload the repository's earlier swarms are back in the tree.
   const history = own(new PastSwarms(worker, store, log));
@@ -90,13 +92,14 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   };
   own(
     registerCommandTable({
-      ...swarmCommandHandlers({ ...launchDeps, showLane: (id) => panels.showLane(id) }),
+      ...swarmCommandHandlers({ ...launchDeps, receipts, showLane: (id) => panels.showLane(id) }),
       ...review.handlers,
       ...historyCommandHandlers({
         worker,
         store,
         log,
         confirmations,
+        receipts,
         history,
         resumeOverrides,
         secrets: context.secrets,
@@ -104,10 +107,10 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       }),
       ...memoryCommandHandlers({ memories, confirmations, picker, log }),
       // The steering boxes are the launch's input (one input on screen at a time; tests answer it the same way).
-      ...steeringCommandHandlers({ worker, store, log, input: launchInput }),
+      ...steeringCommandHandlers({ worker, store, log, input: launchInput, receipts }),
       launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
       launchSwarmWithContext: (arg?: unknown) => launchWithEditorContext(launchDeps, arg),
-      startWatching: (arg?: unknown) => startWatching(launchDeps, own, arg),
+      startWatching: (arg?: unknown) => startWatching(launchDeps, own, receipts, arg),
       selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>
         selectModel(models, args),
       ),
@@ -128,7 +131,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   const { findings, approvals } = review;
   const parts = { log, worker, view, tree, panels, store, statusBar, stuck, launchInput, confirmations, picker };
-  const more = { notices, findings, approvals, models, delegation, participant, history, resumeOverrides };
+  const more = { notices, receipts, findings, approvals, models, delegation, participant, history, resumeOverrides };
   return { testing: createTestHooks({ ...parts, ...more }) };
 }
 

@@ -17,6 +17,7 @@ import type { Notice, NoticePick, Notices } from "./notices";
 import type { PanelController } from "./panel/panelController";
 import type { SwarmPanel } from "./panel/swarmPanel";
 import type { QuickPicker } from "./quickPicker";
+import type { Receipts } from "./receipts";
 import type { SwarmStatusBar } from "./statusBar";
 import type { StuckWatch } from "./supervision/stuckWatch";
 import type { PastSwarms } from "./swarm/pastSwarms";
@@ -65,6 +66,8 @@ export interface SwarmTestHooks {
     recent(): readonly Notice[];
     answerNext(pick: NoticePick): void;
   };
+  /** The short status bar answers of steering, stop, resume and watch actions, oldest first. */
+  receipts(): readonly string[];
 }
 
 export interface ReviewSurfacesTestHooks {
@@ -109,6 +112,7 @@ export interface HookedParts {
   readonly picker: QuickPicker;
   readonly models: ModelDeps;
   readonly notices: Notices;
+  readonly receipts: Receipts;
   readonly delegation: SwarmDelegation;
   readonly participant: vscode.ChatParticipant;
   readonly history: PastSwarms;
@@ -149,6 +153,7 @@ export function createTestHooks(parts: HookedParts): SwarmboardTestHooks {
         recent: () => parts.notices.recent(),
         answerNext: (pick) => parts.notices.answerNext(pick),
       },
+      receipts: () => parts.receipts.recent(),
     },
     reviewSurfaces: reviewSurfacesHooks(parts),
     delegation: parts.delegation,

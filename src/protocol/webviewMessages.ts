@@ -163,6 +163,17 @@ export const swarmPanelViewSchema = z.object({
   questions: z.array(questionViewSchema).optional(),
   /** A standing swarm's trigger stream (absent for other swarms). */
   triggers: triggerStreamViewSchema.optional(),
+  /** Tasks the person added, oldest first, with where each stands on the board (absent when none). */
+  addedTasks: z
+    .array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        state: z.enum(["open", "claimed", "finished"]),
+        agent: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 export type SwarmPanelView = z.infer<typeof swarmPanelViewSchema>;
 
@@ -214,6 +225,8 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
         recipients: z.array(z.string()).optional(),
         /** The trigger stream's rows as shown: id, owner (data attributes) and text. */
         triggers: z.array(z.object({ id: z.string(), owner: z.string().optional(), text: z.string() })).optional(),
+        /** The added tasks' rows as shown: task id and text. */
+        addedTasks: z.array(z.object({ id: z.string(), text: z.string() })).optional(),
       })
       .optional(),
   }),

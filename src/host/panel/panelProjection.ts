@@ -3,6 +3,7 @@
 // 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
 import { describeRule } from "../../core/agentRules";
 import { agentsThatStillFit } from "../../core/swarmView";
+import { userTaskStates } from "../../core/userTaskRecords";
 import { describeWorkerMemory } from "../../core/workerMemory";
 import { runtimeModeLabel, type RemoteEngineStats, type SwarmStats, type WorkerMemory } from "../../protocol/runtime";
 import type { BudgetView, SwarmPanelView } from "../../protocol/webviewMessages";
@@ -106,6 +107,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
       ...(ref && "line" in ref && ref.line ? { line: ref.line } : {}),
     };
   });
+  const addedTasks = userTaskStates(view.entries);
   return {
     id: view.id,
     goal: view.goal,
@@ -135,6 +137,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
           },
         }
       : {}),
+    ...(addedTasks.length > 0 ? { addedTasks } : {}),
   };
 }
 
