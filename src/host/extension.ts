@@ -137,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
 
 function modelDeps(
   context: vscode.ExtensionContext,
-  parts: Pick<ModelDeps, "worker" | "log" | "confirmations" | "picker"> & { notices: Notices },
+  parts: Pick<ModelDeps, "worker" | "log" | "confirmations" | "picker" | "notices">,
 ): ModelDeps {
   return {
     ...parts,
