@@ -1,8 +1,10 @@
-// The KV budget card: one bar of the pool (the trunk's cells and how many agents own them, each agent's
-// private cells in its lane colour, free cells), the bytes, how many more agents fit at the current average
-// tail, and the decode figures (step time, rows per dispatch, tokens/s). Every number carries a `data-field`
-// naming the kv-stats field it shows, so tests can read the page back and compare it with the worker's stats.
-import type { AgentLaneView, BudgetView } from "../src/protocol/webviewMessages";
+// The KV budget card: a sentence in plain words first, then one bar of the pool (the trunk's cells and how many
+// agents own them, each agent's private cells in its lane colour, free cells); behind "Engine numbers": the bytes,
+// how many more agents fit at the current average tail, and the decode figures (step time, rows per dispatch,
+// tokens/s). Every number carries a `data-field` naming the kv-stats field it shows, so tests can read the page
+// back and compare it with the worker's stats.
+import type { BudgetView } from "../src/protocol/budgetView";
+import type { AgentLaneView } from "../src/protocol/webviewMessages";
 import { runtimeModeLabel } from "../src/protocol/runtime";
 import { el, formatBytes, formatCount, setAttr, setText } from "./dom";
 
@@ -91,16 +93,18 @@ export function mountBudget(): BudgetDom {
   // The worker's memory beside weights and KV, in words (resident = weights + KV + rest; fixed and per agent).
   const memory = el("p", "muted", "");
   memory.dataset.field = "memory";
+  // Plain words first: agents, memory of the cache in use, room for more; the engine's figures behind a toggle.
+  const summary = el("p", "budget-summary", "");
+  summary.dataset.field = "summary";
+  const details = el("details", "budget-details", el("summary", "", "Engine numbers"), grid, where, origin, memory);
   const root = el(
     "section",
     "card budget",
     el("div", "card-title", el("h2", "", "KV memory budget"), mode),
     empty,
+    summary,
     bar,
-    grid,
-    where,
-    origin,
-    memory,
+    details,
   );
   root.id = "kv-budget";
   setAttr(root, "aria-label", "KV memory budget");
@@ -108,13 +112,15 @@ export function mountBudget(): BudgetDom {
   const update = (b: BudgetView | undefined, agents: readonly AgentLaneView[]) => {
     empty.hidden = b !== undefined;
     bar.hidden = b === undefined;
-    grid.hidden = b === undefined;
+    summary.hidden = b === undefined;
+    details.hidden = b === undefined;
     where.hidden = b?.placement === undefined && b?.engine === undefined;
     origin.hidden = b?.poolOrigin === undefined;
     memory.hidden = b?.memory === undefined;
     for (const n of ["restBytes", "fixedRestBytes", "perAgentRestBytes", "moreAgentsByMemory"] as const)
       figures[n].node.hidden = b?.memory === undefined;
     if (!b) return;
+    setText(summary, b.summary);
     const runsOn = b.placement === undefined ? "" : `${b.kvType ?? "KV"} cells; runs on ${b.placement}`;
     setText(where, b.engine === undefined ? runsOn : `Remote engine: ${b.engine}`);
     setText(origin, b.poolOrigin === undefined ? "" : `Pool: ${b.poolOrigin}`);

@@ -60,6 +60,7 @@ function domFacts(dom: PanelDom) {
     questionIds: dom.steering.questionIds(),
     recipients: dom.steering.recipients(),
     triggers: dom.triggers.rows(),
+    addedTasks: dom.addedTasks.rows(),
   };
 }
 

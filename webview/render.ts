@@ -2,6 +2,7 @@
 // text from the host can become markup. The page is built once; `updatePanel` changes only what differs.
 import type { PanelState, WorkerStatus } from "../src/protocol/webviewMessages";
 import { runtimeModeLabel } from "../src/protocol/runtime";
+import { mountAddedTasks, type AddedTasksDom } from "./addedTasks";
 import { el, setText } from "./dom";
 import { mountFeed, type FeedDom } from "./findingsFeed";
 import { mountBudget, type BudgetDom } from "./kvBudget";
@@ -35,6 +36,7 @@ export interface PanelDom {
   budget: BudgetDom;
   usage: UsageChartDom;
   triggers: TriggerStreamDom;
+  addedTasks: AddedTasksDom;
 }
 
 export function workerText(status: WorkerStatus): string {
@@ -73,6 +75,7 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
   const budget = mountBudget();
   const usage = mountUsageChart();
   const triggers = mountTriggerStream();
+  const addedTasks = mountAddedTasks();
   root.replaceChildren(
     el(
       "header",
@@ -91,11 +94,11 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
     el(
       "div",
       "layout",
-      el("main", "main-col", steering.root, lanes.root),
+      el("main", "main-col", steering.root, addedTasks.root, lanes.root),
       el("aside", "side-col", budget.root, usage.root, triggers.root, feed.root),
     ),
   );
-  return { title, worker, summary, rules, stop, lanes, steering, feed, budget, usage, triggers };
+  return { title, worker, summary, rules, stop, lanes, steering, feed, budget, usage, triggers, addedTasks };
 }
 
 function elapsed(from: number, to: number): string {
@@ -112,6 +115,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   dom.stop.disabled = !swarm || !(swarm.status === "running" || swarm.status === "starting");
   dom.steering.update(!dom.stop.disabled, swarm?.agents ?? [], swarm?.questions ?? []);
   dom.triggers.update(swarm?.triggers);
+  dom.addedTasks.update(swarm?.addedTasks);
   if (!swarm) {
     dom.rules.hidden = true;
     setText(dom.summary, "No swarm yet");

@@ -35,6 +35,8 @@ export const hostCommands = {
   resumeAgent: { id: "swarmboard.resumeAgent" },
   addTask: { id: "swarmboard.addTask" },
   answerQuestion: { id: "swarmboard.answerQuestion" },
+  mergeBranchInDiff: { id: "swarmboard.mergeBranchInDiff" },
+  discardBranchInDiff: { id: "swarmboard.discardBranchInDiff" },
   openFindingRef: { id: "swarmboard.openFindingRef", internal: true },
   mergeBranch: { id: "swarmboard.mergeBranch", internal: true },
   discardBranch: { id: "swarmboard.discardBranch", internal: true },

@@ -23,6 +23,7 @@ import { Notices } from "./notices";
 import { PanelController } from "./panel/panelController";
 import { pingWorker } from "./pingWorker";
 import { QuickPicker } from "./quickPicker";
+import { Receipts } from "./receipts";
 import { createReviewSurfaces } from "./review/reviewSurfaces";
 import { SwarmStatusBar } from "./statusBar";
 import { historyCommandHandlers, type HistoryCommandDeps } from "./swarm/historyCommands";
@@ -70,11 +71,19 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const confirmations = new Confirmations(log);
   const picker = new QuickPicker();
   const notices = new Notices();
+  const receipts = own(new Receipts());
   const models = modelDeps(context, { worker, log, confirmations, notices, picker });
-  const review = createReviewSurfaces({ worker, store, log, confirmations, picker });
   // Listed when the worker is ready: after a reload the repository's earlier swarms are back in the tree.
   const interruptions = own(new ReloadInterruptions(store, context.workspaceState, notices, log));
   const history = own(new PastSwarms(worker, store, log, (id) => interruptions.lastSeenRunning(id)));
+  const review = createReviewSurfaces({
+    worker,
+    store,
+    log,
+    confirmations,
+    picker,
+    refreshHistory: () => history.refresh(),
+  });
   const resumeOverrides: HistoryCommandDeps["resumeOverrides"] = {};
   own(review.disposable);
   const launchDeps = {
@@ -89,13 +98,14 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   };
   own(
     registerCommandTable({
-      ...swarmCommandHandlers({ ...launchDeps, showLane: (id) => panels.showLane(id) }),
+      ...swarmCommandHandlers({ ...launchDeps, receipts, showLane: (id) => panels.showLane(id) }),
       ...review.handlers,
       ...historyCommandHandlers({
         worker,
         store,
         log,
         confirmations,
+        receipts,
         history,
         resumeOverrides,
         secrets: context.secrets,
@@ -103,10 +113,10 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       }),
       ...memoryCommandHandlers({ memories, confirmations, picker, log }),
       // The steering boxes are the launch's input (one input on screen at a time; tests answer it the same way).
-      ...steeringCommandHandlers({ worker, store, log, input: launchInput }),
+      ...steeringCommandHandlers({ worker, store, log, input: launchInput, receipts }),
       launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
       launchSwarmWithContext: (arg?: unknown) => launchWithEditorContext(launchDeps, arg),
-      startWatching: (arg?: unknown) => startWatching(launchDeps, own, arg),
+      startWatching: (arg?: unknown) => startWatching(launchDeps, own, receipts, arg),
       selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>
         selectModel(models, args),
       ),
@@ -127,13 +137,13 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   if (context.extensionMode !== vscode.ExtensionMode.Test) return {};
   const { findings, approvals } = review;
   const parts = { log, worker, view, tree, panels, store, statusBar, stuck, launchInput, confirmations, picker };
-  const more = { notices, findings, approvals, models, delegation, participant, history, resumeOverrides };
+  const more = { notices, receipts, findings, approvals, models, delegation, participant, history, resumeOverrides };
   return { testing: createTestHooks({ ...parts, ...more }) };
 }
 
 function modelDeps(
   context: vscode.ExtensionContext,
-  parts: Pick<ModelDeps, "worker" | "log" | "confirmations" | "picker"> & { notices: Notices },
+  parts: Pick<ModelDeps, "worker" | "log" | "confirmations" | "picker" | "notices">,
 ): ModelDeps {
   return {
     ...parts,

@@ -24,8 +24,9 @@ export function statusBarText(swarm: HostSwarmView | undefined, worker: WorkerSt
     };
   }
   if (!swarm) return { text: "$(rocket) Swarmboard", tooltip: "No swarm yet. Click to open the panel." };
-  // No model facts yet: the worker is still loading the model and decoding the shared context, or it never got there.
-  const model = swarm.model ? modelName(swarm.model.path) : isRunning(swarm) ? "starting" : "not started";
+  if (swarm.status === "starting") return settingUp(swarm);
+  // No model facts after the start: the swarm ended before it got there (a set-up that failed, a stop).
+  const model = swarm.model ? modelName(swarm.model.path) : "not started";
   const live = liveAgents(swarm);
   const stats = swarm.stats;
   const kv = stats ? `KV ${Math.round((100 * stats.usedCells) / Math.max(1, stats.poolCells))}%` : "KV –";
@@ -41,6 +42,22 @@ export function statusBarText(swarm: HostSwarmView | undefined, worker: WorkerSt
   // An ended swarm's last numbers are history, not live use: the item says how it ended instead.
   const now = isRunning(swarm) ? `${live} live · ${kv}` : swarmStatus(swarm);
   return { text: `$(hubot) ${model} · ${now}`, tooltip };
+}
+
+/**
+ * Until the worker says the swarm started, it sets it up: a launch loaded the model already (its own notification),
+ * so what takes the time is the shared context, decoded once before any agent forks. A resumed swarm loads its
+ * model first; the tooltip says so (the worker reports no finer phase).
+ */
+function settingUp(swarm: HostSwarmView): StatusBarText {
+  return {
+    text: "$(loading~spin) Swarmboard: decoding the shared context",
+    tooltip: [
+      `Swarm ${swarm.id}${swarm.recipe ? ` (${swarm.recipe})` : ""}: setting up`,
+      "The worker makes the agents' worktrees and decodes the shared context once for all of them (a resumed swarm loads its model first); the agents fork from it when it is done.",
+      "Click to open the panel.",
+    ].join("\n"),
+  };
 }
 
 export class SwarmStatusBar extends DisposableBase {

@@ -18,6 +18,7 @@ import type { Notice, NoticePick, Notices } from "./notices";
 import type { PanelController } from "./panel/panelController";
 import type { SwarmPanel } from "./panel/swarmPanel";
 import type { QuickPicker } from "./quickPicker";
+import type { Receipts } from "./receipts";
 import type { SwarmStatusBar } from "./statusBar";
 import type { StuckWatch } from "./supervision/stuckWatch";
 import type { PastSwarms } from "./swarm/pastSwarms";
@@ -66,6 +67,8 @@ export interface SwarmTestHooks {
     recent(): readonly Notice[];
     answerNext(pick: NoticePick): void;
   };
+  /** The short status bar answers of steering, stop, resume and watch actions, oldest first. */
+  receipts(): readonly string[];
 }
 
 export interface ReviewSurfacesTestHooks {
@@ -116,6 +119,7 @@ export interface HookedParts {
   readonly picker: QuickPicker;
   readonly models: ModelDeps;
   readonly notices: Notices;
+  readonly receipts: Receipts;
   readonly delegation: SwarmDelegation;
   readonly participant: vscode.ChatParticipant;
   readonly history: PastSwarms;
@@ -156,6 +160,7 @@ export function createTestHooks(parts: HookedParts): SwarmboardTestHooks {
         recent: () => parts.notices.recent(),
         answerNext: (pick) => parts.notices.answerNext(pick),
       },
+      receipts: () => parts.receipts.recent(),
     },
     reviewSurfaces: reviewSurfacesHooks(parts),
     delegation: parts.delegation,

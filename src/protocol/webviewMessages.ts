@@ -3,7 +3,7 @@
 // A small discriminated union on `type` (not the RPC envelope): the panel only needs fire-and-forget
 // messages plus a ready handshake, and `postMessage` already keeps order.
 import { z } from "zod";
-import { runtimeModeSchema } from "./runtime";
+import { budgetViewSchema } from "./budgetView";
 import { answerTextSchema, taskTextSchema } from "./steering";
 import { messageTextSchema } from "./swarmRpc";
 
@@ -52,50 +52,6 @@ export const findingViewSchema = z.object({
   line: z.number().int().positive().optional(),
 });
 export type FindingView = z.infer<typeof findingViewSchema>;
-
-/** The KV budget exactly as the worker's last kv-stats said, plus what the host derives from it. */
-export const budgetViewSchema = z.object({
-  mode: runtimeModeSchema,
-  /** A remote engine's prefix cache, in words ("llama-server at http://...: 7,168 of 8,264 prompt tokens cached"). */
-  engine: z.string().optional(),
-  poolCells: z.number(),
-  trunkCells: z.number(),
-  trunkOwners: z.number(),
-  usedCells: z.number(),
-  freeCells: z.number(),
-  reservedCells: z.number(),
-  usedBytes: z.number(),
-  poolBytes: z.number(),
-  bytesPerCell: z.number(),
-  /** The KV cache's element type ("F16", "Q8_0"), when the worker said it. */
-  kvType: z.string().optional(),
-  /** Where the model and the cells live, in words ("cuda (NVIDIA H200): 25/25 layers offloaded, KV cells in VRAM"). */
-  placement: z.string().optional(),
-  /** Where the pool's size came from, in words. */
-  poolOrigin: z.string().optional(),
-  /** `agentsThatStillFit`; null when unbounded (no agent has a tail yet). */
-  moreAgentsFit: z.number().nullable(),
-  meanStepMs: z.number(),
-  rowsPerDispatch: z.number(),
-  dispatches: z.number(),
-  tokensPerSecond: z.number(),
-  /** Compactions by re-fork so far (an agent's tail reached its share) and the cells they released. */
-  compactions: z.number().optional(),
-  compactedCells: z.number().optional(),
-  /** The worker's memory beyond weights and KV (the local runtime): figures, and the whole split in words. */
-  memory: z
-    .object({
-      restBytes: z.number(),
-      fixedRestBytes: z.number(),
-      perAgentRestBytes: z.number().optional(),
-      moreAgentsByMemory: z.number().optional(),
-      text: z.string(),
-    })
-    .optional(),
-  /** Set when memory, not KV cells, bounds `moreAgentsFit`. */
-  moreAgentsLimitedBy: z.literal("memory").optional(),
-});
-export type BudgetView = z.infer<typeof budgetViewSchema>;
 
 /** One point of the run's usage curve: KV cells in use and aggregate tokens/s at a kv-stats report. */
 export const usageSampleSchema = z.object({
@@ -163,6 +119,17 @@ export const swarmPanelViewSchema = z.object({
   questions: z.array(questionViewSchema).optional(),
   /** A standing swarm's trigger stream (absent for other swarms). */
   triggers: triggerStreamViewSchema.optional(),
+  /** Tasks the person added, oldest first, with where each stands on the board (absent when none). */
+  addedTasks: z
+    .array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        state: z.enum(["open", "claimed", "finished"]),
+        agent: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 export type SwarmPanelView = z.infer<typeof swarmPanelViewSchema>;
 
@@ -214,6 +181,8 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
         recipients: z.array(z.string()).optional(),
         /** The trigger stream's rows as shown: id, owner (data attributes) and text. */
         triggers: z.array(z.object({ id: z.string(), owner: z.string().optional(), text: z.string() })).optional(),
+        /** The added tasks' rows as shown: task id and text. */
+        addedTasks: z.array(z.object({ id: z.string(), text: z.string() })).optional(),
       })
       .optional(),
   }),

@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import type { BoardEntry } from "../../protocol/board";
 import type { QuickPicker } from "../quickPicker";
+import { swarmStatus } from "../swarm/swarmStatus";
 import type { SwarmStore } from "../swarm/swarmStore";
 import { findingEntries, markLabel } from "./findingMarks";
 import { swarmFolder } from "./findingsInEditor";
@@ -48,7 +49,8 @@ export async function chooseSwarm(
   }
   if (swarms.length === 1) return swarms[0]!.id;
   const picked = await vscode.window.showQuickPick(
-    swarms.map((s) => ({ label: s.id, description: s.status, detail: s.goal })),
+    // The same status word as the tree's ("interrupted", not the worker's "failed" underneath).
+    swarms.map((s) => ({ label: s.id, description: swarmStatus(s), detail: s.goal })),
     { title: `Swarmboard: which swarm ${purpose}?` },
   );
   return picked?.label;

@@ -1,6 +1,7 @@
 // Whether a model and its KV pool fit in the memory the machine has free, and the facts line the user
 // sees after picking a model. Pure: the caller reads os.freemem() and the worker's facts.
 import { scaleBytes } from "../../core/byteUnits";
+import { plannedTailCells, plannedTrunkCells } from "../../core/modelCatalogue";
 import type { KvPlacement, ModelFacts } from "../../protocol/runtime";
 
 export interface MemoryVerdict {
@@ -39,7 +40,25 @@ export interface FactsSummary {
   readonly placement: KvPlacement;
 }
 
-/** One line per fact, for the notification and the log. */
+/** "16k" for 16,384 tokens, "900" under a thousand: a size a person reads at a glance. */
+export function tokensText(tokens: number): string {
+  return tokens >= 1024 ? `${Math.round(tokens / 1024)}k` : String(tokens);
+}
+
+/**
+ * The one line a person reads first: how many agents, how much each has, how much memory. The counts are the
+ * planning figures the agents-that-fit number is computed with (a shared start, then each agent's own tokens).
+ */
+export function plainFitLine(s: FactsSummary): string {
+  const agents = `${s.agentsThatFit} agent${s.agentsThatFit === 1 ? "" : "s"}`;
+  const each =
+    s.mode === "shared-cells"
+      ? `${tokensText(plannedTailCells)} tokens each after a ${tokensText(plannedTrunkCells)}-token shared start`
+      : `${tokensText(plannedTrunkCells + plannedTailCells)} tokens each`;
+  return `it fits ${agents} with ${each}; ${formatBytes(s.fileBytes + s.poolBytes)} of memory.`;
+}
+
+/** One line per fact, for the details and the log. */
 export function factsLines(name: string, s: FactsSummary): string[] {
   const f = s.facts;
   return [

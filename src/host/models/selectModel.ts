@@ -15,10 +15,18 @@ import type { Confirmations } from "../confirmations";
 import type { QuickPicker } from "../quickPicker";
 import type { WorkerProcess } from "../workerProcess";
 import type { ModelMemory } from "./modelMemory";
+import type { Notices } from "../notices";
 import { modelUriFormat, modelUriPrompt } from "./modelUris";
 import { runtimeSettings } from "../launch/runtimeSettings";
 import { catalogueItems } from "./catalogueItems";
-import { factsLines, formatBytes, memoryVerdict, type FactsSummary, type MemoryVerdict } from "./modelFit";
+import {
+  factsLines,
+  formatBytes,
+  memoryVerdict,
+  plainFitLine,
+  type FactsSummary,
+  type MemoryVerdict,
+} from "./modelFit";
 
 export interface ModelDeps {
   readonly worker: WorkerProcess;
@@ -34,6 +42,8 @@ export interface ModelDeps {
   readonly memory: ModelMemory;
   /** The quick pick the model is chosen in (the in-host tests read its items). */
   readonly picker: QuickPicker;
+  /** The notice that says what the model fits (its Details button shows the engine's figures). */
+  readonly notices: Notices;
 }
 
 export class PullInProgress {
@@ -182,8 +192,19 @@ export async function useModel(deps: ModelDeps, modelPath: string): Promise<Sele
   const lines = factsLines(name, facts);
   for (const line of lines) deps.log.info(`model: ${line}`);
   deps.log.info(`model: ${memory.text}`);
-  void vscode.window.showInformationMessage(`Swarmboard will use ${lines.join(" · ")}.`);
+  showFit(deps.notices, name, facts, [...lines, memory.text]);
   return { ...facts, path: modelPath, memory };
+}
+
+/** Plain words first; the engine's figures only when the person asks for them (a modal, so they can be read whole). */
+function showFit(notices: Notices, name: string, facts: FactsSummary, details: readonly string[]): void {
+  void notices.show("info", `Swarmboard will use ${name}: ${plainFitLine(facts)}`, ["Details"]).then((picked) => {
+    if (picked === "Details")
+      void vscode.window.showInformationMessage(`${name}: what the engine reads`, {
+        modal: true,
+        detail: details.join("\n"),
+      });
+  });
 }
 
 /** "Swarmboard: Download Model": asks for a URI, downloads it and uses it. */

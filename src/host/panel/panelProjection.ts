@@ -3,10 +3,12 @@
 // 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
 import { describeRule } from "../../core/agentRules";
 import { agentsThatStillFit } from "../../core/swarmView";
+import { userTaskStates } from "../../core/userTaskRecords";
 import { describeWorkerMemory } from "../../core/workerMemory";
 import { runtimeModeLabel, type RemoteEngineStats, type SwarmStats, type WorkerMemory } from "../../protocol/runtime";
-import type { BudgetView, SwarmPanelView } from "../../protocol/webviewMessages";
-import { placementText } from "../models/modelFit";
+import type { BudgetView } from "../../protocol/budgetView";
+import type { SwarmPanelView } from "../../protocol/webviewMessages";
+import { formatBytes, placementText } from "../models/modelFit";
 import { agentStatus, swarmStatus, type HostSwarmView } from "../swarm/swarmStatus";
 
 /** Lane items sent per agent (the store keeps more). */
@@ -43,11 +45,22 @@ function memoryView(memory: WorkerMemory): NonNullable<BudgetView["memory"]> {
   };
 }
 
+/** The budget in one sentence a person reads first; the figures stay behind the card's details. */
+export function budgetSummary(stats: SwarmStats, moreAgentsFit: number | null): string {
+  const agents = stats.agents.length;
+  const pct = Math.round((100 * stats.usedCells) / Math.max(1, stats.poolCells));
+  const use = `${agents} agent${agents === 1 ? "" : "s"} use ${formatBytes(stats.usedBytes)} of the ${formatBytes(stats.poolBytes)} cache (${pct}%)`;
+  if (moreAgentsFit === null) return `${use}; how many more fit shows once an agent has written.`;
+  return `${use}; room for about ${moreAgentsFit} more agent${moreAgentsFit === 1 ? "" : "s"}.`;
+}
+
 export function budgetView(stats: SwarmStats): BudgetView {
   const kvFit = agentsThatStillFit(stats);
   const byMemory = stats.memory?.moreAgentsByMemory;
   const fit = byMemory === undefined ? kvFit : Math.min(kvFit, byMemory);
+  const moreAgentsFit = Number.isFinite(fit) ? fit : null;
   return {
+    summary: budgetSummary(stats, moreAgentsFit),
     mode: stats.mode,
     ...(stats.engine === undefined ? {} : { engine: engineText(stats.engine) }),
     poolCells: stats.poolCells,
@@ -62,7 +75,7 @@ export function budgetView(stats: SwarmStats): BudgetView {
     ...(stats.kvType === undefined ? {} : { kvType: stats.kvType }),
     ...(stats.placement === undefined ? {} : { placement: placementText(stats.placement) }),
     ...(stats.poolOrigin === undefined ? {} : { poolOrigin: stats.poolOrigin }),
-    moreAgentsFit: Number.isFinite(fit) ? fit : null,
+    moreAgentsFit,
     ...(byMemory !== undefined && byMemory < kvFit ? { moreAgentsLimitedBy: "memory" as const } : {}),
     ...(stats.memory === undefined ? {} : { memory: memoryView(stats.memory) }),
     meanStepMs: stats.meanStepMs,
@@ -113,6 +126,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
       ...(ref && "line" in ref && ref.line ? { line: ref.line } : {}),
     };
   });
+  const addedTasks = userTaskStates(view.entries);
   return {
     id: view.id,
     goal: view.goal,
@@ -142,6 +156,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
           },
         }
       : {}),
+    ...(addedTasks.length > 0 ? { addedTasks } : {}),
   };
 }
 

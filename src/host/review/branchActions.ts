@@ -15,6 +15,8 @@ export interface ReviewDeps {
   readonly store: SwarmStore;
   readonly log: HostLog;
   readonly confirmations: Confirmations;
+  /** Reads the repository's history again, so the tree's branch counts follow a merge or a discard. */
+  refreshHistory(): Promise<unknown>;
 }
 
 export async function mergeBranch(deps: ReviewDeps, target: BranchTarget): Promise<MergeIntoCurrentResult | undefined> {
@@ -33,9 +35,11 @@ export async function mergeBranch(deps: ReviewDeps, target: BranchTarget): Promi
     deps.log.warn(text);
     void vscode.window.showErrorMessage(text);
   } else {
-    const text = `Swarmboard: ${result.status === "merged" ? `merged ${target.branch} (${result.sha.slice(0, 10)})` : `${target.branch} is already merged`}. ${result.message}`;
+    // The worker's message names the branch, the target and the commit already: said once.
+    const text = `Swarmboard: ${result.message}`;
     deps.log.info(text);
     void vscode.window.showInformationMessage(text);
+    if (result.status === "merged") await deps.refreshHistory();
   }
   return result;
 }
@@ -68,6 +72,7 @@ export async function discardBranch(
   const text = `Swarmboard: deleted ${result.deletedBranches.length} branch(es) (${result.deletedBranches.join(", ") || "none"}) and ${result.removedWorktrees.length} worktree(s).`;
   deps.log.info(text);
   void vscode.window.showInformationMessage(text);
+  await deps.refreshHistory();
   return result;
 }
 

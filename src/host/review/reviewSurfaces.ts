@@ -14,12 +14,20 @@ import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 import { discardBranch, mergeBranch, openWorktree, type ReviewDeps } from "./branchActions";
 import { openBranchDiff, toBranchTarget } from "./branchDiff";
+import { branchOfDiff, closeDiffsOf } from "./diffTitleActions";
 import { registerGitContent } from "./gitContentProvider";
 import { BranchReviewCommand } from "./reviewBranches";
 
 type ReviewCommand = Extract<
   HostCommand,
-  "listFindings" | "reviewBranches" | "openBranchDiff" | "mergeBranch" | "discardBranch" | "openAgentWorktree"
+  | "listFindings"
+  | "reviewBranches"
+  | "openBranchDiff"
+  | "mergeBranch"
+  | "discardBranch"
+  | "openAgentWorktree"
+  | "mergeBranchInDiff"
+  | "discardBranchInDiff"
 >;
 
 export interface ReviewSurfacesDeps {
@@ -28,6 +36,7 @@ export interface ReviewSurfacesDeps {
   readonly log: HostLog;
   readonly confirmations: Confirmations;
   readonly picker: QuickPicker;
+  refreshHistory(): Promise<unknown>;
 }
 
 export interface ReviewSurfaces {
@@ -39,7 +48,13 @@ export interface ReviewSurfaces {
 
 export function createReviewSurfaces(deps: ReviewSurfacesDeps): ReviewSurfaces {
   const { worker, store, log, picker } = deps;
-  const reviewDeps: ReviewDeps = { worker, store, log, confirmations: deps.confirmations };
+  const reviewDeps: ReviewDeps = {
+    worker,
+    store,
+    log,
+    confirmations: deps.confirmations,
+    refreshHistory: deps.refreshHistory,
+  };
   const findings = new FindingsInEditor(store);
   const approvals = new ApprovalPrompts(worker, store, log);
   const review = new BranchReviewCommand(reviewDeps, picker);
@@ -60,6 +75,16 @@ export function createReviewSurfaces(deps: ReviewSurfacesDeps): ReviewSurfaces {
     openAgentWorktree: reportingFailures(log, "openAgentWorktree", (arg: unknown) =>
       openWorktree(reviewDeps, toBranchTarget(arg)),
     ),
+    // The diff editor's title buttons: the branch comes from the diff itself.
+    mergeBranchInDiff: reportingFailures(log, "mergeBranchInDiff", (arg?: unknown) =>
+      mergeBranch(reviewDeps, branchOfDiff(arg)),
+    ),
+    discardBranchInDiff: reportingFailures(log, "discardBranchInDiff", async (arg?: unknown) => {
+      const target = branchOfDiff(arg);
+      const done = await discardBranch(reviewDeps, target);
+      if (done !== undefined) await closeDiffsOf(target);
+      return done;
+    }),
   };
   const disposable = vscode.Disposable.from(findings, approvals, registerGitContent(worker, store));
   return { disposable, handlers, findings, approvals };

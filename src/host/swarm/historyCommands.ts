@@ -11,17 +11,19 @@ import type { Confirmations } from "../confirmations";
 import { readSettings } from "../configuration";
 import { engineChoice } from "../launch/engineChoice";
 import type { HostLog } from "../hostLog";
+import type { Receipts } from "../receipts";
 import type { WorkerProcess } from "../workerProcess";
 import { watchEditorForSwarm } from "./editorTriggers";
 import type { PastSwarms } from "./pastSwarms";
 import type { SwarmStore } from "./swarmStore";
-import { isCleanable, isResumable, type HostSwarmView } from "./swarmStatus";
+import { isCleanable, isResumable, swarmStatus, type HostSwarmView } from "./swarmStatus";
 
 export interface HistoryCommandDeps {
   readonly worker: WorkerProcess;
   readonly store: SwarmStore;
   readonly log: HostLog;
   readonly confirmations: Confirmations;
+  readonly receipts: Receipts;
   readonly history: PastSwarms;
   /** Scripted turns for the resumed agents (set by the in-host tests only, through their hooks). */
   readonly resumeOverrides: { script?: TurnScript };
@@ -80,7 +82,9 @@ async function resume(deps: HistoryCommandDeps, arg: unknown): Promise<string | 
   const view = await chooseFrom(deps.store, arg, isResumable, "to resume (interrupted or stopped)");
   if (view === undefined) return undefined;
   if (!isResumable(view))
-    throw new Error(`Swarm ${view.id} cannot be resumed: it is ${view.cleanedUpAt ? "cleaned up" : view.status}.`);
+    throw new Error(
+      `Swarm ${view.id} cannot be resumed: it is ${view.cleanedUpAt ? "cleaned up" : swarmStatus(view)}.`,
+    );
   const { workspace } = placeOf(deps.store, view.id);
   const before = deps.store.resuming(view.id);
   try {
@@ -99,6 +103,9 @@ async function resume(deps: HistoryCommandDeps, arg: unknown): Promise<string | 
     deps.log.info(`resumed swarm ${swarmId}${standing ? " (standing: the editor's errors go to it again)" : ""}`);
     // A standing swarm watched the editor's errors before it was interrupted (a reload, a crash): so it does again.
     if (standing) deps.own(watchEditorForSwarm(deps, swarmId, workspace));
+    deps.receipts.say(
+      `Swarmboard: swarm resumed${standing ? "; it takes the editor's errors again" : " where it stopped"}`,
+    );
     return swarmId;
   } catch (error) {
     if (before) deps.store.restore(before);

@@ -15,6 +15,7 @@ import {
 import { messageSwarmMethod, messageTextSchema } from "../../protocol/swarmRpc";
 import type { CommandHandler, HostCommand } from "../commandTable";
 import type { HostLog } from "../hostLog";
+import type { Receipts } from "../receipts";
 import type { WorkerProcess } from "../workerProcess";
 import { isRunning } from "./swarmStatus";
 import type { SwarmStore } from "./swarmStore";
@@ -34,6 +35,7 @@ export interface SteeringDeps {
   readonly store: SwarmStore;
   readonly log: HostLog;
   readonly input: TextInput;
+  readonly receipts: Receipts;
 }
 
 type SteeringCommand = Extract<
@@ -64,7 +66,7 @@ function checkWith(schema: z.ZodType) {
 }
 
 export function steeringCommandHandlers(deps: SteeringDeps): Record<SteeringCommand, CommandHandler> {
-  const { worker, store, log } = deps;
+  const { worker, store, log, receipts } = deps;
   /** The swarm named, else the running one; undefined (and said) when none runs. */
   const swarmOf = (args: SteerArgs): string | undefined => {
     const view = args.swarmId !== undefined ? store.swarm(args.swarmId) : store.swarms().find(isRunning);
@@ -104,7 +106,10 @@ export function steeringCommandHandlers(deps: SteeringDeps): Record<SteeringComm
     const sent = await attempt(`the message to ${who}`, () =>
       worker.request(messageSwarmMethod, { swarmId, to, text }),
     );
-    if (sent) log.info(`message ${sent.messageId} sent to ${to} in ${swarmId}${sent.asTrigger ? " as a trigger" : ""}`);
+    if (sent) {
+      log.info(`message ${sent.messageId} sent to ${to} in ${swarmId}${sent.asTrigger ? " as a trigger" : ""}`);
+      receipts.say(messageReceipt(who, to, sent.asTrigger));
+    }
     return sent;
   };
   const setPaused = async (args: SteerArgs, paused: boolean) => {
@@ -114,7 +119,10 @@ export function steeringCommandHandlers(deps: SteeringDeps): Record<SteeringComm
     const done = await attempt(`${paused ? "pausing" : "resuming"} ${agentId}`, () =>
       worker.request(pauseAgentMethod, { swarmId, agentId, paused }),
     );
-    if (done) log.info(`${agentId} ${paused ? "paused" : "resumed"}${done.changed ? "" : " (it already was)"}`);
+    if (done) {
+      log.info(`${agentId} ${paused ? "paused" : "resumed"}${done.changed ? "" : " (it already was)"}`);
+      receipts.say(pauseReceipt(agentId, paused, done.changed));
+    }
     return done;
   };
   return {
@@ -133,7 +141,10 @@ export function steeringCommandHandlers(deps: SteeringDeps): Record<SteeringComm
       const text = await textFor(args, "Swarmboard: add a task", prompt, taskTextSchema);
       if (text === undefined) return undefined;
       const added = await attempt("adding the task", () => worker.request(addTaskMethod, { swarmId, text }));
-      if (added) log.info(`task ${added.taskId} added to ${swarmId}`);
+      if (added) {
+        log.info(`task ${added.taskId} added to ${swarmId}`);
+        receipts.say(`Swarmboard: task ${added.taskId} added; a free agent claims it`);
+      }
       return added;
     },
     answerQuestion: async (arg?: unknown) => {
@@ -163,4 +174,17 @@ export function steeringCommandHandlers(deps: SteeringDeps): Record<SteeringComm
       return answered;
     },
   };
+}
+
+function messageReceipt(who: string, to: string, asTrigger: boolean | undefined): string {
+  if (asTrigger) return "Swarmboard: sent to the router; it decides who takes it";
+  return to === "swarm"
+    ? "Swarmboard: sent to every agent; each reads it at its next step"
+    : `Swarmboard: sent to ${who}; read when its current call returns`;
+}
+
+/** A pause takes effect between steps: the receipt says so, since the lane keeps moving until then. */
+function pauseReceipt(agentId: string, paused: boolean, changed: boolean): string {
+  if (!changed) return `Swarmboard: ${agentId} was already ${paused ? "paused" : "running"}`;
+  return paused ? `Swarmboard: ${agentId} pauses after its current step` : `Swarmboard: ${agentId} resumed`;
 }

@@ -7,6 +7,7 @@ import { toErrorData } from "../../core/rpc/rpcPeer";
 import { stopAgentMethod, stopSwarmMethod } from "../../protocol/swarmRpc";
 import type { CommandHandler, HostCommand } from "../commandTable";
 import type { HostLog } from "../hostLog";
+import type { Receipts } from "../receipts";
 import type { SwarmStore } from "./swarmStore";
 import type { WorkerProcess } from "../workerProcess";
 
@@ -14,6 +15,7 @@ export interface SwarmCommandDeps {
   readonly worker: WorkerProcess;
   readonly store: SwarmStore;
   readonly log: HostLog;
+  readonly receipts: Receipts;
   openPanel(): void;
   showLane(agentId: string): void;
 }
@@ -44,6 +46,11 @@ export function swarmCommandHandlers(deps: SwarmCommandDeps): Record<SwarmComman
       try {
         const { stopping } = await worker.request(stopSwarmMethod, { swarmId });
         log.info(`stop swarm ${swarmId}: ${stopping ? "stopping" : "not running in the worker"}`);
+        deps.receipts.say(
+          stopping
+            ? "Swarmboard: stopping the swarm; each agent stops at its next step"
+            : `Swarmboard: ${swarmId} was not running any more`,
+        );
         return stopping;
       } catch (err) {
         void vscode.window.showErrorMessage(`Swarmboard: could not stop ${swarmId}: ${toErrorData(err).message}`);
@@ -56,6 +63,7 @@ export function swarmCommandHandlers(deps: SwarmCommandDeps): Record<SwarmComman
       try {
         const { stopping } = await worker.request(stopAgentMethod, { swarmId, agentId });
         if (!stopping) void vscode.window.showInformationMessage(`Swarmboard: ${agentId} is not running any more.`);
+        else deps.receipts.say(`Swarmboard: ${agentId} stops at its next step; the others go on`);
         return stopping;
       } catch (err) {
         void vscode.window.showErrorMessage(`Swarmboard: could not stop ${agentId}: ${toErrorData(err).message}`);

@@ -10,7 +10,7 @@ import { finishedTaskIds } from "../../core/finishedTasks";
 import type { SwarmBoard } from "../../core/swarmBoard";
 import type { Recipe } from "../../protocol/recipe";
 import type { Task } from "../../protocol/tasks";
-import { userTasksOnBoard } from "./userTasks";
+import { userTasksOnBoard } from "../../core/userTaskRecords";
 
 /**
  * The swarm's open tasks: the goal, TODO comments and any `testTasks` (see testFailureTasks), deduplicated,

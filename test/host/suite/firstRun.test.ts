@@ -10,7 +10,7 @@ import { modelPath } from "./reviewSwarmRun";
 interface Manifest {
   contributes: {
     views: Record<string, Array<{ id: string; when?: string }>>;
-    viewsWelcome: Array<{ view: string; contents: string }>;
+    viewsWelcome: Array<{ view: string; contents: string; when?: string }>;
     walkthroughs: Array<{ id: string; steps: Array<{ id: string; media: { markdown: string } }> }>;
   };
 }
@@ -32,6 +32,11 @@ describe("first run", function () {
       "command:swarmboard.launchSwarm",
     ])
       assert.ok(welcome.includes(link), `the welcome content links ${link}`);
+    // Where chat is missing (code-server has no Chat view) the view says so and points at the palette and the CLI.
+    const noChat = manifest.contributes.viewsWelcome.find(
+      (w) => w.view === "swarmboard.welcome" && /!\s*chatIsEnabled/.test(w.when ?? ""),
+    );
+    assert.match(noChat?.contents ?? "", /^Chat is not available in this editor .*Command Palette.*swarmboard run/s);
 
     const model = await waitFor("the no-model line", () =>
       hooks.swarmsView.roots().find((n) => n.kind === "model" && n.label === "Model: none set"),

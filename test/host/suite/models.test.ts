@@ -6,6 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as vscode from "vscode";
 import type { SelectedModel } from "../../../src/host/models/selectModel";
+import { requestScreenshot } from "./automationMarkers";
 import { swarmboard, waitFor } from "./hostApi";
 import { modelPath } from "./reviewSwarmRun";
 import { toolCallingModelPath } from "./toolModel";
@@ -73,8 +74,21 @@ describe("model selection", function () {
     assert.equal(vscode.workspace.getConfiguration("swarmboard").get("modelPath"), file);
     assert.ok(
       hooks.log.recentLines().some((l) => l.includes("model: context length:")),
-      "the facts are shown and logged",
+      "the facts are logged",
     );
+    // Plain words first: agents, tokens each, memory; the engine's figures wait behind Details.
+    const notice = hooks.swarms.notices.recent().at(-1);
+    assert.match(
+      notice?.text ?? "",
+      /^Swarmboard will use .+\.gguf: it fits \d+ agents? with (1k tokens each after a 2k-token shared start|3k tokens each); [\d.]+ [KMG]?B of memory\.$/,
+    );
+    assert.doesNotMatch(notice?.text ?? "", /cells|layers|heads|KV/, "no engine numbers in the first line");
+    assert.deepEqual(notice?.actions, ["Details"]);
+    if (vscode.env.uiKind === vscode.UIKind.Web) {
+      // Not an assertion: lets the notification finish sliding in so the picture shows it whole.
+      await new Promise((r) => setTimeout(r, 1500));
+      await requestScreenshot("model-plain-words");
+    }
   });
 
   it("warns before using a model that does not fit in free memory, and keeps the setting when the user declines", async () => {

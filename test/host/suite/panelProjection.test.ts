@@ -114,5 +114,11 @@ describe("panel projection", () => {
     }
     assert.equal(b.moreAgentsFit, Math.floor(s.freeCells / 200));
     assert.equal(budgetView(stats([])).moreAgentsFit, null, "no tails yet: unbounded is sent as null");
+    // The sentence the card leads with: agents, bytes of the cache in use, room for more, no cell counts.
+    assert.equal(b.summary, "2 agents use 5.5 KB of the 64.0 KB cache (9%); room for about 74 more agents.");
+    assert.equal(
+      budgetView(stats([])).summary,
+      "0 agents use 3.9 KB of the 64.0 KB cache (6%); how many more fit shows once an agent has written.",
+    );
   });
 });

@@ -1,9 +1,10 @@
 // Issue 14, past swarms in a fresh window: the runner ran a real swarm with the CLI in the workspace's repository
 // before this host started (test/host/pastSwarmSetup.ts), as a reloaded or restarted window finds it. The tree
 // lists it from the repository's history with its outcome, branches and findings; its findings show in the editor
-// and in the list; Review opens its branch's diff; Clean Up removes its branches and worktrees only after the user
-// confirms (declined first: nothing is touched).
+// and in the list; Review opens its branch's diff, and Merge in the diff's title merges it (undone after);
+// Clean Up removes its branches and worktrees only after the user confirms (declined first: nothing is touched).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { CleanUpResult } from "../../../src/host/swarm/historyCommands";
@@ -19,6 +20,19 @@ function pastSwarm(): { swarmId: string; stateDir: string; workspace: string } {
   assert.ok(swarmId && stateDir, `the runner recorded no past swarm (${pastSwarmIdVariable} is not set)`);
   assert.ok(workspace, "the workbench has no folder open");
   return { swarmId, stateDir, workspace };
+}
+
+interface MenuEntry {
+  readonly command: string;
+  readonly when?: string;
+}
+
+/** package.json as written (the host's packageJSON holds its when clauses rewritten in its own form). */
+function extensionPackage(): { contributes: { menus: Record<string, MenuEntry[] | undefined> } } {
+  const root = vscode.extensions.getExtension("swarmboard.swarmboard")!.extensionPath;
+  return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    contributes: { menus: Record<string, MenuEntry[] | undefined> };
+  };
 }
 
 function swarmBranches(workspace: string, swarmId: string): string[] {
@@ -112,6 +126,52 @@ describe("past swarms (recorded by the CLI before this host started)", function 
       [pastSwarmFile],
     );
     assert.match((await vscode.workspace.openTextDocument(opened[0]!.right)).getText(), /function range/);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+  });
+
+  it("merges the agent branch from its diff editor's title, and the tree's count follows", async () => {
+    const { swarmId, workspace } = pastSwarm();
+    const { hooks } = await swarmboard();
+    const agentBranch = `swarmboard/${swarmId}/agent-1`;
+    const menu = (extensionPackage().contributes.menus["editor/title"] ?? []).map((m) => `${m.command} if ${m.when}`);
+    assert.deepEqual(menu, [
+      "swarmboard.mergeBranchInDiff if resourceScheme == swarmboard-git && isInDiffEditor",
+      "swarmboard.discardBranchInDiff if resourceScheme == swarmboard-git && isInDiffEditor",
+    ]);
+    await vscode.commands.executeCommand("swarmboard.openBranchDiff", { swarmId, branch: agentBranch });
+    await waitFor("the diff editor to be active", () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && input.modified.scheme === "swarmboard-git";
+    });
+    if (vscode.env.uiKind === vscode.UIKind.Web) {
+      await vscode.commands.executeCommand("notifications.clearAll");
+      await requestScreenshot("diff-title-actions");
+    }
+    const head = git(workspace, "rev-parse", "HEAD");
+    hooks.reviewSurfaces.confirmations.answerNext(true);
+    // The runner's sample repository has no identity of its own (a merge commit needs one): set for this merge only.
+    git(workspace, "config", "user.name", "Sample User");
+    git(workspace, "config", "user.email", "user@example.invalid");
+    let result: { status: string; message?: string } | undefined;
+    try {
+      // As the title's button does when clicked with no URI: the active diff says which branch.
+      result = await vscode.commands.executeCommand("swarmboard.mergeBranchInDiff");
+    } finally {
+      git(workspace, "config", "--unset", "user.name");
+      git(workspace, "config", "--unset", "user.email");
+    }
+    assert.equal(result?.status, "merged", result?.message);
+    assert.equal(git(workspace, "merge-base", "--is-ancestor", agentBranch, "HEAD"), "", "the branch is merged");
+    assert.match(hooks.reviewSurfaces.confirmations.questions().at(-1) ?? "", new RegExp(`^Merge ${agentBranch} into`));
+    const said = hooks.log.recentLines().filter((l) => l.includes(`Merged ${agentBranch} into main`));
+    assert.equal(said.length, 1, `one merge notice: ${said.join(" | ")}`);
+    assert.doesNotMatch(said[0]!, /merged .*\)\. Merged/i, "the notice does not say it twice");
+    const node = () => hooks.swarmsView.roots().find((n) => n.kind === "swarm" && n.swarmId === swarmId);
+    assert.match(node()?.description ?? "", / · 2 branches$/, "the tree counts no unmerged branch after the merge");
+    // The next test cleans up what is unmerged: the user's branch goes back to before the merge.
+    git(workspace, "reset", "--hard", head);
+    await hooks.history.refresh();
+    assert.match(node()?.description ?? "", / · 2 branches, 1 unmerged$/);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 

@@ -135,9 +135,13 @@ describe("steering a running swarm from the tree, the panel and notifications", 
     await typeInto(hooks, "message agent-1", "look at src/stats.js first");
     const sent = await sending;
     assert.equal(sent?.to, "agent-1");
+    assert.equal(hooks.swarms.receipts().at(-1), "Swarmboard: sent to agent-1; read when its current call returns");
     const adding = vscode.commands.executeCommand<{ taskId: string }>("swarmboard.addTask", swarm);
     await typeInto(hooks, "add a task", "Add a test for the median of an empty list");
     assert.equal((await adding)?.taskId, "user-task-1");
+    assert.match(hooks.swarms.receipts().at(-1) ?? "", /^Swarmboard: task user-task-1 added; a free agent claims it$/);
+    // The receipt is a status bar message: the picture shows it where the person would see it.
+    if (vscode.env.uiKind === vscode.UIKind.Web) await requestScreenshot("steering-receipt");
     const record = await waitFor("the task on the board", () =>
       view()?.entries.find((e) => e.author === "user" && e.kind === "OBSERVED"),
     );
@@ -161,6 +165,12 @@ describe("steering a running swarm from the tree, the panel and notifications", 
       facts = (await panel.probe(`steer-${n}`)).dom;
     }
     assert.deepEqual(facts.recipients, ["swarm", "agent-1"]);
+    assert.deepEqual(facts.addedTasks, [
+      {
+        id: "user-task-1",
+        text: "user-task-1open: waiting for a free agentAdd a test for the median of an empty list",
+      },
+    ]);
     if (vscode.env.uiKind === vscode.UIKind.Web) {
       // Not an assertion: lets the notification finish sliding in so the picture shows it whole.
       await new Promise((r) => setTimeout(r, 1500));
@@ -215,6 +225,7 @@ describe("steering a running swarm from the tree, the panel and notifications", 
       nodes().agent,
     );
     assert.deepEqual(paused, { agentId: "agent-1", paused: true, changed: true });
+    assert.match(hooks.swarms.receipts().at(-1) ?? "", /^Swarmboard: agent-1 pauses after its current step$/);
     const timedOut = await waitFor(
       "the second question to time out",
       () => lane().find((i) => i.kind === "result" && i.text.includes("No answer within")),
@@ -228,6 +239,7 @@ describe("steering a running swarm from the tree, the panel and notifications", 
     assert.match(pausedNode.description ?? "", /^paused/);
     const resumed = await vscode.commands.executeCommand("swarmboard.resumeAgent", pausedNode);
     assert.deepEqual(resumed, { agentId: "agent-1", paused: false, changed: true });
+    assert.equal(hooks.swarms.receipts().at(-1), "Swarmboard: agent-1 resumed");
     await waitFor("the swarm to end", () => view()?.status === "completed" && view(), 120_000);
   });
 

@@ -52,6 +52,11 @@ describe("a standing swarm resumed after its worker was killed (a reload, a cras
     );
     assert.equal(result?.outcome, "launched", result?.reason);
     const swarmId = result!.swarmId!;
+    assert.equal(
+      hooks.swarms.receipts().at(-1),
+      `Swarmboard: watching ${path.basename(repo)}: new errors and saves (tests) go to the swarm`,
+      "Start Watching says what it watches",
+    );
     const stateDir = hooks.swarms.store.place(swarmId)!.stateDir;
     await waitFor("the first error taken", () => takenTrigger(swarmTrace(stateDir), beforeId), 120_000);
     await waitFor(
@@ -73,6 +78,7 @@ describe("a standing swarm resumed after its worker was killed (a reload, a cras
         swarmId,
       });
       assert.equal(resumed, swarmId);
+      assert.equal(hooks.swarms.receipts().at(-1), "Swarmboard: swarm resumed; it takes the editor's errors again");
     } finally {
       delete hooks.history.resumeOverrides.script;
     }
@@ -90,6 +96,10 @@ describe("a standing swarm resumed after its worker was killed (a reload, a cras
     assert.equal(hooks.swarms.store.swarm(swarmId)?.interrupted, undefined);
 
     await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
+    assert.match(
+      hooks.swarms.receipts().at(-1) ?? "",
+      /^Swarmboard: stopping the swarm; each agent stops at its next step$/,
+    );
     await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 60_000);
   });
 });
