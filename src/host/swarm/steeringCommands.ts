@@ -121,7 +121,8 @@ export function steeringCommandHandlers(deps: SteeringDeps): Record<SteeringComm
     );
     if (done) {
       log.info(`${agentId} ${paused ? "paused" : "resumed"}${done.changed ? "" : " (it already was)"}`);
-      receipts.say(pauseReceipt(agentId, paused, done.changed));
+      const writing = store.swarm(swarmId)?.agents.find((a) => a.id === agentId)?.writing;
+      receipts.say(pauseReceipt(agentId, paused, done.changed, writing?.tool));
     }
     return done;
   };
@@ -183,8 +184,14 @@ function messageReceipt(who: string, to: string, asTrigger: boolean | undefined)
     : `Swarmboard: sent to ${who}; read when its current call returns`;
 }
 
-/** A pause takes effect between steps: the receipt says so, since the lane keeps moving until then. */
-function pauseReceipt(agentId: string, paused: boolean, changed: boolean): string {
+/**
+ * A pause takes effect between steps: the receipt says so, since the lane keeps moving until then; mid-call (a long
+ * call can take minutes) it names the call it waits for.
+ */
+export function pauseReceipt(agentId: string, paused: boolean, changed: boolean, writingTool?: string): string {
   if (!changed) return `Swarmboard: ${agentId} was already ${paused ? "paused" : "running"}`;
-  return paused ? `Swarmboard: ${agentId} pauses after its current step` : `Swarmboard: ${agentId} resumed`;
+  if (!paused) return `Swarmboard: ${agentId} resumed`;
+  return writingTool !== undefined
+    ? `Swarmboard: ${agentId} pauses after the ${writingTool} call it is writing`
+    : `Swarmboard: ${agentId} pauses after its current step`;
 }
