@@ -17,25 +17,10 @@ import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
 import { thisMachinePaths } from "../../src/worker/server/serverFiles";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
-import { makeSampleRepo, repoRoot, testRecipe } from "./swarmFixtures";
+import { makeSampleRepo, repoRoot, testRecipe, until } from "./swarmFixtures";
 
 /** The version stamped into dist/ (tests compiled by tsc see "dev"): the server's socket and hello use it. */
 const extensionVersion: string = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")).version;
-
-function until(check: () => boolean, what: string, ms = 300_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (check()) {
-        clearInterval(timer);
-        resolve();
-      } else if (Date.now() > deadline) {
-        clearInterval(timer);
-        reject(new Error(`timed out waiting for ${what}`));
-      }
-    }, 100);
-  });
-}
 
 /** One raw line exchange on a fresh socket: what the server answered, and whether it closed the connection. */
 function rawExchange(socketPath: string, lines: string[]): Promise<{ answers: unknown[]; closed: boolean }> {

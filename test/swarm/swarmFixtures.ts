@@ -77,3 +77,19 @@ export function testRecipe(workers: number, wallClockMs = 10 * 60_000) {
   assert.ok(parsed.ok, "the test recipe parses");
   return parsed.recipe;
 }
+
+/** Polls `check` every 100 ms until it holds; the limit only turns a hang into a clear failure. */
+export function until(check: () => boolean, what: string, ms = 500_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (check()) {
+        clearInterval(timer);
+        resolve();
+      } else if (Date.now() > deadline) {
+        clearInterval(timer);
+        reject(new Error(`timed out waiting for ${what}`));
+      }
+    }, 100);
+  });
+}

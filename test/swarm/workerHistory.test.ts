@@ -19,7 +19,7 @@ import { workerReadyNotification } from "../../src/protocol/workerRpc";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
-import { git, makeSampleRepo, repoRoot, testRecipe, type SampleRepo } from "./swarmFixtures";
+import { git, makeSampleRepo, repoRoot, testRecipe, until, type SampleRepo } from "./swarmFixtures";
 
 interface Worker {
   readonly child: ChildProcess;
@@ -36,21 +36,6 @@ async function startWorker(): Promise<Worker> {
   peer.onNotification(swarmEventsNotification, ({ events: batch }) => events.push(...batch));
   await new Promise((resolve) => peer.onNotification(workerReadyNotification, resolve));
   return { child, peer, events };
-}
-
-function until(check: () => boolean, what: string, ms = 500_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (check()) {
-        clearInterval(timer);
-        resolve();
-      } else if (Date.now() > deadline) {
-        clearInterval(timer);
-        reject(new Error(`timed out waiting for ${what}`));
-      }
-    }, 100);
-  });
 }
 
 /** A one-agent swarm whose agent and synthesist finish at once, on the tiny ChatML model, with `knobs`. */

@@ -58,6 +58,28 @@ export function sampleRepo(prefix: string, before?: (repo: string) => void): { r
 
 export const varianceSource =
   "function variance(values) {\n  const m = values.reduce((a, b) => a + b, 0) / values.length;\n  return values.reduce((a, b) => a + (b - m) ** 2, 0) / values.length;\n}\n\nmodule.exports = { variance };\n";
+/** One worker that posts findings and a synthesist that reports: the smallest whole swarm a host test runs. */
+export const shortRecipe = {
+  name: "short",
+  description: "One worker posts a finding; the synthesist reports.",
+  roles: [
+    { name: "worker", count: 1, tools: ["post_finding"], instructions: "Post what you see." },
+    { name: "synthesist", count: 1, tools: ["grep_board"], instructions: "Write the report." },
+  ],
+  topology: {
+    kind: "dag",
+    stages: [
+      { name: "work", roles: ["worker"] },
+      { name: "report", roles: ["synthesist"], after: ["work"] },
+    ],
+  },
+  visibility: "shared",
+  synthesist: "synthesist",
+  budgets: { wallClockMs: 10 * 60_000, tokensPerAgent: 100_000, kvCells: 32_768, steps: 20 },
+  taskSources: ["goal"],
+  merge: false,
+};
+
 export const askedCommand = "node --version";
 
 const oldMedian = "  const sorted = [...values].sort();";

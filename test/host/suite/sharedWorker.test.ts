@@ -10,7 +10,7 @@ import { connectToServer } from "../../../src/cli/serverConnection";
 import { serverStatusMethod, serverStopMethod } from "../../../src/protocol/serverRpc";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
-import { modelPath, sampleRepo } from "./reviewSwarmRun";
+import { modelPath, sampleRepo, shortRecipe } from "./reviewSwarmRun";
 
 /** The version stamped into the bundle the host runs (tests compiled by tsc see "dev"). */
 const version: string = JSON.parse(readFileSync(path.resolve(__dirname, "../../../../package.json"), "utf8")).version;
@@ -26,26 +26,8 @@ const script: TurnScript = {
   },
 };
 
-const recipe = {
-  name: "shared",
-  description: "One worker posts findings; the synthesist reports.",
-  roles: [
-    { name: "worker", count: 1, tools: ["post_finding"], instructions: "Post what you see." },
-    { name: "synthesist", count: 1, tools: ["grep_board"], instructions: "Write the report." },
-  ],
-  topology: {
-    kind: "dag",
-    stages: [
-      { name: "work", roles: ["worker"] },
-      { name: "report", roles: ["synthesist"], after: ["work"] },
-    ],
-  },
-  visibility: "shared",
-  synthesist: "synthesist",
-  budgets: { wallClockMs: 10 * 60_000, tokensPerAgent: 100_000, kvCells: 32_768, steps: 100 },
-  taskSources: ["goal"],
-  merge: false,
-};
+/** The short swarm, with room for the worker's 40 findings. */
+const recipe = { ...shortRecipe, budgets: { ...shortRecipe.budgets, steps: 100 } };
 
 describe("the shared worker", function () {
   this.timeout(600_000);

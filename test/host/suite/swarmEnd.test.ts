@@ -7,28 +7,7 @@ import path from "node:path";
 import * as vscode from "vscode";
 import { requestScreenshot } from "./automationMarkers";
 import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
-import { modelPath, sampleRepo } from "./reviewSwarmRun";
-
-const recipe = {
-  name: "short",
-  description: "One worker posts a finding; the synthesist reports.",
-  roles: [
-    { name: "worker", count: 1, tools: ["post_finding"], instructions: "Post what you see." },
-    { name: "synthesist", count: 1, tools: ["grep_board"], instructions: "Write the report." },
-  ],
-  topology: {
-    kind: "dag",
-    stages: [
-      { name: "work", roles: ["worker"] },
-      { name: "report", roles: ["synthesist"], after: ["work"] },
-    ],
-  },
-  visibility: "shared",
-  synthesist: "synthesist",
-  budgets: { wallClockMs: 10 * 60_000, tokensPerAgent: 100_000, kvCells: 32_768, steps: 20 },
-  taskSources: ["goal"],
-  merge: false,
-};
+import { modelPath, sampleRepo, shortRecipe as recipe } from "./reviewSwarmRun";
 
 describe("end of a swarm", function () {
   this.timeout(420_000);
