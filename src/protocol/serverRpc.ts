@@ -47,3 +47,13 @@ export const serverStopMethod = defineMethod(
   z.object({}),
   z.object({ stopping: z.enum(["now", "after-swarms"]) }),
 );
+
+/**
+ * Follow swarms' event streams on this connection (the shared worker sends a swarm's events only to the connection
+ * that launched it and to those that follow it): a window showing the swarms its folders have after a reload.
+ */
+export const swarmFollowMethod = defineMethod(
+  "swarm/follow",
+  z.object({ swarmIds: z.array(z.string().min(1).max(200)).max(10_000) }),
+  z.object({ following: z.array(z.string()) }),
+);

@@ -10,7 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { connectToServer, type ServerConnection } from "../../src/cli/serverConnection";
-import { serverStatusMethod, serverStopMethod } from "../../src/protocol/serverRpc";
+import { serverStatusMethod, serverStopMethod, swarmFollowMethod } from "../../src/protocol/serverRpc";
 import { listSwarmsMethod } from "../../src/protocol/swarmHistoryRpc";
 import { startSwarmMethod, swarmEventsNotification } from "../../src/protocol/swarmRpc";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
@@ -91,7 +91,7 @@ describe("the shared worker (swarmboard serve)", function () {
     else process.env.XDG_RUNTIME_DIR = savedRuntimeDir;
   });
 
-  it("serves two clients one model: a swarm's events reach both, and a second swarm does not load it again", async function () {
+  it("serves two clients one model: a swarm's events reach its launcher and its followers only, and a second swarm does not load it again", async function () {
     const [a, b] = [await connectToServer("test", extensionVersion), await connectToServer("test", extensionVersion)];
     connections.push(a, b);
     const seen: [SwarmEvent[], SwarmEvent[]] = [[], []];
@@ -121,6 +121,14 @@ describe("the shared worker (swarmboard serve)", function () {
       events.some((e) => e.type === "swarm-ended" && e.swarmId === swarmId);
 
     const first = await launch(a, path.join(repo.root, "state-1"));
+    // b shows it too (as a reloaded window does): it follows it; c does not, and gets none of its events.
+    const c = await connectToServer("test", extensionVersion);
+    connections.push(c);
+    const unfollowed: SwarmEvent[] = [];
+    c.peer.onNotification(swarmEventsNotification, ({ events }) => unfollowed.push(...events));
+    assert.deepEqual(await b.peer.request(swarmFollowMethod, { swarmIds: [first.swarmId] }), {
+      following: [first.swarmId],
+    });
     await until(() => ended(seen[0], first.swarmId) && ended(seen[1], first.swarmId), "the first swarm's end at both");
     assert.ok(
       seen[1].some((e) => e.type === "board-entry" && e.swarmId === first.swarmId),
@@ -136,10 +144,11 @@ describe("the shared worker (swarmboard serve)", function () {
       });
     }
     assert.ok(second !== undefined, "the second swarm launched");
-    await until(() => ended(seen[0], second.swarmId), "the second swarm's end");
+    assert.deepEqual(unfollowed, [], "a client that follows no swarm gets no swarm's events");
+    await until(() => ended(seen[1], second.swarmId), "the second swarm's end at the client that launched it");
     const status = await a.peer.request(serverStatusMethod, {});
     assert.equal(status.modelLoads, 1, "one model load for two swarms from two clients");
-    assert.equal(status.clients.length, 2);
+    assert.equal(status.clients.length, 3);
     assert.equal(status.pid, server.pid);
     const listed = await b.peer.request(listSwarmsMethod, { workspace: repo.workspace });
     assert.equal(listed.swarms.length, 2, "both swarms are recorded in the repository");

@@ -1,6 +1,8 @@
 // Every client of the shared worker as one ServicePeer: a method the services register is answered on every
-// connection, now and later; a notification goes to every connection. A connection that goes away takes only its
-// own handlers with it (a running swarm does not notice a window reload).
+// connection, now and later. A connection that goes away takes only its own handlers with it (a running swarm does
+// not notice a window reload). Notifications that belong to one topic (a swarm's events) go only to the connections
+// that follow it: the one that launched it, and those that asked to follow it (a window showing it after a reload);
+// the others (the log, readiness) go to every connection.
 import type { z } from "zod";
 import type { MethodSpec, NotificationSpec } from "../../protocol/envelope";
 import { DisposableStore, toDisposable, type Disposable } from "../disposable";
@@ -9,10 +11,26 @@ import type { ServicePeer } from "./servicePeer";
 
 type Registration = (peer: RpcPeer) => Disposable;
 
+/** How notifications and answers map to topics. */
+export interface HubTopics {
+  /** The topic of a notification (undefined: every connection gets it). */
+  topicOf(method: string, params: unknown): string | undefined;
+  /** The topic a connection follows once this request of its was answered with `result` (e.g. a launch). */
+  followsAfter(method: string, result: unknown): string | undefined;
+}
+
+const noTopics: HubTopics = { topicOf: () => undefined, followsAfter: () => undefined };
+
+interface Attached {
+  readonly handles: Map<Registration, Disposable>;
+  readonly topics: Set<string>;
+}
+
 export class PeerHub implements ServicePeer {
   private readonly registrations = new Set<Registration>();
-  /** Each attached peer and the handlers registered on it. */
-  private readonly peers = new Map<RpcPeer, Map<Registration, Disposable>>();
+  private readonly peers = new Map<RpcPeer, Attached>();
+
+  constructor(private readonly topics: HubTopics = noTopics) {}
 
   get size(): number {
     return this.peers.size;
@@ -22,30 +40,55 @@ export class PeerHub implements ServicePeer {
     spec: MethodSpec<P, R>,
     handler: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
   ): Disposable {
-    const registration: Registration = (peer) => peer.handle(spec, handler);
+    const registration: Registration = (peer) =>
+      peer.handle(spec, async (params, signal) => {
+        const result = await handler(params, signal);
+        const topic = this.topics.followsAfter(spec.method, result);
+        if (topic !== undefined) this.peers.get(peer)?.topics.add(topic);
+        return result;
+      });
     this.registrations.add(registration);
-    for (const [peer, handles] of this.peers) handles.set(registration, registration(peer));
+    for (const [peer, attached] of this.peers) attached.handles.set(registration, registration(peer));
     return toDisposable(() => {
       this.registrations.delete(registration);
-      for (const handles of this.peers.values()) {
+      for (const { handles } of this.peers.values()) {
         handles.get(registration)?.dispose();
         handles.delete(registration);
       }
     });
   }
 
+  /** Answers `spec` by making the asking connection follow the topics it names (and says which it follows now). */
+  handleFollow<P extends z.ZodType, R extends z.ZodType>(
+    spec: MethodSpec<P, R>,
+    topicsOf: (params: z.output<P>) => readonly string[],
+    answer: (following: string[]) => z.input<R>,
+  ): Disposable {
+    const registration: Registration = (peer) =>
+      peer.handle(spec, (params) => {
+        const topics = this.peers.get(peer)?.topics;
+        for (const topic of topicsOf(params)) topics?.add(topic);
+        return answer([...(topics ?? [])]);
+      });
+    this.registrations.add(registration);
+    for (const [peer, attached] of this.peers) attached.handles.set(registration, registration(peer));
+    return toDisposable(() => this.registrations.delete(registration));
+  }
+
   notify<P extends z.ZodType>(spec: NotificationSpec<P>, params: z.input<P>): void {
-    for (const peer of this.peers.keys()) peer.notify(spec, params);
+    const topic = this.topics.topicOf(spec.method, params);
+    for (const [peer, { topics }] of this.peers)
+      if (topic === undefined || topics.has(topic)) peer.notify(spec, params);
   }
 
   /** Serves every registered method on `peer` until the returned disposable (or the peer's end) detaches it. */
   attach(peer: RpcPeer): Disposable {
-    const handles = new Map<Registration, Disposable>();
-    for (const registration of this.registrations) handles.set(registration, registration(peer));
-    this.peers.set(peer, handles);
+    const attached: Attached = { handles: new Map(), topics: new Set() };
+    for (const registration of this.registrations) attached.handles.set(registration, registration(peer));
+    this.peers.set(peer, attached);
     return toDisposable(() => {
       const store = new DisposableStore();
-      for (const handle of handles.values()) store.add(handle);
+      for (const handle of attached.handles.values()) store.add(handle);
       store.dispose();
       this.peers.delete(peer);
     });

@@ -4,7 +4,8 @@
 // window's connection: when the connection ends, its swarms are asked about once attached again, and only those it
 // no longer runs (it died, or was restarted) are interrupted.
 import * as vscode from "vscode";
-import { serverStatusMethod } from "../../protocol/serverRpc";
+import { serverStatusMethod, swarmFollowMethod } from "../../protocol/serverRpc";
+import { isRunning } from "../swarm/swarmStatus";
 import type { HostLog } from "../hostLog";
 import type { SwarmStore } from "../swarm/swarmStore";
 import type { WorkerProcess } from "../workerProcess";
@@ -50,4 +51,10 @@ async function interruptUnlessServed(worker: WorkerProcess, store: SwarmStore, h
   }
   for (const view of store.swarms())
     if (!running.includes(view.id)) store.interrupt(view.id, `the shared worker's connection ${how}`);
+  // The new connection follows this window's swarms that still run (the old one's following ended with it).
+  const ours = store
+    .swarms()
+    .filter((v) => running.includes(v.id) && isRunning(v))
+    .map((v) => v.id);
+  if (ours.length > 0) await worker.request(swarmFollowMethod, { swarmIds: ours }).catch(() => undefined);
 }

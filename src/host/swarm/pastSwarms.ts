@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import { DisposableBase } from "../../core/disposable";
 import { toErrorData } from "../../core/rpc/rpcPeer";
 import { listSwarmsMethod, pastSwarmEventsMethod, type PastSwarm } from "../../protocol/swarmHistoryRpc";
-import { serverStatusMethod } from "../../protocol/serverRpc";
+import { serverStatusMethod, swarmFollowMethod } from "../../protocol/serverRpc";
 import type { HostLog } from "../hostLog";
 import type { WorkerProcess } from "../workerProcess";
 import { pastSwarmView } from "./pastSwarmView";
@@ -84,6 +84,10 @@ export class PastSwarms extends DisposableBase {
       if (this.swarms.remember(view, { workspace, stateDir: past.stateDir })) count++;
     }
     this.log.info(`history of ${workspace}: ${listed.swarms.length} swarm(s) recorded, ${count} shown as past`);
+    // The shared worker sends a swarm's events only to the windows that follow it: this folder's live ones, from now
+    // on (what happened before is in the trace just read).
+    const live = listed.swarms.filter((p) => served.has(p.swarmId)).map((p) => p.swarmId);
+    if (live.length > 0) await this.worker.request(swarmFollowMethod, { swarmIds: live }).catch(() => undefined);
     return count;
   }
 }

@@ -4,14 +4,26 @@
 // Stopping while swarms run drains: no new swarm starts and it exits after the last one ends.
 import { rmSync, writeFileSync } from "node:fs";
 import { DisposableStore } from "../../core/disposable";
-import { PeerHub } from "../../core/rpc/peerHub";
+import { PeerHub, type HubTopics } from "../../core/rpc/peerHub";
 import { extensionVersion } from "../../protocol/buildInfo";
-import { serverStatusMethod, serverStopMethod, type ServerStatus } from "../../protocol/serverRpc";
+import { serverStatusMethod, serverStopMethod, swarmFollowMethod, type ServerStatus } from "../../protocol/serverRpc";
+import { resumeSwarmMethod } from "../../protocol/swarmHistoryRpc";
+import { startSwarmMethod, swarmEventsNotification } from "../../protocol/swarmRpc";
 import { pingMethod, workerLogNotification } from "../../protocol/workerRpc";
 import { modelLoadCount } from "../../runtime/engines";
 import { WorkerService } from "../workerService";
 import { readOrMakeToken, releaseStartLock, takeStartLock, thisMachinePaths } from "./serverFiles";
 import { SocketServer } from "./socketServer";
+
+/** A swarm's events go to the connections that follow it; a launch or resume makes its connection follow it. */
+const swarmTopics: HubTopics = {
+  topicOf: (method, params) =>
+    method === swarmEventsNotification.method ? (params as { swarmId: string }).swarmId : undefined,
+  followsAfter: (method, result) =>
+    method === startSwarmMethod.method || method === resumeSwarmMethod.method
+      ? (result as { swarmId: string }).swarmId
+      : undefined,
+};
 
 export interface ServeOptions {
   /** Minutes without a client or a swarm before the server exits (0: never). */
@@ -25,7 +37,7 @@ export async function serve(options: ServeOptions): Promise<"serving" | "already
   if (!takeStartLock(paths)) return "already-running";
   const store = new DisposableStore();
   const startedAt = Date.now();
-  const hub = new PeerHub();
+  const hub = new PeerHub(swarmTopics);
   const log = (level: "info" | "warn", message: string) => {
     process.stderr.write(`${new Date().toISOString()} ${level} ${message}\n`);
     hub.notify(workerLogNotification, { level, message: `server: ${message}` });
@@ -81,6 +93,13 @@ export async function serve(options: ServeOptions): Promise<"serving" | "already
     })),
   );
   store.add(hub.handle(serverStatusMethod, () => status()));
+  store.add(
+    hub.handleFollow(
+      swarmFollowMethod,
+      ({ swarmIds }) => swarmIds,
+      (following) => ({ following }),
+    ),
+  );
   store.add(
     hub.handle(serverStopMethod, () => {
       draining = true;

@@ -2,6 +2,8 @@
 // over the limit), where the socket lives on each platform, and the hub that serves every client's connection.
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
+import { z } from "zod";
+import { defineMethod, defineNotification } from "../../../src/protocol/envelope";
 import { pingMethod, workerLogNotification } from "../../../src/protocol/workerRpc";
 import { LineTransport, type TextStream } from "../../../src/core/rpc/lineTransport";
 import { PeerHub } from "../../../src/core/rpc/peerHub";
@@ -136,6 +138,45 @@ describe("every client as one peer (PeerHub)", () => {
     hub.notify(workerLogNotification, { level: "info", message: "hi" });
     await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(heard.sort(), ["early", "late"]);
+  });
+
+  it("sends a topic's notifications only to the clients that follow it: the launcher, and those that asked", async () => {
+    const launch = defineMethod("t/launch", z.object({}), z.object({ swarmId: z.string() }));
+    const follow = defineMethod(
+      "t/follow",
+      z.object({ ids: z.array(z.string()) }),
+      z.object({ following: z.array(z.string()) }),
+    );
+    const events = defineNotification("t/events", z.object({ swarmId: z.string() }));
+    const hub = new PeerHub({
+      topicOf: (method, params) => (method === events.method ? (params as { swarmId: string }).swarmId : undefined),
+      followsAfter: (method, result) =>
+        method === launch.method ? (result as { swarmId: string }).swarmId : undefined,
+    });
+    hub.handle(launch, () => ({ swarmId: "s1" }));
+    hub.handleFollow(
+      follow,
+      ({ ids }) => ids,
+      (following) => ({ following }),
+    );
+    const [launcher, follower, other] = [client(hub), client(hub), client(hub)];
+    for (const c of [launcher, follower, other]) c.attach();
+    const heard: string[] = [];
+    for (const [name, c] of [
+      ["launcher", launcher],
+      ["follower", follower],
+      ["other", other],
+    ] as const) {
+      c.peer.onNotification(events, ({ swarmId }) => heard.push(`${name}:${swarmId}`));
+      c.peer.onNotification(workerLogNotification, () => heard.push(`${name}:log`));
+    }
+    await launcher.peer.request(launch, {});
+    assert.deepEqual(await follower.peer.request(follow, { ids: ["s1"] }), { following: ["s1"] });
+    hub.notify(events, { swarmId: "s1" });
+    hub.notify(events, { swarmId: "s2" });
+    hub.notify(workerLogNotification, { level: "info", message: "to all" });
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(heard.sort(), ["follower:log", "follower:s1", "launcher:log", "launcher:s1", "other:log"]);
   });
 
   it("detaches one client without touching the others", async () => {
