@@ -25,21 +25,8 @@ export interface LoadedLlama {
   readonly notice?: string;
 }
 
-const loaded = new Map<string, Promise<LoadedLlama>>();
-
-/** One Llama per GPU choice for the whole process (the model is loaded once on top of it). */
-export function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
-  const key = String(gpu);
-  let pending = loaded.get(key);
-  if (pending === undefined) {
-    pending = loadLlamaUncached(gpu);
-    loaded.set(key, pending);
-    pending.catch(() => loaded.delete(key));
-  }
-  return pending;
-}
-
-async function loadLlamaUncached(gpu: GpuChoice): Promise<LoadedLlama> {
+/** A new Llama for a GPU choice; the runtime's owner keeps one per choice (runtimeOwner.ts). */
+export async function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
   if (!isGpuBackend(gpu)) return loadLlamaBuild(gpu);
   const refusal = platformRefusal(gpu, process.platform, process.arch);
   if (refusal !== undefined) throw new GpuUnavailableError(gpu, refusal);

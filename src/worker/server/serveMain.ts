@@ -8,7 +8,7 @@ import { PeerHub } from "../../core/rpc/peerHub";
 import { extensionVersion } from "../../protocol/buildInfo";
 import { serverStatusMethod, serverStopMethod, type ServerStatus } from "../../protocol/serverRpc";
 import { pingMethod, workerLogNotification } from "../../protocol/workerRpc";
-import { modelLoadCount } from "../../runtime/engines";
+import { processRuntime } from "../swarm/processRuntime";
 import { WorkerService } from "../workerService";
 import { readOrMakeToken, releaseStartLock, takeStartLock, thisMachinePaths } from "./serverFiles";
 import { SocketServer } from "./socketServer";
@@ -68,7 +68,7 @@ export async function serve(options: ServeOptions): Promise<"serving" | "already
     draining,
     clients: server.clients,
     rssBytes: process.memoryUsage().rss,
-    modelLoads: modelLoadCount(),
+    modelLoads: processRuntime.modelLoadCount(),
     swarms: service.runningSwarmIds(),
     idleMinutes: options.idleMinutes,
   });
