@@ -3,6 +3,10 @@
 // (no pool sized, only what differs decoded), one of another shape gets a new context; disposing the engine closes
 // the contexts it still holds, and disposing the owner closes the kept context, then the models, then the Llama.
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { openEngine } from "../../src/runtime/engines";
 import type { SwarmEngine } from "../../src/runtime/port/engine";
 import type { TrunkRequest } from "../../src/runtime/port/engineShapes";
@@ -67,6 +71,31 @@ describe("the runtime's owner and the local engine (stories260K)", () => {
     await assert.rejects(held.fork("late"), isDisposed);
     const agent = await kept.context.fork("still-kept");
     await agent.release();
+  });
+
+  it("saves a kept trunk to its state file, and another owner's engine restores it without decoding", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "swarmboard-owner-"));
+    const later = new RuntimeOwner();
+    try {
+      const saving = { ...request(4), stateFile: path.join(dir, "trunk.json") };
+      const tokens = engine.model.tokenize(storyTrunk);
+      const first = await engine.openTrunk(tokens, saving, sizePool);
+      assert.ok(first.context.stats().dispatches > 0, "the first trunk is decoded");
+      await engine.keepTrunk(first.context, saving);
+      assert.ok(existsSync(saving.stateFile) && existsSync(`${saving.stateFile}.kv`), "the trunk's state is on disk");
+
+      const model = await later.loadModel({ modelPath: sharedModelPath("stories260K.gguf"), threads: 1 });
+      const fresh = await openEngine({ kind: "local" }, { modelPath: model.facts.path, threads: 1 }, later);
+      const restoring = { ...saving, shape: { ...saving.shape, model: fresh.model } };
+      const restored = await fresh.openTrunk(tokens, restoring, sizePool);
+      assert.notEqual(restored.context, first.context);
+      assert.equal(restored.context.stats().dispatches, 0, "restored from the state file, nothing decoded");
+      assert.deepEqual(restored.context.trunkTokens, first.context.trunkTokens);
+      await fresh.dispose();
+    } finally {
+      await later.dispose();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("disposes the kept context, the model and the Llama in order, and loads nothing after", async () => {
