@@ -8,8 +8,21 @@ import { freeKvMemory, readPlacement, type KvMemory } from "./kvPlacement";
 import type { GpuChoice, LlamaBuildKind, LoadedLlama } from "./loadLlama";
 import { kvTypeBlockSize, readModelFacts } from "./modelFacts";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
-import type { LoadSwarmModelOptions } from "./port/engineShapes";
 import { KvCacheTypeError, ModelLoadError } from "./runtimeErrors";
+
+export interface LoadSwarmModelOptions {
+  /** Absolute path of a GGUF file. */
+  modelPath: string;
+  /** CPU threads for decoding. Set it (1 or 2 on a small machine): the default collapses on a busy CPU. */
+  threads: number;
+  /** GPU to use; `false` (the default) runs on the CPU. */
+  gpu?: GpuChoice;
+  /**
+   * Only the vocabulary and metadata (tokenizer, chat template, shapes), no weights: for a remote engine, which
+   * renders and counts tokens here and computes them there. Such a model cannot create a context.
+   */
+  vocabOnly?: boolean;
+}
 
 /** What one KV cell costs at a KV cache type. */
 export interface KvCellCost {

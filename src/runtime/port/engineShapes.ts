@@ -1,13 +1,14 @@
-// The shapes the engine port passes in and reads back, the same for every engine: what a generation asks for,
-// how a model is loaded and a context sized, what a kept trunk must match, and what a re-fork or a trunk reuse
-// did. They live here, not in an engine's files, so that neither engine imports the other to speak the port.
+// The shapes the engine port passes in and reads back, the same for every engine: what a generation asks for, how
+// a context is sized, what a kept trunk must match, and what a re-fork or a trunk reuse did. They live here, not in
+// an engine's files, so that neither engine imports the other to speak the port.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { KvCacheType, Sampling } from "../../protocol/runtime";
-import type { GpuChoice } from "../gpuBackend";
 import type { SwarmModel } from "../loadModel";
 
+// The model every engine renders with, and how it is loaded, are the shared runtime's (loadModel.ts); the port
+// names them so that its users need no other file.
 export type { GpuChoice } from "../gpuBackend";
-export type { SwarmModel } from "../loadModel";
+export type { LoadSwarmModelOptions, SwarmModel } from "../loadModel";
 
 export interface GenerateRequest {
   /** Most tokens to produce. */
@@ -31,20 +32,6 @@ export interface GenerateRequest {
   /** Called after each token with the text so far (up to a stop string, once one matched): live text. */
   onText?: (text: string, tokens: number) => void;
   signal?: AbortSignal;
-}
-
-export interface LoadSwarmModelOptions {
-  /** Absolute path of a GGUF file. */
-  modelPath: string;
-  /** CPU threads for decoding. Set it (1 or 2 on a small machine): the default collapses on a busy CPU. */
-  threads: number;
-  /** GPU to use; `false` (the default) runs on the CPU. */
-  gpu?: GpuChoice;
-  /**
-   * Only the vocabulary and metadata (tokenizer, chat template, shapes), no weights: for a remote engine, which
-   * renders and counts tokens here and computes them there. Such a model cannot create a context.
-   */
-  vocabOnly?: boolean;
 }
 
 export interface SwarmContextOptions {
