@@ -88,9 +88,10 @@ export interface OpenedTrunk {
 
 /** An opened engine: the model it renders with, and the contexts it creates, keeps and disposes. */
 export interface SwarmEngine {
+  /** Which engine this is, to say so; what differs between engines is in the methods below, never a branch on it. */
   readonly kind: EngineSettings["kind"];
   readonly model: SwarmModel;
-  /** The remote engine's checked facts (absent for the local one); shown to the person, never branched on. */
+  /** The remote engine's checked facts (absent for the local one): what it serves and how, as its check found. */
   readonly remote?: RemoteEngineFacts;
   createContext(options: SwarmContextOptions): Promise<EngineContext>;
   /**
