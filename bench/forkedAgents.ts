@@ -2,7 +2,7 @@
 // agents from it, let them generate T forced tokens together. The two modes differ only in `unified`.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { SwarmModel } from "../src/runtime/loadModel";
-import { createSwarmContext } from "../src/runtime/swarmContext";
+import { createSwarmContext } from "../src/runtime/local/swarmContext";
 import { type BenchConfig, type BenchFigures, RunClock } from "./benchFigures";
 
 export interface ForkedAgentsInput {

@@ -7,12 +7,16 @@ import os from "node:os";
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { sizeKvPool } from "../src/core/kvPoolSize";
 import type { KvCacheType } from "../src/protocol/runtime";
-import { loadSwarmModel, type SwarmModel } from "../src/runtime/loadModel";
+import type { SwarmModel } from "../src/runtime/loadModel";
+import { RuntimeOwner } from "../src/runtime/runtimeOwner";
 import { KvAdmissionError } from "../src/runtime/runtimeErrors";
-import { createSwarmContext } from "../src/runtime/swarmContext";
+import { createSwarmContext } from "../src/runtime/local/swarmContext";
 import { cachedWrittenModel } from "./benchModels";
 import { trunkTokens } from "./benchTokens";
 import { runBenchMain } from "./benchMain";
+
+/** The bench's own runtime owner: its Llama, models and kept context. */
+const benchRuntime = new RuntimeOwner();
 
 const memoryMiB = Number(process.env.KV_FIT_MEMORY_MIB ?? 256);
 const trunkLength = 2048;
@@ -78,7 +82,7 @@ async function main(): Promise<void> {
     seed: 16,
     name: "swarmboard-bench-kv-shape-0.5b",
   });
-  const model = await loadSwarmModel({ modelPath: written.path, threads: 2 });
+  const model = await benchRuntime.loadModel({ modelPath: written.path, threads: 2 });
   try {
     const rows = [];
     for (const type of types) rows.push(await measure(model, type));

@@ -7,12 +7,15 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import { loadSwarmModel } from "../src/runtime/loadModel";
-import { createSwarmContext } from "../src/runtime/swarmContext";
+import { RuntimeOwner } from "../src/runtime/runtimeOwner";
+import { createSwarmContext } from "../src/runtime/local/swarmContext";
 import { cachedWrittenModel, realisticBenchSpec } from "./benchModels";
 import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runBenchMain } from "./benchMain";
 import { BenchUsageError } from "./benchOptions";
+
+/** The bench's own runtime owner: its Llama, models and kept context. */
+const benchRuntime = new RuntimeOwner();
 
 const MiB = 2 ** 20;
 
@@ -64,7 +67,7 @@ function peakResidentMiB(): number {
 /** One N in this process: load, decode the trunk, fork N agents, generate T tokens each; print the sample. */
 async function measureOne(o: Options, modelPath: string, agents: number): Promise<void> {
   const baseMiB = process.memoryUsage().rss / MiB;
-  const model = await loadSwarmModel({ modelPath, threads: o.threads });
+  const model = await benchRuntime.loadModel({ modelPath, threads: o.threads });
   const tokenizer = { tokenize: (t: string) => model.model.tokenize(t), bos: model.model.tokens.bos };
   const trunk = trunkTokens(tokenizer, o.trunk);
   const swarm = await createSwarmContext(model, {

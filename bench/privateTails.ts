@@ -5,7 +5,7 @@
 // before it generates, and measures the step.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { SwarmModel } from "../src/runtime/loadModel";
-import { createSwarmContext } from "../src/runtime/swarmContext";
+import { createSwarmContext } from "../src/runtime/local/swarmContext";
 import { type BenchMode } from "./benchFigures";
 import { forcedTokens, trunkTokens } from "./benchTokens";
 

@@ -4,18 +4,21 @@
 //   cold      a new context decodes the whole trunk (what every launch paid before the trunk was kept);
 //   kept      the worker's kept context decodes only the part after the shared prefix (worker/swarm/keptTrunk.ts);
 //   restored  after a restart, a new context restores the saved trunk's cells from a state file, then decodes the
-//             changed tail (runtime/trunkStateFile.ts).
+//             changed tail (runtime/local/trunkStateFile.ts).
 // Usage: node dist/bench/relaunchTrunk.js [--model PATH] [--trunk 2048] [--changed 128] [--agents 8] [--threads 2]
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import { loadSwarmModel } from "../src/runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../src/runtime/swarmContext";
+import { RuntimeOwner } from "../src/runtime/runtimeOwner";
+import { createSwarmContext, type SwarmContext } from "../src/runtime/local/swarmContext";
 import { cachedWrittenModel, realisticBenchSpec } from "./benchModels";
 import { forcedTokens, trunkTokens } from "./benchTokens";
 import { runBenchMain } from "./benchMain";
 import { BenchUsageError } from "./benchOptions";
+
+/** The bench's own runtime owner: its Llama, models and kept context. */
+const benchRuntime = new RuntimeOwner();
 
 interface RelaunchOptions {
   model: string | undefined;
@@ -54,7 +57,7 @@ async function startAgents(swarm: SwarmContext, agents: number, firstTokens: rea
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
   const modelPath = options.model ?? (await cachedWrittenModel("qwen0.5b-shape-q8", realisticBenchSpec)).path;
-  const model = await loadSwarmModel({ modelPath, threads: options.threads });
+  const model = await benchRuntime.loadModel({ modelPath, threads: options.threads });
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "swarmboard-relaunch-"));
   try {
     const tokenizer = { tokenize: (t: string) => model.model.tokenize(t), bos: model.model.tokens.bos };

@@ -6,9 +6,13 @@
 // process's CPU time says nothing about it and those columns stay empty; no dispatch count is visible either.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { openEngine } from "../src/runtime/engines";
+import { RuntimeOwner } from "../src/runtime/runtimeOwner";
 import type { BenchConfig, BenchFigures } from "./benchFigures";
 import { RunClock } from "./benchFigures";
 import { llamaServerBinary, LlamaServerProcess } from "./llamaServerProcess";
+
+/** The bench's own runtime owner: its Llama, models and kept context. */
+const benchRuntime = new RuntimeOwner();
 
 export interface RemoteArmInput {
   readonly modelPath: string;
@@ -46,7 +50,7 @@ export async function runRemoteArm(input: RemoteArmInput): Promise<BenchFigures>
       timeoutMs: 600_000,
       busyRetries: 4,
     };
-    const engine = await openEngine(settings, { modelPath: input.modelPath, threads: 1 });
+    const engine = await openEngine(settings, { modelPath: input.modelPath, threads: 1 }, benchRuntime);
     const context = await engine.createContext({ maxAgents: config.agents, kvCells: 1 });
     // The health checks above made requests of their own: the engine's counts start here.
     const before = context.stats().engine!;

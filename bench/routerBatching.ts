@@ -10,12 +10,16 @@ import path from "node:path";
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { triggerLine } from "../src/core/standingBriefs";
 import type { Trigger } from "../src/protocol/triggers";
-import { loadSwarmModel, type SwarmModel } from "../src/runtime/loadModel";
-import { createSwarmContext } from "../src/runtime/swarmContext";
+import type { SwarmModel } from "../src/runtime/loadModel";
+import { RuntimeOwner } from "../src/runtime/runtimeOwner";
+import { createSwarmContext } from "../src/runtime/local/swarmContext";
 import { runBenchMain } from "./benchMain";
 import { cachedWrittenModel, realisticBenchSpec } from "./benchModels";
 import { BenchUsageError } from "./benchOptions";
 import { trunkTokens } from "./benchTokens";
+
+/** The bench's own runtime owner: its Llama, models and kept context. */
+const benchRuntime = new RuntimeOwner();
 
 const batchSizes = [1, 5, 10, 40] as const;
 
@@ -105,7 +109,7 @@ async function runArm(model: SwarmModel, options: RouterBenchOptions, k: number,
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
   const modelPath = options.model ?? (await cachedWrittenModel("qwen0.5b-shape-q8", realisticBenchSpec)).path;
-  const model = await loadSwarmModel({ modelPath, threads: options.threads });
+  const model = await benchRuntime.loadModel({ modelPath, threads: options.threads });
   try {
     const all = triggers(options.triggers);
     // A throwaway round (buffers, graphs): short, since on the 0.5B shape a decision takes seconds.

@@ -4,7 +4,8 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { gpuChoiceOf } from "../src/runtime/gpuBackend";
-import { loadSwarmModel, type SwarmModel } from "../src/runtime/loadModel";
+import type { SwarmModel } from "../src/runtime/loadModel";
+import { RuntimeOwner } from "../src/runtime/runtimeOwner";
 import { type BenchConfig, type BenchMode, type BenchRow } from "./benchFigures";
 import { benchModels, type BenchModel } from "./benchModels";
 import { parseBenchOptions, type BenchOptions } from "./benchOptions";
@@ -14,8 +15,11 @@ import { runForkedAgents } from "./forkedAgents";
 import { formatTailTable, runTailSweep, type TailRow } from "./privateTails";
 import { remoteArmMissing, runRemoteArm } from "./remoteArm";
 import { runUsualBill } from "./usualBill";
-import { flashAttentionFor } from "../src/runtime/swarmContextOptions";
+import { flashAttentionFor } from "../src/runtime/local/swarmContextOptions";
 import { runBenchMain } from "./benchMain";
+
+/** The bench's own runtime owner: its Llama, models and kept context. */
+const benchRuntime = new RuntimeOwner();
 
 const batchSize = 512;
 
@@ -85,7 +89,7 @@ async function benchModel(
   rows: BenchRow[],
   tailRows: TailRow[],
 ): Promise<string> {
-  const model = await loadSwarmModel({
+  const model = await benchRuntime.loadModel({
     modelPath: bench.path,
     threads: options.threads,
     gpu: gpuChoiceOf(options.gpu),

@@ -3,7 +3,7 @@
 // then generate. node-llama-cpp batches their evaluations together, so this is the best case of the usual way.
 // Its phases mirror the forked modes' exactly; only the prefill differs (N x P tokens instead of P + N - 1).
 import type { LlamaModel } from "node-llama-cpp" with { "resolution-mode": "import" };
-import { sequencePositions } from "../src/runtime/sequenceInternals";
+import { sequencePositions } from "../src/runtime/local/sequenceInternals";
 import { type BenchConfig, type BenchFigures, RunClock } from "./benchFigures";
 
 export interface UsualBillInput {

@@ -1,5 +1,5 @@
 // The worker's memory beyond the model's weights and the KV pool, split and bounded (pure). The runtime samples
-// its resident set (src/runtime/workerMemory.ts); the rest (resident less weights less KV) measured with no agent
+// its resident set (src/runtime/local/workerMemory.ts); the rest (resident less weights less KV) measured with no agent
 // live is the fixed part (llama.cpp's compute and output buffers, Node, the board), and what it grows by per live
 // agent is the per-agent part (a sequence's state in llama.cpp and node-llama-cpp, its sampler and grammar, its
 // history and tool results in the JS heap). bench:memory measured 3.19 MiB per agent on Qwen2.5-0.5B's shape.

@@ -93,7 +93,7 @@ export const remoteEngineStatsSchema = z.object({
 export type RemoteEngineStats = z.infer<typeof remoteEngineStatsSchema>;
 
 /**
- * The worker's own memory beside the model's weights and the KV pool (src/runtime/workerMemory.ts): its resident set
+ * The worker's own memory beside the model's weights and the KV pool (src/runtime/local/workerMemory.ts): its resident set
  * less both is "the rest" (llama.cpp's compute and output buffers, node-llama-cpp's and our per-sequence state, the
  * samplers, Node's heap), split into a fixed part (measured with no agent live) and a part per live agent.
  */

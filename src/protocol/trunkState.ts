@@ -1,4 +1,4 @@
-// The header of a trunk saved to disk (src/runtime/trunkStateFile.ts): what the llama.cpp state beside it was made
+// The header of a trunk saved to disk (src/runtime/local/trunkStateFile.ts): what the llama.cpp state beside it was made
 // from. It is read back by a later process, so it is parsed, and every field must match before the state is loaded.
 import { z } from "zod";
 

@@ -27,9 +27,9 @@ export class BackendLoadLog {
     if (passedOnLevels.has(level)) process.stderr.write(`[node-llama-cpp] ${message.trimEnd()}\n`);
   };
 
-  /** The variant seen so far; call after the log's queued lines have been delivered (see `settle`). */
-  get cpuVariant(): string {
-    return this.variant ?? builtInCpuVariant;
+  /** The variant seen so far, if any; read after the log's queued lines have been delivered (see `settle`). */
+  get heardVariant(): string | undefined {
+    return this.variant;
   }
 
   /** node-llama-cpp hands log lines over in a queued microtask; one macrotask later they have all arrived. */

@@ -1,34 +1,12 @@
-// What one generation asks for and when it ends, the same for every engine: the request's shape, its checks,
-// how generated tokens are spelled, and the stop conditions checked after each token (a stop string, the token
-// budget, an abort). The local runtime checks them step by step as it decodes; the remote engine as tokens stream.
+// When one generation ends, the same for every engine: the request's checks, how generated tokens are spelled,
+// and the stop conditions checked after each token (a stop string, the token budget, an abort). The request's
+// shape is the port's (port/engineShapes.ts). The local runtime checks them step by step as it decodes; the remote
+// engine as tokens stream.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { Sampling, StopReason } from "../protocol/runtime";
+import type { StopReason } from "../protocol/runtime";
 import type { SwarmModel } from "./loadModel";
+import type { GenerateRequest } from "./port/engineShapes";
 import { SwarmRuntimeError } from "./runtimeErrors";
-
-export interface GenerateRequest {
-  /** Most tokens to produce. */
-  maxTokens: number;
-  /** Text or tokens to read first (decoded in the same batch as the other agents' first step). */
-  prompt?: string | readonly Token[];
-  sampling?: Sampling;
-  /** Generation ends when the text contains one of these; the result's text stops before it. */
-  stop?: readonly string[];
-  /** Constrains the output to JSON that fits this schema (e.g. `z.toJSONSchema(schema)`). */
-  jsonSchema?: object;
-  /** Constrains the output to a GBNF grammar (e.g. a choice among tool names); not with `jsonSchema`. */
-  gbnf?: string;
-  /** Tokens fed back instead of the sampled ones, step by step (deterministic runs); sampling goes on after. */
-  forcedTokens?: readonly Token[];
-  /**
-   * Free text: when a stop string ends it, the tokens that spelled the stop are taken out of the agent's context
-   * (src/runtime/stopTextDrop.ts), so what it reads next (the call prefix) follows the text itself.
-   */
-  dropStopText?: boolean;
-  /** Called after each token with the text so far (up to a stop string, once one matched): live text. */
-  onText?: (text: string, tokens: number) => void;
-  signal?: AbortSignal;
-}
 
 export interface Progress {
   tokens: Token[];

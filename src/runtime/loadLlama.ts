@@ -8,7 +8,7 @@
 // A named GPU backend (cuda, vulkan, metal) that neither binary can load is a GpuUnavailableError, never a CPU run.
 import type { Llama } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { forceStockRuntimeVariable } from "../core/workerCrash";
-import { BackendLoadLog } from "./cpuVariant";
+import { BackendLoadLog, builtInCpuVariant } from "./cpuVariant";
 import { GpuUnavailableError, isGpuBackend, platformRefusal, type GpuChoice } from "./gpuBackend";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 
@@ -25,21 +25,8 @@ export interface LoadedLlama {
   readonly notice?: string;
 }
 
-const loaded = new Map<string, Promise<LoadedLlama>>();
-
-/** One Llama per GPU choice for the whole process (the model is loaded once on top of it). */
-export function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
-  const key = String(gpu);
-  let pending = loaded.get(key);
-  if (pending === undefined) {
-    pending = loadLlamaUncached(gpu);
-    loaded.set(key, pending);
-    pending.catch(() => loaded.delete(key));
-  }
-  return pending;
-}
-
-async function loadLlamaUncached(gpu: GpuChoice): Promise<LoadedLlama> {
+/** A new Llama for a GPU choice; the runtime's owner keeps one per choice (runtimeOwner.ts). */
+export async function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
   if (!isGpuBackend(gpu)) return loadLlamaBuild(gpu);
   const refusal = platformRefusal(gpu, process.platform, process.arch);
   if (refusal !== undefined) throw new GpuUnavailableError(gpu, refusal);
@@ -62,16 +49,28 @@ async function loadLlamaUncached(gpu: GpuChoice): Promise<LoadedLlama> {
   return loaded;
 }
 
+/** The CPU variant each binary's backends were loaded with in this process, by build and GPU type. */
+const variantsHeard = new Map<string, string>();
+
+/**
+ * ggml loads a binary's backends once per process and names the CPU variant only then: a second Llama on the same
+ * binary (another owner's, as in the tests) hears nothing, and gets what the first heard.
+ */
+function cpuVariantOf(binary: string, heard: string | undefined): string {
+  if (heard !== undefined) variantsHeard.set(binary, heard);
+  return heard ?? variantsHeard.get(binary) ?? builtInCpuVariant;
+}
+
 async function loadLlamaBuild(gpu: GpuChoice): Promise<LoadedLlama> {
   const { getLlama, LlamaLogLevel } = await loadNodeLlamaCpp();
   const backendLog = new BackendLoadLog();
   // ggml's "loaded CPU backend from" line comes at node-llama-cpp's `log` level (below info): that level while
   // the backends load, errors only afterwards.
   const options = { gpu, build: "never", progressLogs: false, logLevel: LlamaLogLevel.log } as const;
-  const settle = async (llama: Llama) => {
+  const settle = async (llama: Llama, build: LlamaBuildKind) => {
     await backendLog.settle();
     llama.logLevel = LlamaLogLevel.error;
-    return backendLog.cpuVariant;
+    return cpuVariantOf(`${build}/${String(llama.gpu)}`, backendLog.heardVariant);
   };
   let reason: string;
   if (process.env[forceStockRuntimeVariable] === "1") {
@@ -79,7 +78,7 @@ async function loadLlamaBuild(gpu: GpuChoice): Promise<LoadedLlama> {
   } else {
     try {
       const llama = await getLlama({ ...options, usePrebuiltBinaries: false, logger: backendLog.logger });
-      return { llama, build: "patched-local-build", cpuVariant: await settle(llama) };
+      return { llama, build: "patched-local-build", cpuVariant: await settle(llama, "patched-local-build") };
     } catch (localError) {
       reason = `no patched build loads here: ${localError instanceof Error ? localError.message : String(localError)}`;
     }
@@ -99,5 +98,5 @@ async function loadLlamaBuild(gpu: GpuChoice): Promise<LoadedLlama> {
     "the trunk (no shared cells), so each agent costs a whole trunk of KV cells. To get shared cells, build the " +
     "patched runtime on this machine: in a clone of Swarmboard, `npm ci` (or `node scripts/buildRuntime.mjs`).";
   process.stderr.write(`${notice}\n`);
-  return { llama, build: "stock-prebuilt", cpuVariant: await settle(llama), notice };
+  return { llama, build: "stock-prebuilt", cpuVariant: await settle(llama, "stock-prebuilt"), notice };
 }

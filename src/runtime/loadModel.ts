@@ -1,12 +1,11 @@
 // Loading the one model all agents share. Loading is checked step by step so that each way it can fail
 // becomes a typed ModelLoadError that says which file, what is wrong with it and what to do.
 import { open, stat } from "node:fs/promises";
-import path from "node:path";
 import type { Llama, LlamaModel, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { KvCacheType, KvPlacement, ModelFacts } from "../protocol/runtime";
 import { truncatedModelRefusal } from "./ggufExtent";
 import { freeKvMemory, readPlacement, type KvMemory } from "./kvPlacement";
-import { loadLlama, type GpuChoice, type LlamaBuildKind } from "./loadLlama";
+import type { GpuChoice, LlamaBuildKind, LoadedLlama } from "./loadLlama";
 import { kvTypeBlockSize, readModelFacts } from "./modelFacts";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
 import { KvCacheTypeError, ModelLoadError } from "./runtimeErrors";
@@ -32,7 +31,7 @@ export interface KvCellCost {
   readonly bytesPerCell: number;
 }
 
-/** The model, loaded once; every swarm context of this process is created from it. */
+/** The model, loaded once by the runtime's owner; every swarm context of this process is created from it. */
 export class SwarmModel {
   private unifiedProbe: Promise<boolean> | undefined;
 
@@ -167,34 +166,16 @@ async function checkModelFile(modelPath: string): Promise<void> {
   if (truncated !== undefined) throw new ModelLoadError("model-corrupt", modelPath, truncated);
 }
 
-const loadedModels = new Map<string, Promise<SwarmModel>>();
-/** Model files this process loaded with their weights: the shared worker reports it (one model, many clients: 1). */
-let weightLoads = 0;
-
-export function modelLoadCount(): number {
-  return weightLoads;
-}
-
-/** Loads a model once per (path, GPU, threads); later calls get the same handle until it is disposed. */
-export function loadSwarmModel(options: LoadSwarmModelOptions): Promise<SwarmModel> {
-  const modelPath = path.resolve(options.modelPath);
-  const key = JSON.stringify([modelPath, String(options.gpu ?? false), options.threads, options.vocabOnly === true]);
-  let pending = loadedModels.get(key);
-  if (pending === undefined) {
-    pending = loadUncached({ ...options, modelPath }).then((swarmModel) => {
-      swarmModel.model.onDispose.createListener(() => loadedModels.delete(key));
-      return swarmModel;
-    });
-    loadedModels.set(key, pending);
-    pending.catch(() => loadedModels.delete(key));
-  }
-  return pending;
-}
-
-async function loadUncached(options: LoadSwarmModelOptions): Promise<SwarmModel> {
+/**
+ * Loads a model on the Llama `llamaFor` gives for its GPU choice. The runtime's owner calls it once per (path, GPU,
+ * threads, vocabulary-only) and keeps the handle (runtimeOwner.ts).
+ */
+export async function loadSwarmModel(
+  options: LoadSwarmModelOptions,
+  llamaFor: (gpu: GpuChoice) => Promise<LoadedLlama>,
+): Promise<SwarmModel> {
   await checkModelFile(options.modelPath);
-  const { llama, build, notice, cpuVariant } = await loadLlama(options.gpu ?? false);
-  if (options.vocabOnly !== true) weightLoads++;
+  const { llama, build, notice, cpuVariant } = await llamaFor(options.gpu ?? false);
   let model: LlamaModel;
   try {
     model = await llama.loadModel({ modelPath: options.modelPath, vocabOnly: options.vocabOnly === true });

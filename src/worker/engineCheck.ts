@@ -3,7 +3,9 @@
 // instead of a swarm that fails in its setup. The checked engine is handed to the swarm's setup, which then does not
 // open and check it again.
 import type { EngineSettings } from "../protocol/engine";
-import { openEngine, type SwarmEngine } from "../runtime/engines";
+import { openEngine } from "../runtime/engines";
+import type { SwarmEngine } from "../runtime/port/engine";
+import { processRuntime } from "./swarm/processRuntime";
 
 /** An engine opened and checked when its swarm was asked for (the CLI reaches it through the worker layer). */
 export type CheckedEngine = SwarmEngine;
@@ -17,5 +19,5 @@ export async function checkEngineReady(
   modelPath: string,
 ): Promise<SwarmEngine | undefined> {
   if (engine?.kind !== "remote") return undefined;
-  return openEngine(engine, { modelPath, threads: 1 });
+  return openEngine(engine, { modelPath, threads: 1 }, processRuntime);
 }

@@ -1,7 +1,6 @@
 // Model files for the CLI and the worker's RPC: pulling one (where it goes and its progress), and whether one can
 // run agents that generate freely (its template calls tools), judged before its weights load.
-import { pullModel, type PullProgress } from "../runtime/modelPull";
-import { toolCallingRefusal } from "../runtime/toolCallingSupport";
+import { pullModel, toolCallingRefusal, type PullProgress } from "../runtime/modelServices";
 import { checkDownloadedGguf, defaultPullTimeoutSeconds, probeModelUrl } from "./modelDownloadCheck";
 
 export type { PullProgress };

@@ -4,9 +4,9 @@ import { stat } from "node:fs/promises";
 import { agentsThatFitCells } from "../core/modelCatalogue";
 import { builtinRecipes } from "../core/recipeCatalog";
 import type { GpuSetting } from "../protocol/runtime";
-import { gpuChoiceOf } from "../runtime/gpuBackend";
-import { loadSwarmModel } from "../runtime/loadModel";
+import { gpuChoiceOf } from "../runtime/modelServices";
 import { resolveKvPool, type KvPoolKnobs } from "./swarm/kvPool";
+import { processRuntime } from "./swarm/processRuntime";
 
 export interface ModelFactsRequest extends KvPoolKnobs {
   readonly modelPath: string;
@@ -18,7 +18,7 @@ export interface ModelFactsRequest extends KvPoolKnobs {
 const defaultAgents = 8;
 
 export async function modelLoadFacts(request: ModelFactsRequest) {
-  const model = await loadSwarmModel({
+  const model = await processRuntime.loadModel({
     modelPath: request.modelPath,
     threads: request.threads,
     gpu: gpuChoiceOf(request.gpu ?? "auto"),

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { RuntimeMode } from "../../src/protocol/runtime";
-import { CellLedger } from "../../src/runtime/cellLedger";
+import { CellLedger } from "../../src/runtime/local/cellLedger";
 
 type Op =
   { kind: "fork"; from: number } | { kind: "grow"; who: number; count: number } | { kind: "remove"; who: number };

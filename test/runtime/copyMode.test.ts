@@ -1,7 +1,7 @@
 // Copy mode, asked for explicitly: the runtime names it, and each fork really holds its own copy of the trunk.
 import assert from "node:assert/strict";
 import type { SwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 
 describe("copy mode (stories260K, split KV cache)", () => {

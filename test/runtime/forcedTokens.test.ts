@@ -2,7 +2,7 @@
 // forced token is the same every time, in every agent and in every context.
 import assert from "node:assert/strict";
 import type { SwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext } from "../../src/runtime/local/swarmContext";
 import type { GenerateResult } from "../../src/protocol/runtime";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 

@@ -7,8 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { kvBytesPerCell, tinyShape } from "../fixtures/gguf/llamaShape";
 import { writeLlamaGguf } from "../fixtures/gguf/writeLlamaGguf";
-import { loadSwarmModel, type SwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import type { SwarmModel } from "../../src/runtime/loadModel";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
+import { testRuntime } from "./runtimeTestModels";
 
 const trunkText = "The swarm shares one trunk of context. Every agent reads it for free and writes only its own tail.";
 
@@ -22,7 +23,7 @@ describe("the runtime on a generated model (tiny llama shape, F16, random weight
     dir = await mkdtemp(path.join(os.tmpdir(), "swarmboard-runtime-gguf-"));
     const file = path.join(dir, "tiny.gguf");
     await writeLlamaGguf(file, { ...tinyShape, tensorType: "F16", seed: 11 });
-    model = await loadSwarmModel({ modelPath: file, threads: 1 });
+    model = await testRuntime.loadModel({ modelPath: file, threads: 1 });
     forced = model.tokenize(" and then the agents went on writing, each one alone, for a long while.".repeat(3));
   });
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import type { SwarmModel } from "../../src/runtime/loadModel";
 import { SwarmRuntimeError } from "../../src/runtime/runtimeErrors";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 
 describe("generation controls (stories260K)", () => {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { KvFullEvent } from "../../src/protocol/runtime";
 import type { SwarmModel } from "../../src/runtime/loadModel";
 import { KvAdmissionError } from "../../src/runtime/runtimeErrors";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 
 describe("a full KV pool (stories260K, 256 cells)", () => {

@@ -1,7 +1,7 @@
 // All live agents generating at once share one llama_decode per step, counted by the patched node-llama-cpp.
 import assert from "node:assert/strict";
 import type { SwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 
 describe("lockstep generation (stories260K)", () => {

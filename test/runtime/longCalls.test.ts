@@ -6,13 +6,14 @@
 import assert from "node:assert/strict";
 import { writeFileArgs } from "../../src/protocol/tools";
 import { AgentChatFormat } from "../../src/runtime/agentChatFormat";
-import { loadSwarmModel, type SwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import type { SwarmModel } from "../../src/runtime/loadModel";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { AgentCalls, type AgentCallsOptions } from "../../src/worker/agent/agentCalls";
 import type { CatalogTool } from "../../src/worker/agent/toolCatalog";
 import { controlTools, writeReportArgs } from "../../src/worker/agent/tools/controlTools";
 import { workspaceTools } from "../../src/worker/agent/tools/workspaceTools";
 import { ensureFamilyModels, familyModelFile, modelFamilies } from "../fixtures/gguf/familyModels";
+import { testRuntime } from "./runtimeTestModels";
 
 function tool(name: string): CatalogTool {
   const found = [...workspaceTools, ...controlTools].find((t) => t.name === name);
@@ -36,7 +37,7 @@ describe("long calls through a family's template (Qwen2.5-Instruct, random weigh
   before(async function () {
     this.timeout(600_000);
     const family = modelFamilies.find((f) => f.id === "qwen2.5")!;
-    model = await loadSwarmModel({ modelPath: familyModelFile(await ensureFamilyModels(), family), threads: 1 });
+    model = await testRuntime.loadModel({ modelPath: familyModelFile(await ensureFamilyModels(), family), threads: 1 });
     format = await AgentChatFormat.create(model, "You are agent-1. Call one tool at a time.", tools);
   });
 

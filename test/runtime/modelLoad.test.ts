@@ -4,9 +4,8 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { loadSwarmModel } from "../../src/runtime/loadModel";
 import { ModelLoadError, type ModelLoadErrorCode } from "../../src/runtime/runtimeErrors";
-import { loadStoriesModel, sharedModelPath } from "./runtimeTestModels";
+import { loadStoriesModel, sharedModelPath, testRuntime } from "./runtimeTestModels";
 
 function expectLoadError(code: ModelLoadErrorCode, modelPath: string, message: RegExp) {
   return (error: unknown): boolean => {
@@ -32,14 +31,14 @@ describe("loading a model", () => {
   it("names a missing file and the setting to fix", async () => {
     const missing = path.join(dir, "nowhere.gguf");
     await assert.rejects(
-      loadSwarmModel({ modelPath: missing, threads: 1 }),
+      testRuntime.loadModel({ modelPath: missing, threads: 1 }),
       expectLoadError("model-not-found", missing, /No model file at .*swarmboard\.modelPath/),
     );
   });
 
   it("refuses a folder as unreadable", async () => {
     await assert.rejects(
-      loadSwarmModel({ modelPath: dir, threads: 1 }),
+      testRuntime.loadModel({ modelPath: dir, threads: 1 }),
       expectLoadError("model-unreadable", dir, /not a file/),
     );
   });
@@ -48,7 +47,7 @@ describe("loading a model", () => {
     const garbage = path.join(dir, "garbage.gguf");
     await writeFile(garbage, Buffer.from("this is not a model at all, just some text bytes"));
     await assert.rejects(
-      loadSwarmModel({ modelPath: garbage, threads: 1 }),
+      testRuntime.loadModel({ modelPath: garbage, threads: 1 }),
       expectLoadError("model-corrupt", garbage, /not a GGUF model/),
     );
   });
@@ -58,7 +57,7 @@ describe("loading a model", () => {
     const truncated = path.join(dir, "truncated.gguf");
     await writeFile(truncated, whole.subarray(0, whole.length - 1000));
     await assert.rejects(
-      loadSwarmModel({ modelPath: truncated, threads: 1 }),
+      testRuntime.loadModel({ modelPath: truncated, threads: 1 }),
       expectLoadError(
         "model-corrupt",
         truncated,
@@ -74,7 +73,7 @@ describe("loading a model", () => {
     const truncated = path.join(dir, "header-cut.gguf");
     await writeFile(truncated, whole.subarray(0, 100));
     await assert.rejects(
-      loadSwarmModel({ modelPath: truncated, threads: 1 }),
+      testRuntime.loadModel({ modelPath: truncated, threads: 1 }),
       expectLoadError("model-corrupt", truncated, /^the model file is truncated \(100 bytes, cut inside its header\)/),
     );
   });

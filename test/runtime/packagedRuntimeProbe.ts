@@ -3,8 +3,8 @@
 // ships, with the patched build it carries. It loads stories260K, forks two agents from one trunk on the shared-
 // cells runtime, generates greedily, and prints one JSON line of what happened; the test judges it.
 // Usage: node runtimeProbe.js <model.gguf>
-import { loadSwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext } from "../../src/runtime/local/swarmContext";
+import { testRuntime } from "./runtimeTestModels";
 
 export interface ProbeReport {
   build: string;
@@ -16,7 +16,7 @@ export interface ProbeReport {
 }
 
 async function probe(modelPath: string): Promise<ProbeReport> {
-  const model = await loadSwarmModel({ modelPath, threads: 1 });
+  const model = await testRuntime.loadModel({ modelPath, threads: 1 });
   const swarm = await createSwarmContext(model, { maxAgents: 2, kvCells: 512, threads: 1 });
   try {
     await swarm.appendToTrunk("Once upon a time");

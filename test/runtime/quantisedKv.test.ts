@@ -8,9 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { tinyShape, type LlamaShape } from "../fixtures/gguf/llamaShape";
 import { writeLlamaGguf } from "../fixtures/gguf/writeLlamaGguf";
-import { loadSwarmModel, type SwarmModel } from "../../src/runtime/loadModel";
+import type { SwarmModel } from "../../src/runtime/loadModel";
 import { KvAdmissionError, KvCacheTypeError } from "../../src/runtime/runtimeErrors";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
+import { testRuntime } from "./runtimeTestModels";
 
 /** Head dimension 32 (width 64 over 2 heads): one Q8_0 block per head. */
 const blockShape: LlamaShape = { layers: 2, width: 64, heads: 2, kvHeads: 1, ffn: 128, contextLength: 512 };
@@ -33,7 +34,7 @@ describe("a quantised (Q8_0) KV cache (generated model, head dimension 32)", () 
     dir = await mkdtemp(path.join(os.tmpdir(), "swarmboard-q8-kv-"));
     const file = path.join(dir, "block32.gguf");
     await writeLlamaGguf(file, { ...blockShape, tensorType: "F16", seed: 5 });
-    model = await loadSwarmModel({ modelPath: file, threads: 1 });
+    model = await testRuntime.loadModel({ modelPath: file, threads: 1 });
     forced = model.tokenize(" and each agent went on with its own tail of tokens.".repeat(2));
   });
 
@@ -110,7 +111,7 @@ describe("a quantised (Q8_0) KV cache (generated model, head dimension 32)", () 
   it("refuses Q8_0 for a model whose heads are not whole blocks, naming the head size", async () => {
     const small = path.join(dir, "head16.gguf");
     await writeLlamaGguf(small, { ...tinyShape, tensorType: "F16", seed: 6 });
-    const narrow = await loadSwarmModel({ modelPath: small, threads: 1 });
+    const narrow = await testRuntime.loadModel({ modelPath: small, threads: 1 });
     try {
       assert.throws(
         () => narrow.kvCellCost("q8_0"),

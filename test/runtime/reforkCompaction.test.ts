@@ -3,7 +3,7 @@
 // equals llama.cpp's positions; the re-forked agent then generates in the same dispatches as the others.
 import assert from "node:assert/strict";
 import type { SwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 
 function assertLedgerMatchesLlama(swarm: SwarmContext): void {

@@ -4,12 +4,12 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { EngineStateEvent } from "../../src/protocol/runtime";
-import type { EngineAgent, EngineContext } from "../../src/runtime/engine";
-import { openEngine, type SwarmEngine } from "../../src/runtime/engines";
-import { loadSwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import type { EngineAgent, EngineContext } from "../../src/runtime/port/engine";
+import { openEngine } from "../../src/runtime/engines";
+import type { SwarmEngine } from "../../src/runtime/port/engine";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { freePort, LlamaServerProcess } from "../../bench/llamaServerProcess";
-import { sharedModelPath } from "./runtimeTestModels";
+import { sharedModelPath, testRuntime } from "./runtimeTestModels";
 
 const modelPath = () => sharedModelPath("tiny-random-qwen2-chatml.gguf");
 const remote = (url: string, model = "", dialect: "auto" | "openai" = "auto") => ({
@@ -43,7 +43,7 @@ async function sideBySide(
   remoteEngine: SwarmEngine,
   body: (here: EngineAgent, there: EngineAgent, remote: EngineContext, local: SwarmContext) => Promise<void>,
 ): Promise<void> {
-  const model = await loadSwarmModel({ modelPath: modelPath(), threads: 1 });
+  const model = await testRuntime.loadModel({ modelPath: modelPath(), threads: 1 });
   const local = await createSwarmContext(model, { maxAgents: 1, kvCells: 4096 });
   const remote = await remoteEngine.createContext({ maxAgents: 1, kvCells: 1 });
   try {
@@ -68,7 +68,7 @@ describe("the remote engine on a real llama-server", function () {
       contextCells: 16_384,
       alias: "tiny-qwen",
     });
-    engine = await openEngine(remote(server.url), { modelPath: modelPath(), threads: 1 });
+    engine = await openEngine(remote(server.url), { modelPath: modelPath(), threads: 1 }, testRuntime);
   });
   after(async () => server?.stop());
 
@@ -196,7 +196,11 @@ describe("the remote engine on a real llama-server", function () {
   describe("the OpenAI-compatible dialect (llama-server's /v1/completions, as vLLM and SGLang serve it)", () => {
     let openai: SwarmEngine;
     before(async () => {
-      openai = await openEngine(remote(server.url, "tiny-qwen", "openai"), { modelPath: modelPath(), threads: 1 });
+      openai = await openEngine(
+        remote(server.url, "tiny-qwen", "openai"),
+        { modelPath: modelPath(), threads: 1 },
+        testRuntime,
+      );
     });
 
     it("sends token-id prompts, re-tokenizes the text it gets back, and counts the cached prompt tokens", async () => {
@@ -245,7 +249,7 @@ describe("the remote engine on a real llama-server", function () {
     it("a URL where nothing listens", async () => {
       const url = `http://127.0.0.1:${await freePort()}`;
       await rejectsWith(
-        openEngine(remote(url), { modelPath: modelPath(), threads: 1 }),
+        openEngine(remote(url), { modelPath: modelPath(), threads: 1 }, testRuntime),
         "engine-unreachable",
         /unreachable.*Start the server/,
       );
@@ -253,7 +257,7 @@ describe("the remote engine on a real llama-server", function () {
 
     it("a model name the server does not serve", async () => {
       await rejectsWith(
-        openEngine(remote(server.url, "qwen-7b"), { modelPath: modelPath(), threads: 1 }),
+        openEngine(remote(server.url, "qwen-7b"), { modelPath: modelPath(), threads: 1 }, testRuntime),
         "engine-wrong-model",
         /does not serve a model named "qwen-7b"; it serves "tiny-qwen"/,
       );
@@ -261,7 +265,7 @@ describe("the remote engine on a real llama-server", function () {
 
     it("a server that runs another model than the local vocabulary", async () => {
       await rejectsWith(
-        openEngine(remote(server.url), { modelPath: sharedModelPath("stories260K.gguf"), threads: 1 }),
+        openEngine(remote(server.url), { modelPath: sharedModelPath("stories260K.gguf"), threads: 1 }, testRuntime),
         "engine-vocabulary-mismatch",
         /tokenizes text differently/,
       );
@@ -272,7 +276,7 @@ describe("the remote engine on a real llama-server", function () {
       try {
         const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
         await rejectsWith(
-          openEngine(remote(url), { modelPath: modelPath(), threads: 1 }),
+          openEngine(remote(url), { modelPath: modelPath(), threads: 1 }, testRuntime),
           "engine-no-grammar",
           /ignored a grammar/,
         );

@@ -3,7 +3,11 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { loadSwarmModel, type SwarmModel } from "../../src/runtime/loadModel";
+import type { SwarmModel } from "../../src/runtime/loadModel";
+import { RuntimeOwner } from "../../src/runtime/runtimeOwner";
+
+/** The runtime tests' one owner of Llamas and models: a model is loaded once per test run, as in a worker. */
+export const testRuntime = new RuntimeOwner();
 
 /** The repository root, found from this file whether it runs from test/ or from out/test/. */
 export function repoRoot(): string {
@@ -28,7 +32,7 @@ export function sharedModelPath(fileName: string): string {
 
 /** stories260K: a trained 260K-parameter llama; greedy output is deterministic. Loaded once per test run. */
 export function loadStoriesModel(): Promise<SwarmModel> {
-  return loadSwarmModel({ modelPath: sharedModelPath("stories260K.gguf"), threads: 1 });
+  return testRuntime.loadModel({ modelPath: sharedModelPath("stories260K.gguf"), threads: 1 });
 }
 
 export const storyTrunk =

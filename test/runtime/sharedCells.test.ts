@@ -2,7 +2,7 @@
 // the ledger agrees with llama.cpp's own positions, and releasing an agent frees exactly its private cells.
 import assert from "node:assert/strict";
 import type { SwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 
 function assertLedgerMatchesLlama(swarm: SwarmContext): void {

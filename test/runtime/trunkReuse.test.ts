@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import type { SwarmModel } from "../../src/runtime/loadModel";
 import { SwarmRuntimeError } from "../../src/runtime/runtimeErrors";
-import { createSwarmContext, type SwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext, type SwarmContext } from "../../src/runtime/local/swarmContext";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 
 type Tokens = SwarmContext["trunkTokens"];

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { statSync } from "node:fs";
 import { agentsByMemory } from "../../src/core/workerMemory";
 import type { SwarmModel } from "../../src/runtime/loadModel";
-import { createSwarmContext } from "../../src/runtime/swarmContext";
+import { createSwarmContext } from "../../src/runtime/local/swarmContext";
 import { loadStoriesModel, storyTrunk } from "./runtimeTestModels";
 
 describe("worker memory in the budget (stories260K, real runtime)", () => {

@@ -11,7 +11,7 @@ import path from "node:path";
 import { evalReportSchema, type EvalReport } from "../../src/protocol/evalSuite";
 import { loadEvalSuite } from "../../src/worker/eval/evalSuite";
 import { runEvalSuite } from "../../src/worker/eval/evalSuiteRun";
-import { dropKeptContext } from "../../src/worker/swarm/keptTrunk";
+import { processRuntime } from "../../src/worker/swarm/processRuntime";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { repoRoot } from "./swarmFixtures";
 
@@ -51,7 +51,7 @@ describe("swarmboard eval on the real runtime (forced trajectories, tiny Qwen2 C
     );
   });
   after(async () => {
-    await dropKeptContext();
+    await processRuntime.dropKeptContext();
     rmSync(temp, { recursive: true, force: true });
   });
 

@@ -15,7 +15,7 @@ import path from "node:path";
 import type { EvalReport } from "../../src/protocol/evalSuite";
 import { loadEvalSuite } from "../../src/worker/eval/evalSuite";
 import { runEvalSuite } from "../../src/worker/eval/evalSuiteRun";
-import { dropKeptContext } from "../../src/worker/swarm/keptTrunk";
+import { processRuntime } from "../../src/worker/swarm/processRuntime";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { repoRoot } from "./swarmFixtures";
 
@@ -60,7 +60,7 @@ describe("a swarm on a project whose .gitignore says `node_modules`, with a depe
     );
   });
   after(async () => {
-    await dropKeptContext();
+    await processRuntime.dropKeptContext();
     for (const dir of [temp, suiteCopy]) if (dir !== "") rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,7 @@ import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { builtinRecipes } from "../../src/core/recipeCatalog";
 import { denyAllApprover } from "../../src/workspace/approvals";
 import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
-import { dropKeptContext } from "../../src/worker/swarm/keptTrunk";
+import { processRuntime } from "../../src/worker/swarm/processRuntime";
 import { SwarmSession } from "../../src/worker/swarm/swarmSession";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, ofType, type SampleRepo } from "./swarmFixtures";
@@ -42,8 +42,8 @@ async function runSwarm(repo: SampleRepo, swarmId: string, stateDir: string): Pr
 }
 
 describe("the trunk kept across swarms in one worker", function () {
-  before(dropKeptContext);
-  after(dropKeptContext);
+  before(() => processRuntime.dropKeptContext());
+  after(() => processRuntime.dropKeptContext());
 
   it("decodes the first trunk whole and only the changed part of the second", async () => {
     const repo = makeSampleRepo();

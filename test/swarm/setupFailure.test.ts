@@ -8,11 +8,12 @@ import { existsSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { builtinRecipes } from "../../src/core/recipeCatalog";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
-import type { EngineContext } from "../../src/runtime/engine";
-import { openEngine, type SwarmEngine } from "../../src/runtime/engines";
+import { openEngine } from "../../src/runtime/engines";
+import type { EngineContext, SwarmEngine } from "../../src/runtime/port/engine";
 import { denyAllApprover } from "../../src/workspace/approvals";
 import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
-import { dropKeptContext, takeKeptContext, trunkShape } from "../../src/worker/swarm/keptTrunk";
+import { trunkShape } from "../../src/worker/swarm/keptTrunk";
+import { processRuntime } from "../../src/worker/swarm/processRuntime";
 import { SwarmSession } from "../../src/worker/swarm/swarmSession";
 import { setUpSwarm } from "../../src/worker/swarm/swarmSetup";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
@@ -41,7 +42,13 @@ function failingAfterDecode(engine: SwarmEngine, disposed: EngineContext[]): Swa
       },
     });
   };
-  return { ...engine, createContext: async (options) => wrap(await engine.createContext(options)) };
+  // The engine's own methods, but the trunk's context is the wrapped one.
+  const failing: SwarmEngine = Object.create(engine);
+  failing.openTrunk = async (tokens, request, sizePool) => {
+    const opened = await engine.openTrunk(tokens, request, sizePool);
+    return { ...opened, context: wrap(opened.context) };
+  };
+  return failing;
 }
 
 /** The files this process holds open under `dir` (Linux: /proc/self/fd). */
@@ -59,8 +66,8 @@ function openFilesUnder(dir: string): string[] {
 }
 
 describe("a set-up that fails after the trunk decode", function () {
-  before(dropKeptContext);
-  after(dropKeptContext);
+  before(() => processRuntime.dropKeptContext());
+  after(() => processRuntime.dropKeptContext());
 
   const recipe = builtinRecipes().get("research")!;
   const options = (swarmId: string, stateDir: string, workspace: string, checkedEngine: SwarmEngine) => ({
@@ -79,7 +86,8 @@ describe("a set-up that fails after the trunk decode", function () {
   });
 
   async function engine(): Promise<SwarmEngine> {
-    return openEngine({ kind: "local" }, { modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"), threads: 1 });
+    const modelPath = sharedModelPath("tiny-random-qwen2-chatml.gguf");
+    return openEngine({ kind: "local" }, { modelPath, threads: 1 }, processRuntime);
   }
 
   it("disposes the decoded context and closes the board's log", async () => {
@@ -99,7 +107,7 @@ describe("a set-up that fails after the trunk decode", function () {
       "nothing under the state dir stays open, the board's log included",
     );
     const shape = trunkShape(run, real.model, 1);
-    assert.equal(await takeKeptContext(shape), undefined, "no context was kept for the next swarm");
+    assert.equal(await processRuntime.takeKeptContext(shape), undefined, "no context was kept for the next swarm");
   });
 
   it("ends the swarm on the event stream, failed, with why", async () => {

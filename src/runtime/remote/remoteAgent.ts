@@ -2,8 +2,8 @@
 // each request. One thing at a time, like a local agent: an append during a generation is refused, not merged.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { GenerateResult } from "../../protocol/runtime";
-import type { AgentRole, EngineAgent } from "../engine";
-import type { GenerateRequest } from "../generationStops";
+import type { AgentRole, EngineAgent } from "../port/engine";
+import type { GenerateRequest } from "../port/engineShapes";
 import { runExclusive } from "../exclusiveUse";
 import { KvAdmissionError } from "../runtimeErrors";
 import type { RemoteGeneration } from "./remoteGeneration";

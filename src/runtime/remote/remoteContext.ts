@@ -6,15 +6,12 @@
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { toDisposable, type Disposable } from "../../core/disposable";
 import type { EngineStateEvent, KvFullEvent, SwarmStats } from "../../protocol/runtime";
-import type { TrunkStateHeader } from "../../protocol/trunkState";
-import type { EngineAgent, EngineContext, EngineForkOptions } from "../engine";
-import type { GenerateRequest } from "../generationStops";
 import type { SwarmModel } from "../loadModel";
-import type { ReforkResult } from "../reforkSequence";
+import type { EngineAgent, EngineContext, EngineForkOptions } from "../port/engine";
+import type { GenerateRequest, ReforkResult, SequencePositionCheck, TrunkReuse } from "../port/engineShapes";
 import { KvAdmissionError, SwarmRuntimeError } from "../runtimeErrors";
-import { checkSeat, type SequencePositionCheck } from "../swarmContextOptions";
-import { commonPrefixLength, withTrunkBos, type TrunkReuse } from "../trunkReuse";
-import type { TrunkRestore } from "../trunkStateFile";
+import { checkSeat } from "../seatCheck";
+import { commonPrefixLength, withTrunkBos } from "../trunkTokens";
 import type { EngineDialect } from "./engineDialect";
 import type { EngineHttp } from "./engineHttp";
 import { EngineOutage } from "./engineOutage";
@@ -89,15 +86,6 @@ export class RemoteContext implements EngineContext {
     this.trunk = tokens;
     await this.warmTrunk();
     return { reusedTokens, decodedTokens: tokens.length - reusedTokens };
-  }
-
-  saveTrunk(_file: string): Promise<TrunkStateHeader> {
-    return Promise.reject(new Error("A remote engine keeps its own prefix cache; there is no trunk state to save."));
-  }
-
-  async restoreTrunk(_file: string, input: string | readonly Token[]): Promise<TrunkRestore> {
-    await this.appendToTrunk(input);
-    return { restored: false, note: "a remote engine keeps its own prefix cache" };
   }
 
   async fork(id: string, options: EngineForkOptions = {}): Promise<EngineAgent> {

@@ -5,9 +5,10 @@
 // engine computes them as it would have generated them. A lost connection waits for the engine and goes on.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { GenerateResult, KvFullEvent } from "../../protocol/runtime";
-import { afterToken, checkRequest, spell, type GenerateRequest, type Progress } from "../generationStops";
+import { afterToken, checkRequest, spell, type Progress } from "../generationStops";
+import type { GenerateRequest } from "../port/engineShapes";
 import type { SwarmModel } from "../loadModel";
-import { keptBeforeStop } from "../stopTextDrop";
+import { keptBeforeStop } from "../keptBeforeStop";
 import type { EngineHttp } from "./engineHttp";
 import type { EngineOutage } from "./engineOutage";
 import type { CompletionBody, EngineDialect } from "./engineDialect";

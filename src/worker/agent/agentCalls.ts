@@ -4,8 +4,8 @@
 // scripted run the same tokens are forced instead, through the same decode path.
 import { callDeadlineWatch, callProgressReporter } from "./callWatchers";
 import type { ScriptedCall } from "../../protocol/turnScript";
-import { AgentChatFormat } from "../../runtime/agentChatFormat";
-import type { EngineAgent } from "../../runtime/engine";
+import { AgentChatFormat } from "../../runtime/modelServices";
+import type { EngineAgent } from "../../runtime/port/engine";
 import { AgentThinking, type Thought, type ThinkingOptions } from "./agentThinking";
 import type { CatalogTool } from "./tools/toolDefinition";
 

@@ -4,9 +4,8 @@
 // and it reads the brief. Its id, claims, worktree, branch, messages and lane are the swarm's and carry on.
 import { briefTokenLimit, compactBrief, compactionDue, type RecordedCall } from "../../core/compactBrief";
 import type { SwarmBoard } from "../../core/swarmBoard";
-import type { EngineAgent } from "../../runtime/engine";
-import type { EngineContext } from "../../runtime/engine";
-import type { SequencePositionCheck } from "../../runtime/swarmContextOptions";
+import type { EngineAgent, EngineContext } from "../../runtime/port/engine";
+import type { SequencePositionCheck } from "../../runtime/port/engineShapes";
 import type { AgentCalls, ModelCall } from "./agentCalls";
 import type { AgentEventDraft } from "./agentEventDraft";
 

@@ -4,8 +4,8 @@
 // text ends where it closes its thought or starts a call in its own syntax (the stop strings; the tokens that
 // spelled them are taken back, so the family's call prefix follows the text exactly once), at its end of turn,
 // or at the cap; then the call prefix is read and the call is generated under its grammar as without thinking.
-import type { AgentChatFormat } from "../../runtime/agentChatFormat";
-import type { EngineAgent } from "../../runtime/engine";
+import type { AgentChatFormat } from "../../runtime/modelServices";
+import type { EngineAgent } from "../../runtime/port/engine";
 import type { GenerateResult, Sampling } from "../../protocol/runtime";
 
 export interface Thought {

@@ -10,7 +10,7 @@ import { serverStatusMethod, serverStopMethod, swarmFollowMethod, type ServerSta
 import { resumeSwarmMethod } from "../../protocol/swarmHistoryRpc";
 import { startSwarmMethod, swarmEventsNotification } from "../../protocol/swarmRpc";
 import { pingMethod, workerLogNotification } from "../../protocol/workerRpc";
-import { modelLoadCount } from "../../runtime/engines";
+import { processRuntime } from "../swarm/processRuntime";
 import { WorkerService } from "../workerService";
 import { readOrMakeToken, releaseStartLock, takeStartLock, thisMachinePaths } from "./serverFiles";
 import { SocketServer } from "./socketServer";
@@ -80,7 +80,7 @@ export async function serve(options: ServeOptions): Promise<"serving" | "already
     draining,
     clients: server.clients,
     rssBytes: process.memoryUsage().rss,
-    modelLoads: modelLoadCount(),
+    modelLoads: processRuntime.modelLoadCount(),
     swarms: service.runningSwarmIds(),
     idleMinutes: options.idleMinutes,
   });

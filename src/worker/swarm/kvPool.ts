@@ -4,7 +4,7 @@ import { poolGranularity, sizeKvPool, type KvPoolCap, type KvPoolSize } from "..
 import { memoryBudgetForm, parseMemoryBudget } from "../../protocol/settings";
 import type { Recipe } from "../../protocol/recipe";
 import type { KvCacheType } from "../../protocol/runtime";
-import type { SwarmModel } from "../../runtime/loadModel";
+import type { SwarmModel } from "../../runtime/port/engineShapes";
 
 /** The launch's knobs of the pool, declared once for the fit check, the model facts and the swarm's setup. */
 export interface KvPoolKnobs {

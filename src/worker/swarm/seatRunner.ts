@@ -2,7 +2,7 @@
 // deadline, its script in a scripted run), its guard, compaction, pauses, questions and sub-agents.
 import { ProgressGuard } from "../../core/progressGuard";
 import { callPreview } from "../../core/callPreview";
-import type { EngineAgent } from "../../runtime/engine";
+import type { EngineAgent } from "../../runtime/port/engine";
 import type { AgentWorkspace } from "../../workspace/agentWorkspace";
 import { AgentCalls } from "../agent/agentCalls";
 import { compactionOnContext } from "../agent/agentCompaction";

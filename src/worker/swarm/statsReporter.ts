@@ -1,6 +1,6 @@
 // The KV budget as the views see it: reported every quarter second while it changes (not on every token, which
 // would flood the event stream), and a remote engine's comings and goings as they happen.
-import type { EngineContext } from "../../runtime/engine";
+import type { EngineContext } from "../../runtime/port/engine";
 import type { AgentEventDraft } from "../agent/agentEventDraft";
 
 const everyMs = 250;

@@ -7,10 +7,9 @@ import { renderTrunk, type RosterEntry } from "../../core/trunkPrompt";
 import type { KvPoolSize } from "../../core/kvPoolSize";
 import type { Recipe } from "../../protocol/recipe";
 import type { GpuSetting, KvPlacement } from "../../protocol/runtime";
-import { AgentChatFormat } from "../../runtime/agentChatFormat";
-import { gpuChoiceOf } from "../../runtime/gpuBackend";
-import { loadSwarmModel } from "../../runtime/loadModel";
+import { AgentChatFormat, gpuChoiceOf } from "../../runtime/modelServices";
 import { resolveKvPool, type KvPoolKnobs } from "./kvPool";
+import { processRuntime } from "./processRuntime";
 import { toolsForRole, unionOfTools } from "../agent/toolCatalog";
 
 /** llama.cpp's LLAMA_MAX_SEQ (src/llama-cparams.h of the bundled release): sequences one context can hold. */
@@ -70,7 +69,7 @@ function fits(mode: SwarmFit["mode"], kvCells: number, trunk: number, agents: nu
 /** Measures the swarm against the budget. Loads the model (kept for the run), never the swarm's context. */
 export async function measureSwarmFit(input: SwarmFitInput): Promise<SwarmFit> {
   const { recipe } = input;
-  const model = await loadSwarmModel({
+  const model = await processRuntime.loadModel({
     modelPath: input.modelPath,
     threads: input.threads,
     gpu: gpuChoiceOf(input.gpu ?? "auto"),

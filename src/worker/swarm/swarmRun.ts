@@ -4,11 +4,9 @@
 import type { SwarmBoard } from "../../core/swarmBoard";
 import type { AgentRule } from "../../protocol/agentRules";
 import type { Task } from "../../protocol/tasks";
-import type { AgentChatFormat } from "../../runtime/agentChatFormat";
-import type { EngineContext } from "../../runtime/engine";
-import type { SwarmEngine } from "../../runtime/engines";
-import type { SwarmModel } from "../../runtime/loadModel";
-import type { TrunkReuse } from "../../runtime/trunkReuse";
+import type { AgentChatFormat } from "../../runtime/modelServices";
+import type { EngineContext, SwarmEngine } from "../../runtime/port/engine";
+import type { SwarmModel, TrunkReuse } from "../../runtime/port/engineShapes";
 import type { CommandPolicy } from "../../workspace/commandPolicy";
 import type { DependencyFolders } from "../../workspace/dependencyFolders";
 import type { MergeVerifier } from "../../workspace/mergeVerifier";

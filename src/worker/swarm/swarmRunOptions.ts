@@ -3,7 +3,7 @@
 // SwarmRun. How the seats are run (declared stages, standing) is not an option: the launcher gives the session its
 // seat schedule (seatSchedule.ts).
 import type { EngineSettings } from "../../protocol/engine";
-import type { SwarmEngine } from "../../runtime/engines";
+import type { SwarmEngine } from "../../runtime/port/engine";
 import type { Recipe } from "../../protocol/recipe";
 import type { GpuSetting, KvCacheType } from "../../protocol/runtime";
 import type { ScriptedCall, TurnScript } from "../../protocol/turnScript";

@@ -4,7 +4,7 @@
 // writer's worktree is made when it first claims or writes. The setup's context is the only one they fork.
 import { isFindingKind } from "../../protocol/findingKinds";
 import type { Role } from "../../protocol/recipe";
-import type { EngineAgent } from "../../runtime/engine";
+import type { EngineAgent } from "../../runtime/port/engine";
 import { AgentWorkspace } from "../../workspace/agentWorkspace";
 import type { AgentEnd } from "../agent/agentRunner";
 import { BackgroundByParent, type Delegation } from "../agent/backgroundSubagents";

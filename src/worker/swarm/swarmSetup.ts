@@ -9,8 +9,9 @@ import { memoryRoomNote } from "../../core/workerMemory";
 import type { BoardEntry } from "../../protocol/board";
 import type { Task } from "../../protocol/tasks";
 import { webSettingsSchema } from "../../protocol/webTools";
-import { openEngine, type SwarmEngine } from "../../runtime/engines";
-import { gpuChoiceOf } from "../../runtime/gpuBackend";
+import { openEngine } from "../../runtime/engines";
+import { gpuChoiceOf } from "../../runtime/modelServices";
+import type { SwarmEngine } from "../../runtime/port/engine";
 import { BoardLogFile } from "../../workspace/boardLog";
 import type { CommandPolicy } from "../../workspace/commandPolicy";
 import { repositoryProtectedPaths, swarmCommandPolicy } from "../../workspace/repositoryProtection";
@@ -21,7 +22,8 @@ import { MergeVerifier } from "../../workspace/mergeVerifier";
 import { recoverSwarm } from "../../workspace/swarmCleanup";
 import { SwarmRepository } from "../../workspace/swarmRepository";
 import { WebAccess } from "../agent/web/webAccess";
-import { keepContext, trunkStateFile } from "./keptTrunk";
+import { trunkStateFile } from "./keptTrunk";
+import { processRuntime } from "./processRuntime";
 import { planSeats, type SeatPlan } from "./seatPlan";
 import { estimateDisk } from "./swarmDisk";
 import { openSwarmMemory } from "./swarmMemory";
@@ -107,12 +109,7 @@ function keepOrDispose(engine: SwarmEngine, trunk: DecodedTrunk): () => Promise<
   const { context, shape } = trunk;
   return async () => {
     // The trunk's cells stay for the next swarm (the agents are released by now), and on disk when asked for.
-    const file = trunkStateFile(shape);
-    if (engine.kind === "remote") await context.dispose();
-    else {
-      if (file !== undefined && context.liveAgents.length === 0) await context.saveTrunk(file).catch(() => undefined);
-      await keepContext(context, shape);
-    }
+    await engine.keepTrunk(context, { shape, stateFile: trunkStateFile(shape) });
   };
 }
 
@@ -142,11 +139,15 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     // The model stays loaded after the run: the worker owns it and the next swarm reuses it.
     const engine =
       options.checkedEngine ??
-      (await openEngine(options.engine ?? { kind: "local" }, {
-        modelPath: options.modelPath,
-        threads: options.threads,
-        gpu: gpuChoiceOf(options.gpu ?? "auto"),
-      }));
+      (await openEngine(
+        options.engine ?? { kind: "local" },
+        {
+          modelPath: options.modelPath,
+          threads: options.threads,
+          gpu: gpuChoiceOf(options.gpu ?? "auto"),
+        },
+        processRuntime,
+      ));
     const { model } = engine;
     const plan = planSeats(options.recipe, options.agents);
     const work = await openWorkplace(options, repo, plan);

@@ -1,7 +1,8 @@
 // The shape every per-family runtime suite shares: the family test models written once (cached by
 // ensureFamilyModels), then one describe block per family with its model loaded before and disposed after.
-import { loadSwarmModel, type SwarmModel } from "../../../src/runtime/loadModel";
+import type { SwarmModel } from "../../../src/runtime/loadModel";
 import { ensureFamilyModels, familyModelFile, modelFamilies, type ModelFamily } from "../../fixtures/gguf/familyModels";
+import { testRuntime } from "../runtimeTestModels";
 
 /** `body` declares a family's tests; `loaded()` gives its model once the block's `before` has run. */
 export function describeEachFamily(body: (family: ModelFamily, loaded: () => SwarmModel) => void): void {
@@ -14,7 +15,7 @@ export function describeEachFamily(body: (family: ModelFamily, loaded: () => Swa
     describe(family.label, () => {
       let model: SwarmModel | undefined;
       before(async () => {
-        model = await loadSwarmModel({ modelPath: familyModelFile(dir, family), threads: 1 });
+        model = await testRuntime.loadModel({ modelPath: familyModelFile(dir, family), threads: 1 });
       });
       after(async () => {
         await model?.dispose();

@@ -8,7 +8,7 @@ import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" }
 import { AgentChatFormat } from "../../../src/runtime/agentChatFormat";
 import type { SwarmModel } from "../../../src/runtime/loadModel";
 import { loadNodeLlamaCpp } from "../../../src/runtime/nodeLlamaCpp";
-import { createSwarmContext } from "../../../src/runtime/swarmContext";
+import { createSwarmContext } from "../../../src/runtime/local/swarmContext";
 import { AgentCalls } from "../../../src/worker/agent/agentCalls";
 import type { CatalogTool } from "../../../src/worker/agent/toolCatalog";
 import { controlTools } from "../../../src/worker/agent/tools/controlTools";

@@ -10,8 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ToolName } from "../../../src/protocol/tools";
 import { AgentChatFormat } from "../../../src/runtime/agentChatFormat";
-import { loadSwarmModel } from "../../../src/runtime/loadModel";
-import { createSwarmContext } from "../../../src/runtime/swarmContext";
+import { createSwarmContext } from "../../../src/runtime/local/swarmContext";
 import { AgentCalls } from "../../../src/worker/agent/agentCalls";
 import { defaultPolicyRules } from "../../../src/worker/swarm/defaultPolicy";
 import type { CatalogTool } from "../../../src/worker/agent/toolCatalog";
@@ -23,6 +22,7 @@ import { SwarmRepository } from "../../../src/workspace/swarmRepository";
 import { ensureFamilyModels, familyModelFile, modelFamilies } from "../../fixtures/gguf/familyModels";
 import { git, makeSampleRepo } from "../../swarm/swarmFixtures";
 import { sampleTaskTrajectory, varianceTestFile } from "./sampleTaskTrajectory";
+import { testRuntime } from "../runtimeTestModels";
 
 const toolNames: ToolName[] = ["read_file", "edit_file", "write_file", "run_command", "commit", "merge_progress"];
 const tools: CatalogTool[] = workspaceTools.filter((t) => (toolNames as string[]).includes(t.name));
@@ -38,7 +38,7 @@ describe("model families: a forced trajectory solves the sample task through eac
   for (const family of modelFamilies) {
     it(`${family.label}: fixes median, adds variance with its tests, and merges`, async () => {
       const sample = makeSampleRepo();
-      const model = await loadSwarmModel({ modelPath: familyModelFile(dir, family), threads: 1 });
+      const model = await testRuntime.loadModel({ modelPath: familyModelFile(dir, family), threads: 1 });
       const swarm = await createSwarmContext(model, { maxAgents: 1, kvCells: 16_384, threads: 1 });
       try {
         const repo = await SwarmRepository.open({

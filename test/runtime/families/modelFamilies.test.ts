@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { AgentChatFormat } from "../../../src/runtime/agentChatFormat";
 import type { SwarmModel } from "../../../src/runtime/loadModel";
 import { loadNodeLlamaCpp } from "../../../src/runtime/nodeLlamaCpp";
-import { createSwarmContext } from "../../../src/runtime/swarmContext";
+import { createSwarmContext } from "../../../src/runtime/local/swarmContext";
 import { describeEachFamily, squeeze } from "./eachFamily";
 
 /** The wrapper node-llama-cpp 3.22.1 resolves for each family's real template (asserted by name). */

@@ -4,17 +4,19 @@
 // family's template on the remote engine, makes the same calls and leaves the agent holding the same tokens as on
 // the local runtime. Then greedy decoding agrees token for token, and the engine's prefix cache served most prompts.
 import assert from "node:assert/strict";
-import type { EngineAgent, EngineContext } from "../../../src/runtime/engine";
+import type { EngineAgent, EngineContext } from "../../../src/runtime/port/engine";
 import { AgentChatFormat } from "../../../src/runtime/agentChatFormat";
-import { openEngine, type SwarmEngine } from "../../../src/runtime/engines";
-import { loadSwarmModel, type SwarmModel } from "../../../src/runtime/loadModel";
-import { createSwarmContext } from "../../../src/runtime/swarmContext";
+import { openEngine } from "../../../src/runtime/engines";
+import type { SwarmEngine } from "../../../src/runtime/port/engine";
+import type { SwarmModel } from "../../../src/runtime/loadModel";
+import { createSwarmContext } from "../../../src/runtime/local/swarmContext";
 import { AgentCalls } from "../../../src/worker/agent/agentCalls";
 import type { CatalogTool } from "../../../src/worker/agent/toolCatalog";
 import { workspaceTools } from "../../../src/worker/agent/tools/workspaceTools";
 import { LlamaServerProcess } from "../../../bench/llamaServerProcess";
 import { ensureFamilyModels, familyModelFile, modelFamilies } from "../../fixtures/gguf/familyModels";
 import { sampleTaskTrajectory } from "./sampleTaskTrajectory";
+import { testRuntime } from "../runtimeTestModels";
 
 const toolNames = ["read_file", "edit_file", "write_file", "run_command", "commit", "merge_progress"];
 const tools: CatalogTool[] = workspaceTools.filter((t) => toolNames.includes(t.name));
@@ -64,7 +66,7 @@ describe("the remote engine on each real model family (llama-server, forced traj
     it(`${family.label}: checked, then the same calls and tokens as the local runtime`, async () => {
       const modelPath = familyModelFile(dir, family);
       const server = await LlamaServerProcess.start({ modelPath, slots: 1, contextCells: 16_384, alias: family.id });
-      const local = await loadSwarmModel({ modelPath, threads: 1 });
+      const local = await testRuntime.loadModel({ modelPath, threads: 1 });
       let engine: SwarmEngine | undefined;
       const contexts: EngineContext[] = [];
       try {
@@ -72,6 +74,7 @@ describe("the remote engine on each real model family (llama-server, forced traj
         engine = await openEngine(
           { kind: "remote", url: server.url, model: "", dialect: "auto", timeoutMs: 120_000, busyRetries: 2 },
           { modelPath, threads: 1 },
+          testRuntime,
         );
         assert.equal(engine.remote?.engineModel, family.id);
         const here = await createSwarmContext(local, { maxAgents: 1, kvCells: 16_384, threads: 1 });

@@ -2,9 +2,10 @@
 // point, the stop's tokens taken back) decode together, and taking the stop's tokens back dispatches nothing.
 import assert from "node:assert/strict";
 import { AgentChatFormat } from "../../../src/runtime/agentChatFormat";
-import { loadSwarmModel, type SwarmModel } from "../../../src/runtime/loadModel";
-import { createSwarmContext } from "../../../src/runtime/swarmContext";
+import type { SwarmModel } from "../../../src/runtime/loadModel";
+import { createSwarmContext } from "../../../src/runtime/local/swarmContext";
 import { ensureFamilyModels, familyModelFile, modelFamilies } from "../../fixtures/gguf/familyModels";
+import { testRuntime } from "../runtimeTestModels";
 
 const tools = [
   {
@@ -21,7 +22,7 @@ describe("thinking in lockstep (Qwen3 test model)", function () {
   before(async () => {
     const dir = await ensureFamilyModels();
     const qwen3 = modelFamilies.find((f) => f.id === "qwen3")!;
-    model = await loadSwarmModel({ modelPath: familyModelFile(dir, qwen3), threads: 1 });
+    model = await testRuntime.loadModel({ modelPath: familyModelFile(dir, qwen3), threads: 1 });
   });
 
   after(async () => {

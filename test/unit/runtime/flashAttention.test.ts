@@ -1,7 +1,7 @@
 // When the swarm's context asks for flash attention: the choice follows the cache type and the head size
 // (the speed behind the threshold is measured by hand and written in flashAttentionFor's comment).
 import assert from "node:assert/strict";
-import { flashAttentionFor } from "../../../src/runtime/swarmContextOptions";
+import { flashAttentionFor } from "../../../src/runtime/local/swarmContextOptions";
 
 describe("flash attention for the swarm's context", () => {
   it("is on for a quantised cache, whatever the head size (llama.cpp needs it for a quantised V)", () => {

@@ -2,16 +2,8 @@
 // back and is forked again from the trunk, in a fresh sequence under the same id. Like any fork from the trunk it
 // decodes nothing and takes no cell; the worker then reads the agent's compact brief into it.
 import { copySequenceState, sequencePositions } from "./sequenceInternals";
-import type { SequencePositionCheck } from "./swarmContextOptions";
+import type { SequencePositionCheck } from "../port/engineShapes";
 import type { SwarmSequence } from "./swarmSequence";
-
-/** What a compaction by re-fork did: the cells it released and llama.cpp's view of the new sequence. */
-export interface ReforkResult {
-  /** Cells only the agent held, freed by the compaction. */
-  releasedCells: number;
-  /** The re-forked agent's sequence: the ledger beside llama.cpp, read right after the fork. */
-  positions: SequencePositionCheck;
-}
 
 /** The ledger's cell count of a sequence next to llama.cpp's own min/max positions. */
 export function positionCheck(slot: SwarmSequence): SequencePositionCheck {

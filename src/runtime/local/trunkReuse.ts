@@ -3,29 +3,9 @@
 // cells are reused as they are: same tokens at the same positions give the same keys and values); the old tokens
 // after it are erased from llama.cpp and from the ledger; only the new rest is decoded.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { SwarmModel } from "./loadModel";
+import type { TrunkReuse } from "../port/engineShapes";
 import type { SwarmSequence } from "./swarmSequence";
-
-export interface TrunkReuse {
-  /** Tokens of the new trunk that were already decoded and kept. */
-  readonly reusedTokens: number;
-  /** Tokens decoded for it now (the last token stays pending, as always). */
-  readonly decodedTokens: number;
-}
-
-/** The trunk starts with BOS when the model wants one, unless the caller's tokens already begin with it. */
-export function withTrunkBos(model: SwarmModel, tokens: Token[]): Token[] {
-  const { bos, shouldPrependBosToken } = model.model.tokens;
-  return bos !== null && shouldPrependBosToken && tokens[0] !== bos ? [bos, ...tokens] : tokens;
-}
-
-/** How many leading tokens `a` and `b` share. */
-export function commonPrefixLength(a: readonly Token[], b: readonly Token[]): number {
-  const end = Math.min(a.length, b.length);
-  let at = 0;
-  while (at < end && a[at] === b[at]) at++;
-  return at;
-}
+import { commonPrefixLength } from "../trunkTokens";
 
 /** Makes `trunk` hold exactly `tokens` (BOS already in place), decoding only what differs from what it holds. */
 export async function rewriteTrunk(trunk: SwarmSequence, tokens: readonly Token[]): Promise<TrunkReuse> {

@@ -1,5 +1,5 @@
 // The live budget as one plain object (it crosses the worker boundary; see src/protocol/runtime.ts).
-import type { RuntimeMode, SwarmStats, WorkerMemory } from "../protocol/runtime";
+import type { RuntimeMode, SwarmStats, WorkerMemory } from "../../protocol/runtime";
 import type { CellLedger } from "./cellLedger";
 import type { GenerationMeter } from "./generationMeter";
 import type { KvAdmission } from "./kvAdmission";

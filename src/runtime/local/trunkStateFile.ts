@@ -6,10 +6,10 @@
 import { createHash } from "node:crypto";
 import { readFile, rename, stat, writeFile } from "node:fs/promises";
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import { trunkStateHeaderSchema, type TrunkStateHeader } from "../protocol/trunkState";
-import type { SwarmModel } from "./loadModel";
+import { trunkStateHeaderSchema, type TrunkStateHeader } from "../../protocol/trunkState";
+import type { SwarmModel } from "../loadModel";
 import type { SwarmSequence } from "./swarmSequence";
-import { commonPrefixLength } from "./trunkReuse";
+import { commonPrefixLength } from "../trunkTokens";
 
 export type TrunkRestore =
   { readonly restored: true; readonly restoredTokens: number } | { readonly restored: false; readonly note: string };

@@ -2,14 +2,13 @@
 // other generating agents (one dispatch per step), decode. node-llama-cpp's `evaluate` generator samples and
 // accepts a replacement token for each step, which is how forced tokens go through the real decode path.
 import type { LlamaGrammarEvaluationState, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { GenerateResult } from "../protocol/runtime";
+import type { GenerateResult } from "../../protocol/runtime";
 import { grammarForGbnf, grammarForJsonSchema } from "./jsonSchemaGrammar";
-import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
-import { SwarmRuntimeError } from "./runtimeErrors";
-import { afterToken, checkRequest, spell, type GenerateRequest, type Progress } from "./generationStops";
-import { dropStopText } from "./stopTextDrop";
-
-export type { GenerateRequest } from "./generationStops";
+import { loadNodeLlamaCpp } from "../nodeLlamaCpp";
+import { SwarmRuntimeError } from "../runtimeErrors";
+import { afterToken, checkRequest, spell, type Progress } from "../generationStops";
+import type { GenerateRequest } from "../port/engineShapes";
+import { dropStopText } from "./dropStopText";
 import type { SwarmSequence } from "./swarmSequence";
 
 async function grammarState(

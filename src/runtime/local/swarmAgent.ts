@@ -1,11 +1,10 @@
 // An agent: a fork of the trunk (or of another agent) that reads, generates and is released on its own.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { GenerateResult } from "../protocol/runtime";
-import { generateOnSequence, type GenerateRequest } from "./generateOnSequence";
-import type { AgentRole, EngineAgent } from "./engine";
+import type { GenerateResult } from "../../protocol/runtime";
+import { generateOnSequence } from "./generateOnSequence";
+import type { AgentRole, EngineAgent } from "../port/engine";
+import type { GenerateRequest } from "../port/engineShapes";
 import type { SwarmSequence } from "./swarmSequence";
-
-export type { AgentRole } from "./engine";
 
 /** The local engine's agent: one llama.cpp sequence of the swarm context. */
 export class SwarmAgent implements EngineAgent {

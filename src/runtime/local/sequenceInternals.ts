@@ -3,7 +3,7 @@
 // future node-llama-cpp release that exposes them changes only this file.
 import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp" with { "resolution-mode": "import" };
 import type { CellLedger } from "./cellLedger";
-import type { SequencePositionCheck } from "./swarmContextOptions";
+import type { SequencePositionCheck } from "../port/engineShapes";
 
 interface SequenceWithInternals {
   readonly _sequenceId: number;

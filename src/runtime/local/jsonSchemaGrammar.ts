@@ -1,8 +1,8 @@
 // Grammars from JSON schemas (for example `z.toJSONSchema(toolSchema)`), compiled once per schema and model:
 // a constrained agent can only produce JSON that fits. The output is still validated by whoever parses it.
 import type { GbnfJsonSchema, LlamaGrammar } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { SwarmModel } from "./loadModel";
-import { SwarmRuntimeError } from "./runtimeErrors";
+import type { SwarmModel } from "../loadModel";
+import { SwarmRuntimeError } from "../runtimeErrors";
 
 const compiled = new WeakMap<SwarmModel, Map<string, Promise<LlamaGrammar>>>();
 

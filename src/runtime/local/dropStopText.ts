@@ -3,7 +3,7 @@
 // llama.cpp and from the ledger, so the family's own call prefix, read next, is in the context exactly once and
 // the context is what the chat template renders for the same turn.
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { SwarmModel } from "./loadModel";
+import { keptBeforeStop } from "../keptBeforeStop";
 import type { SwarmSequence } from "./swarmSequence";
 
 /**
@@ -25,23 +25,4 @@ export async function dropStopText(slot: SwarmSequence, tokens: readonly Token[]
     slot.pending = [...all.slice(decoded, keepLength), ...rest];
   }
   return result;
-}
-
-/**
- * Of `tokens`, which stopped at character `textEnd` of their text: how many leading ones spell text before the
- * stop (`kept`), the re-spelled rest of a token that straddles it (`rest`), and the tokens the context keeps.
- * The remote engine uses it on its own token list; the local one also erases the dropped cells.
- */
-export function keptBeforeStop(model: SwarmModel, tokens: readonly Token[], textEnd: number) {
-  // Spelled with special tokens, as the stop was looked for (src/runtime/generationStops.ts).
-  const spell = (some: readonly Token[]) => model.model.detokenize(some, true);
-  const text = spell(tokens).slice(0, textEnd);
-  let kept = tokens.length;
-  let keptText = spell(tokens);
-  while (kept > 0 && (keptText.length > text.length || !text.startsWith(keptText))) {
-    kept--;
-    keptText = spell(tokens.slice(0, kept));
-  }
-  const rest = text.length > keptText.length ? model.tokenize(text.slice(keptText.length)) : [];
-  return { kept, rest, tokens: [...tokens.slice(0, kept), ...rest] };
 }

@@ -3,35 +3,29 @@
 // unified KV pool, so a fork only adds an owner to the trunk's cells; in copy mode each fork copies them.
 // The mode is read from the real context, never assumed.
 import type { LlamaContext, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import { toDisposable, type Disposable } from "../core/disposable";
-import { SerialQueue } from "../core/serialQueue";
-import type { EngineStateEvent, KvFullEvent, RuntimeMode, SwarmStats } from "../protocol/runtime";
+import { toDisposable, type Disposable } from "../../core/disposable";
+import { SerialQueue } from "../../core/serialQueue";
+import type { EngineStateEvent, KvFullEvent, RuntimeMode, SwarmStats } from "../../protocol/runtime";
 import { CellLedger } from "./cellLedger";
 import { GenerationMeter } from "./generationMeter";
 import { KvAdmission } from "./kvAdmission";
-import type { SwarmModel } from "./loadModel";
-import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
+import type { SwarmModel } from "../loadModel";
+import { KvAdmissionError, SwarmRuntimeError } from "../runtimeErrors";
 import { positionChecks } from "./sequenceInternals";
 import { forkFrom, releaseSequence } from "./forkSequence";
 import { StepBarrier } from "./stepBarrier";
-import type { EngineAgent, EngineContext } from "./engine";
+import type { EngineAgent, EngineContext } from "../port/engine";
+import type { ReforkResult, SequencePositionCheck, SwarmContextOptions, TrunkReuse } from "../port/engineShapes";
 import { SwarmAgent } from "./swarmAgent";
-import { positionCheck, reforkFromTrunk, type ReforkResult } from "./reforkSequence";
-import {
-  checkContextOptions,
-  checkSeat,
-  llamaContextOptions,
-  type ForkOptions,
-  type PoolFacts,
-  type SequencePositionCheck,
-  type SwarmContextOptions,
-} from "./swarmContextOptions";
+import { positionCheck, reforkFromTrunk } from "./reforkSequence";
+import { checkSeat } from "../seatCheck";
+import { checkContextOptions, llamaContextOptions, type ForkOptions, type PoolFacts } from "./swarmContextOptions";
 import { SwarmSequence, type SwarmShared } from "./swarmSequence";
-import { buildSwarmStats } from "./swarmStats";
-import { WorkerMemoryMeter } from "./workerMemory";
-import { rewriteTrunk, withTrunkBos, type TrunkReuse } from "./trunkReuse";
+import { SwarmFigures } from "./swarmFigures";
+import { rewriteTrunk } from "./trunkReuse";
+import { withTrunkBos } from "../trunkTokens";
 import { restoreTrunkState, saveTrunkState, type TrunkRestore } from "./trunkStateFile";
-import type { TrunkStateHeader } from "../protocol/trunkState";
+import type { TrunkStateHeader } from "../../protocol/trunkState";
 
 export const trunkId = "trunk";
 
@@ -45,7 +39,7 @@ export async function createSwarmContext(model: SwarmModel, options: SwarmContex
   return new SwarmContext(model, context, options, pool);
 }
 
-/** The local engine: one llama.cpp context in this process (see engine.ts for the interface). */
+/** The local engine: one llama.cpp context in this process (see ../port/engine.ts for the interface). */
 export class SwarmContext implements EngineContext {
   readonly mode: RuntimeMode;
   private readonly shared: SwarmShared;
@@ -54,11 +48,9 @@ export class SwarmContext implements EngineContext {
   private readonly kvFullListeners = new Set<(event: KvFullEvent) => void>();
   /** Forks (and re-forks) run one at a time, so forking many agents at once from one parent does not find it busy. */
   private readonly forks = new SerialQueue();
-  /** Dispatch counts when the present trunk was put in place (a kept context counts from there). */
-  private dispatchBase = { dispatches: 0, tokens: 0 };
   private disposed = false;
-  /** The worker's memory beyond weights and KV, for the budget (workerMemory.ts). */
-  private readonly memory: WorkerMemoryMeter;
+  /** What the budget shows, counted from the present trunk (a kept context counts from there). */
+  private readonly figures: SwarmFigures;
 
   constructor(
     readonly model: SwarmModel,
@@ -79,11 +71,7 @@ export class SwarmContext implements EngineContext {
     };
     this.trunk = this.openSequence(trunkId);
     ledger.addRoot(trunkId);
-    this.memory = new WorkerMemoryMeter(
-      model.facts.path,
-      pool.placement,
-      this.shared.admission.poolCells * pool.cost.bytesPerCell,
-    );
+    this.figures = new SwarmFigures(this.mode, context, this.shared, pool);
   }
 
   /** Cells llama.cpp allocated for the whole context. */
@@ -135,8 +123,7 @@ export class SwarmContext implements EngineContext {
     this.ensureOpen();
     if (this.agents.size > 0) throw new SwarmRuntimeError("invalid-request", "Release the agents before this.");
     // The new swarm's figures (dispatches, step time) start at its trunk, as on a new context.
-    this.dispatchBase = { ...this.context.decodeDispatchStats };
-    this.shared.meter.reset();
+    this.figures.restart();
     return this.trunk.exclusive("replace", () =>
       rewriteTrunk(this.trunk, withTrunkBos(this.model, this.trunk.tokenize(input))),
     );
@@ -157,7 +144,7 @@ export class SwarmContext implements EngineContext {
     checkSeat({ id, role, trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents });
     const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
     // The fixed part of the worker's memory is read with no agent live: before the first fork (and between stages).
-    if (this.liveAgents.length === 0) this.memory.read(0);
+    if (this.liveAgents.length === 0) this.figures.readFixedMemory();
     return parent.exclusive("fork", async () => {
       const slot = await forkFrom(parent, id, (next) => this.openSequence(next), expectedTail);
       const agent = new SwarmAgent(slot, role, parent.id, (released) => this.release(released));
@@ -200,20 +187,10 @@ export class SwarmContext implements EngineContext {
   }
 
   stats(): SwarmStats {
-    return buildSwarmStats({
-      mode: this.mode,
-      ledger: this.shared.ledger,
-      admission: this.shared.admission,
-      meter: this.shared.meter,
-      dispatch: {
-        dispatches: this.context.decodeDispatchStats.dispatches - this.dispatchBase.dispatches,
-        tokens: this.context.decodeDispatchStats.tokens - this.dispatchBase.tokens,
-      },
-      pool: this.pool,
+    return this.figures.read(
       trunkId,
-      agents: this.liveAgents.map((agent) => ({ id: agent.id, paused: agent.paused })),
-      memory: this.memory.read(this.liveAgents.length),
-    });
+      this.liveAgents.map((agent) => ({ id: agent.id, paused: agent.paused })),
+    );
   }
 
   /** Each live sequence's cell count from the ledger next to llama.cpp's own min/max positions. */

@@ -3,8 +3,8 @@
 // rule of src/core/workerMemory.ts. Weights and KV count only where they sit in RAM (a GPU's share is in VRAM).
 import { readFileSync, statSync } from "node:fs";
 import { freemem } from "node:os";
-import { splitWorkerMemory, type MemorySplitState } from "../core/workerMemory";
-import type { KvPlacement, WorkerMemory } from "../protocol/runtime";
+import { splitWorkerMemory, type MemorySplitState } from "../../core/workerMemory";
+import type { KvPlacement, WorkerMemory } from "../../protocol/runtime";
 
 /** Memory the machine can still give: Linux's MemAvailable (page cache it can drop included), else free memory. */
 export function availableMemoryBytes(): number {

@@ -2,7 +2,7 @@
 // A fork: a new sequence that shares its parent's cells (shared-cells mode: only an owner is
 // added; copy mode: the cells are copied), admitted only when the pool has room for the tail it is expected to
 // grow. No token is decoded; the parent's pending token is carried over, so the fork's first step decodes it.
-import { KvAdmissionError, SwarmRuntimeError } from "./runtimeErrors";
+import { KvAdmissionError, SwarmRuntimeError } from "../runtimeErrors";
 import { copySequenceState } from "./sequenceInternals";
 import type { SwarmSequence } from "./swarmSequence";
 

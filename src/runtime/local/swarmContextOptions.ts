@@ -1,29 +1,11 @@
-// The options of a swarm context and of one fork, and llama.cpp's view of a sequence beside the ledger's:
-// the shapes callers pass in and read back, apart from the context that does the work.
+// The local engine's context options turned into llama.cpp's (the options' shape is the port's,
+// port/engineShapes.ts), and the pool facts the budget shows, apart from the context that does the work.
 import type { LlamaContextOptions } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { KvCacheType, KvPlacement } from "../protocol/runtime";
-import type { KvCellCost } from "./loadModel";
-import { SwarmRuntimeError } from "./runtimeErrors";
-import type { AgentRole, EngineAgent, EngineForkOptions } from "./engine";
-
-export interface SwarmContextOptions {
-  /** Most agents alive at once (the trunk and one synthesist come on top). */
-  maxAgents: number;
-  /** KV cells for the whole swarm; llama.cpp rounds up to a multiple of 256 (read `poolCells`). */
-  kvCells: number;
-  /** CPU threads for decoding (1 or 2 on a small machine). Defaults to the model's. */
-  threads?: number;
-  /** Ask for the unified pool (default true); it is granted only by the patched build. */
-  unified?: boolean;
-  /** Most tokens in one `llama_decode` (default 512). */
-  batchSize?: number;
-  /** Cells promised to each new agent for its own tokens when no `expectedTail` is given (default 64). */
-  defaultExpectedTail?: number;
-  /** The KV cache's element type (default: the model's, F16); a quantised one turns flash attention on. */
-  kvCacheType?: KvCacheType;
-  /** Where `kvCells` came from, in words (shown with the budget). */
-  poolOrigin?: string;
-}
+import type { KvPlacement } from "../../protocol/runtime";
+import type { KvCellCost } from "../loadModel";
+import type { EngineForkOptions } from "../port/engine";
+import type { SwarmContextOptions } from "../port/engineShapes";
+import { SwarmRuntimeError } from "../runtimeErrors";
 
 /** What the budget shows about the pool beyond its cells: a cell's type and cost, where it lives, why its size. */
 export interface PoolFacts {
@@ -83,32 +65,3 @@ export function llamaContextOptions(
 }
 
 export type ForkOptions = EngineForkOptions;
-
-/** llama.cpp's own view of one sequence next to the ledger's. */
-export interface SequencePositionCheck {
-  id: string;
-  ledgerCells: number;
-  llamaMinPosition: number;
-  llamaMaxPosition: number;
-}
-
-/** Refuses a fork whose id is taken or whose role has no seat left (maxAgents agents, one synthesist). */
-export function checkSeat(seat: {
-  id: string;
-  role: AgentRole;
-  trunkId: string;
-  maxAgents: number;
-  live: readonly EngineAgent[];
-}): void {
-  const { id, role } = seat;
-  if (id === seat.trunkId || seat.live.some((agent) => agent.id === id))
-    throw new SwarmRuntimeError("invalid-request", `An agent named ${id} is already live; fork under another id.`);
-  const taken = seat.live.filter((agent) => agent.role === role).length;
-  const seats = role === "synthesist" ? 1 : seat.maxAgents;
-  if (taken >= seats) {
-    throw new SwarmRuntimeError(
-      "no-sequence-left",
-      `All ${seats} ${role} seat(s) are taken; release one before forking, or raise swarmboard.maxAgents.`,
-    );
-  }
-}

@@ -3,7 +3,7 @@
 // references its parent's segments up to the fork point. In shared-cells mode a cell lives while any sequence
 // references it, so a segment's live extent is the furthest point any live sequence reaches into it. In copy
 // mode every sequence holds a private copy of its whole history.
-import type { RuntimeMode } from "../protocol/runtime";
+import type { RuntimeMode } from "../../protocol/runtime";
 
 interface SegmentRef {
   readonly segment: number;

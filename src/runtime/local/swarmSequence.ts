@@ -6,13 +6,13 @@
 // Keeping the last token undecoded makes a fork free (it copies cells, decodes nothing) and puts every agent's
 // first token into the same batch as the others'.
 import type { LlamaContext, LlamaContextSequence, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
-import type { KvFullEvent } from "../protocol/runtime";
+import type { KvFullEvent } from "../../protocol/runtime";
 import type { CellLedger } from "./cellLedger";
 import type { GenerationMeter } from "./generationMeter";
 import type { KvAdmission } from "./kvAdmission";
-import type { SwarmModel } from "./loadModel";
-import { runExclusive } from "./exclusiveUse";
-import { KvAdmissionError } from "./runtimeErrors";
+import type { SwarmModel } from "../loadModel";
+import { runExclusive } from "../exclusiveUse";
+import { KvAdmissionError } from "../runtimeErrors";
 import type { StepBarrier } from "./stepBarrier";
 
 /** What all sequences of one swarm context share. */

@@ -1,0 +1,100 @@
+// The local engine: the model's weights in this process, its contexts created from it (swarmContext.ts). A trunk
+// goes into the context kept from the last swarm when its shape matches (only what differs is decoded), else into
+// a new context, restored from a state file a former worker saved when that checks out, else decoded. After the
+// swarm the context goes back to the runtime's owner, its trunk saved to disk first when asked for.
+import { existsSync } from "node:fs";
+import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
+import type { SwarmModel } from "../loadModel";
+import type { EngineContext, OpenedTrunk, SwarmEngine } from "../port/engine";
+import type { PoolSize, SwarmContextOptions, TrunkRequest } from "../port/engineShapes";
+import type { RuntimeOwner } from "../runtimeOwner";
+import { SwarmRuntimeError } from "../runtimeErrors";
+import { createSwarmContext, SwarmContext } from "./swarmContext";
+
+export class LocalEngine implements SwarmEngine {
+  readonly kind = "local" as const;
+  /** The contexts this engine created or took from the owner, until it hands them back or disposes them. */
+  private readonly contexts = new Set<SwarmContext>();
+
+  constructor(
+    readonly model: SwarmModel,
+    private readonly owner: RuntimeOwner,
+  ) {}
+
+  async createContext(options: SwarmContextOptions): Promise<SwarmContext> {
+    const context = await createSwarmContext(this.model, options);
+    this.contexts.add(context);
+    return context;
+  }
+
+  async openTrunk(
+    tokens: readonly Token[],
+    request: TrunkRequest,
+    sizePool: () => Promise<PoolSize>,
+  ): Promise<OpenedTrunk> {
+    const { shape } = request;
+    // A kept context of another shape is disposed here, before the pool is sized, so its memory counts as free.
+    const kept = await this.owner.takeKeptContext(shape);
+    if (kept !== undefined) {
+      const context = this.own(kept);
+      this.contexts.add(context);
+      try {
+        return { context, trunkReuse: await context.replaceTrunk(tokens) };
+      } catch (error) {
+        await this.disposeContext(context);
+        throw error;
+      }
+    }
+    const pool = await sizePool();
+    const context = await this.createContext({
+      maxAgents: shape.maxAgents,
+      kvCells: pool.cells,
+      threads: shape.threads,
+      poolOrigin: pool.origin,
+      ...(shape.kvCacheType ? { kvCacheType: shape.kvCacheType } : {}),
+    });
+    try {
+      await decodeOrRestore(context, request.stateFile, tokens);
+    } catch (error) {
+      await this.disposeContext(context);
+      throw error;
+    }
+    return { context };
+  }
+
+  async keepTrunk(context: EngineContext, request: TrunkRequest): Promise<void> {
+    const own = this.own(context);
+    this.contexts.delete(own);
+    // The trunk's cells stay for the next swarm (the agents are released by now), and on disk when asked for.
+    if (request.stateFile !== undefined && own.liveAgents.length === 0)
+      await own.saveTrunk(request.stateFile).catch(() => undefined);
+    await this.owner.keepContext(own, request.shape);
+  }
+
+  async dispose(): Promise<void> {
+    const contexts = [...this.contexts];
+    this.contexts.clear();
+    for (const context of contexts) await context.dispose();
+  }
+
+  private async disposeContext(context: SwarmContext): Promise<void> {
+    this.contexts.delete(context);
+    await context.dispose();
+  }
+
+  private own(context: EngineContext): SwarmContext {
+    if (!(context instanceof SwarmContext) || context.model !== this.model)
+      throw new SwarmRuntimeError("invalid-request", "That context is not one of this local engine's.");
+    return context;
+  }
+}
+
+/** A trunk saved by an earlier worker is restored when it checks out (trunkStateFile.ts); else it is decoded. */
+async function decodeOrRestore(context: SwarmContext, file: string | undefined, tokens: readonly Token[]) {
+  if (file !== undefined && existsSync(file)) {
+    const restore = await context.restoreTrunk(file, tokens);
+    if (restore.restored) return;
+    process.stderr.write(`Swarmboard: ${restore.note}; decoding the trunk.\n`);
+  }
+  await context.appendToTrunk(tokens);
+}
