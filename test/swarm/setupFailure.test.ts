@@ -25,17 +25,18 @@ const forced = "forced: the memory reading after the trunk decode failed";
 function failingAfterDecode(engine: SwarmEngine, disposed: EngineContext[]): SwarmEngine {
   const wrap = (context: EngineContext): EngineContext => {
     let read = false;
+    // Counted on the context itself: whoever disposes it (the set-up, or the engine closing what it holds).
+    const dispose = context.dispose.bind(context);
+    context.dispose = async () => {
+      disposed.push(context);
+      await dispose();
+    };
     return new Proxy(context, {
       get(target, property) {
         if (property === "stats" && !read)
           return () => {
             read = true;
             throw new Error(forced);
-          };
-        if (property === "dispose")
-          return async () => {
-            disposed.push(target);
-            await target.dispose();
           };
         const value: unknown = Reflect.get(target, property, target);
         return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;

@@ -148,6 +148,8 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
         },
         processRuntime,
       ));
+    // A set-up that fails from here on closes every context the engine opened (the decoded trunk's too): none is kept.
+    opened.push(engine, (e) => e.dispose());
     const { model } = engine;
     const plan = planSeats(options.recipe, options.agents);
     const work = await openWorkplace(options, repo, plan);
@@ -155,8 +157,7 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const summary = await workspaceSummary(repo.topLevel, tasks, board);
     const memory = await openSwarmMemory({ options, repo, board, countTokens: (t) => model.tokenize(t).length, note });
     const trunk = await decodeTrunk({ options, repo, engine, plan, tasks, summary, memory: memory.section });
-    // A set-up that fails from here on keeps no context: it is disposed, not kept for the next swarm.
-    const { context, format, rules, trunkReuse } = opened.push(trunk, (t) => t.context.dispose());
+    const { context, format, rules, trunkReuse } = trunk;
     // The worker's memory beyond weights and KV, its fixed part read now (no agent live): short for the plan? Say so.
     const workerMemory = context.stats().memory;
     const short = workerMemory === undefined ? undefined : memoryRoomNote(workerMemory, plan.widestStage);
