@@ -148,6 +148,8 @@ export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         ),
       );
     }
+    case "approval-ended":
+      return withoutApproval(s, e.requestId);
     case "approval-request":
       return {
         ...s,

@@ -147,6 +147,17 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     /** Why the policy asks rather than allows. */
     reason: z.string(),
   }),
+  /**
+   * An approval request ended: answered (by whichever window or client answered first), unanswered in time, or
+   * withdrawn (the agent stopped). Every view showing the request drops it.
+   */
+  z.object({
+    ...base,
+    type: z.literal("approval-ended"),
+    requestId: z.string(),
+    agentId: z.string(),
+    outcome: z.enum(["once", "swarm", "deny", "timed-out", "withdrawn"]),
+  }),
   /** An agent asked the person a question (`ask_user`); it waits for the answer at most `timeoutMs`. */
   z.object({
     ...base,

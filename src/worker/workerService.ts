@@ -34,19 +34,22 @@ import { SwarmSlot } from "./swarmSlot";
 import { serveStanding } from "./standingService";
 import { serveSteering } from "./steeringService";
 
-/** Approvals that go out as `approval-request` events on the swarm's stream. */
+/** Approvals that go out as `approval-request` events on the swarm's stream, and end as `approval-ended`. */
 function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): SwarmApprovals {
-  return new SwarmApprovals((req) =>
-    emit({
-      type: "approval-request",
-      swarmId,
-      time: Date.now(),
-      requestId: req.id,
-      agentId: req.agent,
-      command: req.command,
-      cwd: req.cwd,
-      reason: req.reasons.join("; "),
-    }),
+  return new SwarmApprovals(
+    (req) =>
+      emit({
+        type: "approval-request",
+        swarmId,
+        time: Date.now(),
+        requestId: req.id,
+        agentId: req.agent,
+        command: req.command,
+        cwd: req.cwd,
+        reason: req.reasons.join("; "),
+      }),
+    (req, outcome) =>
+      emit({ type: "approval-ended", swarmId, time: Date.now(), requestId: req.id, agentId: req.agent, outcome }),
   );
 }
 
