@@ -26,8 +26,11 @@ export const workerFloors = {
   eval: ["agent", "swarm"],
 };
 
-/** Packages that only one layer may import. */
-const packageOwners = { vscode: "host", "node-llama-cpp": "runtime" };
+/**
+ * Packages that only one layer may import: the editor's API in the host, the model runtime in the runtime, git in the
+ * workspace (every other layer reaches git through the workspace's contained tools).
+ */
+const packageOwners = { vscode: "host", "node-llama-cpp": "runtime", "simple-git": "workspace" };
 
 /** Layers that must stay free of I/O (a browser, or pure logic). */
 const noNodeIo = new Set(["protocol", "core", "webview"]);

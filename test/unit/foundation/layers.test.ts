@@ -32,6 +32,13 @@ describe("layer lint rule", function () {
     }
   });
 
+  it("fails simple-git outside src/workspace (git goes through the workspace's contained tools)", async () => {
+    assert.deepEqual(await lintAs("gitOutsideWorkspace.ts", "src/worker/__fixture__.ts"), [
+      "swarmboard/layers: `simple-git` may be imported only under src/workspace.",
+    ]);
+    assert.deepEqual(await lintAs("gitOutsideWorkspace.ts", "src/workspace/__fixture__.ts"), []);
+  });
+
   it("allows node-llama-cpp in src/runtime", async () => {
     assert.deepEqual(await lintAs("llamaOutsideRuntime.ts", "src/runtime/__fixture__.ts"), []);
   });
