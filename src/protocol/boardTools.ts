@@ -50,7 +50,8 @@ export type BoardToolName = keyof typeof boardToolArgSchemas;
 export const boardToolDescriptions: Record<BoardToolName, string> = {
   post_finding: "Post a typed finding to the board (shared or on your pad, depending on the recipe).",
   grep_board: "Search the whole board history by regex, kind, author or path.",
-  claim: "Claim a sub-task or files before changing them; refused if another agent holds an overlapping claim.",
+  claim:
+    "Claim a sub-task or files before changing them; refused if another agent holds an overlapping claim. Files you claim are yours: other agents' writes, edits and merges of them are refused until you release.",
   release: "Release a claim when you finish or give up on it.",
   send_message: 'Message the swarm ("swarm") or one agent; delivered at its next iteration or tool return.',
 };

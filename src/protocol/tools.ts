@@ -190,6 +190,8 @@ export const toolErrorSchema = z.object({
     "io-failed",
     /** A reader (a role without writing tools) tried to change the tree. */
     "read-only",
+    /** The file is inside another agent's live claim (src/core/claimedPaths.ts). */
+    "claimed",
   ]),
   message: z.string(),
 });

@@ -20,6 +20,7 @@ import { mergeProgress } from "./mergeProgress";
 import type { MergeVerifier } from "./mergeVerifier";
 import { OwnWorktree, type OwnWorktreeOptions } from "./ownWorktree";
 import { protectedBy, resolveInWorktree, type ContainmentRules } from "./pathContainment";
+import { branchChangedPaths } from "./repoFacts";
 import { repositoryProtectedPaths } from "./repositoryProtection";
 import { agentBranch } from "./branchNames";
 import type { SharedReadView } from "./sharedReadView";
@@ -193,6 +194,12 @@ export class AgentWorkspace {
       // The tests need the whole tree: a sparse worktree's merged commit is tested in a full scratch checkout.
       ...(sparse ? { verifyWholeTree: true } : {}),
     });
+  }
+
+  /** Files the agent's branch changed since it left the integration branch (none before it has a worktree). */
+  async branchChanges(): Promise<string[]> {
+    if (this.access !== "writer" || !this.own.exists) return [];
+    return (await branchChangedPaths(this.worktree.path, `refs/heads/${this.repo.integrationBranch}`)) ?? [];
   }
 
   /** Policy first, then approval where needed (always, without a sandbox), then the run (agentCommand.ts). */

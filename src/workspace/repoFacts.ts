@@ -91,6 +91,13 @@ export async function changedPaths(dir: string): Promise<string[]> {
     .map((s) => s.slice(3));
 }
 
+/** Files changed on HEAD since it left `base` (from their merge base; both sides of a rename), or null without `base`. */
+export async function branchChangedPaths(dir: string, base: string): Promise<string[] | null> {
+  if ((await refSha(dir, base)) === null) return null;
+  const out = await gitText(dir, ["diff", "--name-only", "--no-renames", "-z", `${base}...HEAD`]);
+  return out.split("\0").filter(Boolean);
+}
+
 /** True while a merge is in progress in the worktree at `dir`. */
 export async function isMerging(dir: string): Promise<boolean> {
   const out = await runGit(dir, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], { okExitCodes: [1] });

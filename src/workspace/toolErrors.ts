@@ -18,11 +18,22 @@ export class ReadOnlyRefusal extends Error {
   }
 }
 
+/** A write, edit or merge touching a file inside another agent's live claim; the message names the owner. */
+export class ClaimedPathRefusal extends Error {
+  readonly code = "claimed";
+
+  constructor(message: string) {
+    super(message);
+    this.name = "ClaimedPathRefusal";
+  }
+}
+
 /** The ToolError a workspace failure stands for; undefined for an error no tool of the workspace throws. */
 export function knownToolError(err: unknown): ToolError | undefined {
   if (err instanceof PathRefusedError) return { code: err.code, message: err.message };
   if (err instanceof ToolFailure) return { code: err.code, message: err.message };
   if (err instanceof ReadOnlyRefusal) return { code: err.code, message: err.message };
+  if (err instanceof ClaimedPathRefusal) return { code: err.code, message: err.message };
   if (err instanceof GitCommandError) return { code: "git-failed", message: err.message };
   const e = err as NodeJS.ErrnoException;
   if (e?.code === "ENOENT") return { code: "not-found", message: `Not found: ${e.message}` };

@@ -1,6 +1,7 @@
 // The workspace tools: files, search, commands and git in the agent's own worktree. Each runs one typed method
 // of AgentWorkspace; what it means to the loop is written next to it (a change is a diff, a commit is acted,
-// a command that ran is a verification, a merge moves the loop on).
+// a command that ran is a verification, a merge moves the loop on). A tool that changes files names the paths it
+// would touch (`touches`), and those are checked against the other agents' claims before it runs (claimBinding.ts).
 import type { z } from "zod";
 import type { LoopInput } from "../../../protocol/agentLoop";
 import {
@@ -19,6 +20,8 @@ import type { AgentWorkspace } from "../../../workspace/agentWorkspace";
 import type { SwarmBoard } from "../../../core/swarmBoard";
 import type { BoardEntry } from "../../../protocol/board";
 import type { MergeProgressResult, ToolArgs } from "../../../protocol/tools";
+import { mergeRefusal, writeRefusal, type ClaimedPath } from "../../../core/claimedPaths";
+import { refuseClaimedPaths } from "./claimBinding";
 import { defineTool, type CatalogTool, type ToolDefinition } from "./toolDefinition";
 
 /** What the workspace tools need: the agent's worktree (absent for a role without one) and its stop signal. */
@@ -36,10 +39,26 @@ function worktreeOf(ctx: WorkspaceToolContext): AgentWorkspace {
   return ctx.workspace;
 }
 
+/** What a changing tool declares so that claims bind it: the paths it would touch, and how a refusal reads. */
+interface ClaimBound<Schema extends z.ZodType> {
+  readonly touches?: (ctx: WorkspaceToolContext, args: z.output<Schema>) => Promise<readonly string[]>;
+  readonly refusal?: (blocked: readonly ClaimedPath[]) => string;
+}
+
 function workspaceTool<Schema extends z.ZodType, Result>(
-  def: Omit<ToolDefinition<WorkspaceToolContext, Schema, Result>, "kind">,
+  def: Omit<ToolDefinition<WorkspaceToolContext, Schema, Result>, "kind"> & ClaimBound<Schema>,
 ): CatalogTool<WorkspaceToolContext> {
-  return defineTool({ ...def, kind: "workspace" });
+  const { touches, refusal, ...rest } = def;
+  if (touches === undefined) return defineTool({ ...rest, kind: "workspace" });
+  const refuse = refusal ?? ((blocked: readonly ClaimedPath[]) => writeRefusal(rest.name, blocked));
+  return defineTool({
+    ...rest,
+    kind: "workspace",
+    run: async (ctx, args) => {
+      refuseClaimedPaths(ctx, await touches(ctx, args), refuse);
+      return rest.run(ctx, args);
+    },
+  });
 }
 
 export const workspaceTools: readonly CatalogTool<WorkspaceToolContext>[] = [
@@ -68,6 +87,7 @@ export const workspaceTools: readonly CatalogTool<WorkspaceToolContext>[] = [
     name: "write_file",
     description: "Create or overwrite a file in your worktree.",
     args: writeFileArgs,
+    touches: async (_ctx, args) => [args.path],
     run: (ctx, args) => worktreeOf(ctx).writeFile(args),
     meaning: (r) => ({ summary: `write_file ${r.path}`, progress: { diff: true } }),
   }),
@@ -77,6 +97,7 @@ export const workspaceTools: readonly CatalogTool<WorkspaceToolContext>[] = [
       "Change a file by search/replace blocks (edits), applied in order; each search must occur exactly once. " +
       "Nothing is written unless every block matches.",
     args: editFileArgs,
+    touches: async (_ctx, args) => [args.path],
     run: (ctx, args) => worktreeOf(ctx).editFile(args),
     meaning: (r) => ({ summary: `edit_file ${r.path}`, progress: { diff: true } }),
   }),
@@ -124,6 +145,9 @@ export const workspaceTools: readonly CatalogTool<WorkspaceToolContext>[] = [
     name: "merge_progress",
     description: "Merge your verified commits into the swarm's integration branch; a conflict comes back to resolve.",
     args: mergeProgressArgs,
+    // What the merge would publish: every file the branch changed (an abort publishes nothing).
+    touches: async (ctx, args) => (args.abort || ctx.workspace === undefined ? [] : ctx.workspace.branchChanges()),
+    refusal: mergeRefusal,
     run: (ctx, args) => mergeAndPost(ctx, args),
     // A conflict is read by the agent (its files and hunks) and counted by the watchdog as a setback.
     meaning: ({ posted, ...r }) => {
