@@ -13,6 +13,7 @@ export const hostCommands = {
   launchSwarm: { id: "swarmboard.launchSwarm" },
   launchSwarmWithContext: { id: "swarmboard.launchSwarmWithContext" },
   startWatching: { id: "swarmboard.startWatching" },
+  stopWatching: { id: "swarmboard.stopWatching" },
   stopSwarm: { id: "swarmboard.stopSwarm" },
   openPanel: { id: "swarmboard.openPanel" },
   reviewBranches: { id: "swarmboard.reviewBranches" },

@@ -8,7 +8,7 @@ import { readSettings, reportSettingsProblems } from "./configuration";
 import { Confirmations } from "./confirmations";
 import { HostLog } from "./hostLog";
 import { launchSwarm, launchWithEditorContext } from "./launch/launchSwarm";
-import { startWatching } from "./launch/startWatching";
+import { startWatching, stopWatching } from "./launch/startWatching";
 import { memoryCommandHandlers } from "./memory/memoryCommands";
 import { RepositoryMemories } from "./memory/repositoryMemories";
 import { LaunchInput } from "./launch/launchInput";
@@ -117,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
       launchSwarm: (arg?: unknown) => launchSwarm(launchDeps, arg),
       launchSwarmWithContext: (arg?: unknown) => launchWithEditorContext(launchDeps, arg),
       startWatching: (arg?: unknown) => startWatching(launchDeps, own, receipts, arg),
+      stopWatching: () => stopWatching(launchDeps, receipts),
       selectModel: reportingFailures(log, "selectModel", (args?: { path?: string; pullUri?: string }) =>
         selectModel(models, args),
       ),

@@ -6,7 +6,9 @@ import path from "node:path";
 import * as vscode from "vscode";
 import { defaultWatchGoal } from "../../core/builtinRecipes";
 import type { Receipts } from "../receipts";
-import { watchEditorForSwarm } from "../swarm/editorTriggers";
+import { toErrorData } from "../../core/rpc/rpcPeer";
+import { stopSwarmMethod } from "../../protocol/swarmRpc";
+import { watchEditorForSwarm, watchedSwarms } from "../swarm/editorTriggers";
 import type { LaunchResult } from "./launchArgs";
 import { launchSwarm, type LaunchDeps } from "./launchSwarm";
 
@@ -28,4 +30,26 @@ export async function startWatching(
     receipts.say(`Swarmboard: watching ${path.basename(repository)}: new errors and saves (tests) go to the swarm`);
   }
   return result;
+}
+
+/**
+ * "Swarmboard: Stop Watching": stops the standing swarms this window watches (their agents stop at their next step,
+ * the editor's errors and saves stop going to them), and says which; says so when none is watching.
+ */
+export async function stopWatching(deps: LaunchDeps, receipts: Receipts): Promise<string[]> {
+  const ids = watchedSwarms();
+  if (ids.length === 0) {
+    void vscode.window.showInformationMessage("Swarmboard: nothing is being watched (Start Watching begins).");
+    return [];
+  }
+  const stopped: string[] = [];
+  for (const swarmId of ids) {
+    try {
+      if ((await deps.worker.request(stopSwarmMethod, { swarmId })).stopping) stopped.push(swarmId);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Swarmboard: could not stop ${swarmId}: ${toErrorData(err).message}`);
+    }
+  }
+  if (stopped.length > 0) receipts.say(`Swarmboard: stopped watching (${stopped.join(", ")}); its agents stop now`);
+  return stopped;
 }

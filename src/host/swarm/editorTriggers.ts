@@ -31,12 +31,20 @@ function insideRepository(repository: string, uri: vscode.Uri): string | undefin
   return relative.split(path.sep).join("/");
 }
 
+/** The standing swarms this window watches the editor for, until they end (Stop Watching stops them). */
+const watching = new Set<string>();
+
+export function watchedSwarms(): readonly string[] {
+  return [...watching];
+}
+
 export function watchEditorForSwarm(
   deps: { readonly worker: WorkerProcess; readonly store: SwarmStore; readonly log: HostLog },
   swarmId: string,
   repository: string,
 ): vscode.Disposable {
   const changes = new DiagnosticChanges();
+  watching.add(swarmId);
   let stopped = false;
   let testsOnSave = true;
   const refused = (what: string) => (error: unknown) => {
@@ -76,6 +84,7 @@ export function watchEditorForSwarm(
   });
   const stop = () => {
     stopped = true;
+    watching.delete(swarmId);
     diagnosticsChanged.dispose();
     saved.dispose();
     ending.dispose();

@@ -46,6 +46,7 @@ describe("activation", () => {
       "swarmboard.startWatching",
       "swarmboard.stopAgent",
       "swarmboard.stopSwarm",
+      "swarmboard.stopWatching",
     ]);
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const id of contributed) assert.ok(registered.has(id), `${id} is contributed but not registered`);

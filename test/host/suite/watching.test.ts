@@ -119,8 +119,12 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
       () => swarmTrace(stateDir).find((e) => e.type === "tool-call" && e.agentId === "agent-1" && e.tool === "finish"),
       60_000,
     );
-    await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId });
+    // Stop Watching stops the standing swarm this window watches, and says so.
+    const stopped = await vscode.commands.executeCommand<string[]>("swarmboard.stopWatching");
+    assert.deepEqual(stopped, [swarmId]);
+    assert.match(hooks.swarms.receipts().at(-1) ?? "", new RegExp(`^Swarmboard: stopped watching \\(${swarmId}\\)`));
     await waitFor("the swarm to end", () => hooks.swarms.store.swarm(swarmId)?.status === "stopped", 60_000);
+    assert.deepEqual(await vscode.commands.executeCommand<string[]>("swarmboard.stopWatching"), [], "none is left");
 
     const events = swarmTrace(stateDir);
     const routes = new Map(events.flatMap((e) => (e.type === "trigger" ? [[e.trigger.id, e.route] as const] : [])));
