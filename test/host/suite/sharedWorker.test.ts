@@ -63,7 +63,7 @@ describe("the shared worker", function () {
     const recipeFile = path.join(root, "shared-recipe.json");
     writeFileSync(recipeFile, JSON.stringify(recipe));
     const swarmId = await hooks.reviewSurfaces.swarms.start({
-      goal: "Look at the stats module",
+      goal: "Count the stats module's functions from the shared worker",
       recipe: recipeFile,
       modelPath: modelPath(),
       workspace: repo,
