@@ -89,3 +89,8 @@ export const talkTools = {
   },
 } as const;
 export type TalkToolName = keyof typeof talkTools;
+
+/** A talk tool's name among VS Code's language model tools, where every extension's tools share one namespace. */
+export function talkToolLmName(name: TalkToolName): `swarmboard_${TalkToolName}` {
+  return `swarmboard_${name}`;
+}
