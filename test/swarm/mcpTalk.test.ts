@@ -1,8 +1,9 @@
 // Another agent talks to a running swarm over MCP (the SDK's own client against `swarmboard mcp` over stdio, the
 // tiny ChatML model, forced turns): agent-1 asks a question (ask_user) and gets the client's answer_question as its
-// tool result; a message_swarm to agent-2 is delivered at its next tool return; an add_task lands on the board; a
-// trigger to a swarm that is not standing is refused with why. Then a standing swarm (recipe watch) takes a
-// send_trigger, and its router (agent-1) decides it: the decision is in its trigger log. Needs `npm run build`.
+// tool result; a message_swarm to agent-2 (waiting on its own question) is delivered at its next tool return; an
+// add_task lands on the board; a trigger to a swarm that is not standing is refused with why. Then a standing swarm
+// (recipe watch) takes a send_trigger, and its router (agent-1) decides it: the decision is in its trigger log.
+// Needs `npm run build`.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -90,7 +91,7 @@ describe("talking to a running swarm over MCP (the SDK's client, swarmboard mcp,
     const script: TurnScript = {
       agents: {
         "agent-1": [{ tool: "ask_user", args: { question: "Should median skip NaN values?" } }, ...busy(300)],
-        "agent-2": busy(300),
+        "agent-2": [{ tool: "ask_user", args: { question: "May I change mean too?" } }, ...busy(300)],
         synthesist: [{ tool: "finish", args: { summary: "stopped early" } }],
       },
     };
@@ -104,11 +105,16 @@ describe("talking to a running swarm over MCP (the SDK's client, swarmboard mcp,
       assert.ok(bad.error && /text/.test(bad.text), bad.text);
 
       const { swarmId, stateDir } = await mcp.launch({ goal: "Fix the stats module", recipe: recipeFile, agents: 2 });
-      const status = await waitFor("agent-1's question in the status", async () => {
+      const events = path.join(stateDir, "events.jsonl");
+      const read = () => jsonLines(events, (v) => swarmEventSchema.parse(v));
+      // Both agents wait on their questions, so both are in the swarm when the message and the task arrive.
+      const status = await waitFor("both agents' questions in the status", async () => {
         const text = (await mcp.call("swarmboard_status", { swarmId })).text;
-        return /Open question (\S+) from agent-1: Should median skip NaN values\?/.exec(text) ?? undefined;
+        const first = /Open question (\S+) from agent-1: Should median skip NaN values\?/.exec(text);
+        const second = /Open question (\S+) from agent-2: May I change mean too\?/.exec(text);
+        return first && second ? [first[1]!, second[1]!] : undefined;
       });
-      const questionId = status[1]!;
+      const [questionId, question2] = status;
 
       const message = await mcp.call("message_swarm", { swarmId, to: "agent-2", text: "look at mean too" });
       assert.ok(!message.error, message.text);
@@ -120,14 +126,14 @@ describe("talking to a running swarm over MCP (the SDK's client, swarmboard mcp,
       assert.ok(taskId, task.text);
       const answer = await mcp.call("answer_question", { questionId, text: "yes, skip NaN" });
       assert.equal(answer.text, `Answered ${questionId}: agent-1 reads it as its ask_user result.`);
+      const answer2 = await mcp.call("answer_question", { questionId: question2, text: "yes" });
+      assert.ok(!answer2.error, answer2.text);
       const again = await mcp.call("answer_question", { questionId, text: "no" });
       assert.ok(again.error && /is not an open question/.test(again.text), again.text);
       const trigger = await mcp.call("send_trigger", { text: "TS2322 in src/stats.js" });
       assert.ok(trigger.error, trigger.text);
       assert.match(trigger.text, /^Refused \(not-standing\): No standing swarm .* \(swarmboard watch\)\.$/);
 
-      const events = path.join(stateDir, "events.jsonl");
-      const read = () => jsonLines(events, (v) => swarmEventSchema.parse(v));
       const has = (test: (e: SwarmEvent[]) => boolean) => () => (test(read()) ? read() : undefined);
       await waitFor(
         "the answer and the message to reach their agents",
