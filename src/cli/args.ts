@@ -3,7 +3,7 @@
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { parseEval, type EvalOptions } from "./evalArgs";
 import { positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
-import { parseRun, parseWatch, type RunOptions } from "./runArgs";
+import { askUserSeconds, parseRun, parseWatch, type RunOptions } from "./runArgs";
 
 export { UsageError } from "./flagParsing";
 export type { EvalOptions } from "./evalArgs";
@@ -53,6 +53,8 @@ export interface McpOptions {
   script?: string;
   approveAsks: boolean;
   noAgentRules: boolean;
+  /** Seconds an agent's ask_user waits for a client's answer_question (default 0: agents decide alone). */
+  askUserTimeout?: number;
 }
 
 export type CliCommand =
@@ -77,6 +79,7 @@ export function parseMcp(argv: string[]): McpOptions {
     "--gpu",
     "--kv-cache-type",
     "--script",
+    "--ask-user-timeout",
   ]);
   const f = readFlags(argv, flags, new Set(["--approve-asks", "--no-agent-rules"]));
   const int = (flag: string) => (f.has(flag) ? positiveInt(flag, f.get(flag)!) : undefined);
@@ -91,6 +94,9 @@ export function parseMcp(argv: string[]): McpOptions {
     script: f.get("--script"),
     approveAsks: f.has("--approve-asks"),
     noAgentRules: f.has("--no-agent-rules"),
+    ...(f.has("--ask-user-timeout")
+      ? { askUserTimeout: askUserSeconds("--ask-user-timeout", f.get("--ask-user-timeout")!) }
+      : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // `swarmboard mcp`: an MCP server over stdio (the official TypeScript SDK) exposing the delegation tools
 // (launch, status, findings, stop: the schemas of src/protocol/delegationTools.ts, which the SDK validates;
-// a bad argument is a tool error naming the field) and the board as resources. Usable from any MCP client:
+// a bad argument is a tool error naming the field), the talk tools (mcpTalkTools.ts) and the board as resources. Usable from any MCP client:
 // VS Code's mcp.json, Claude Code, Cline (the README shows the configuration).
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -13,6 +13,7 @@ import type { McpOptions } from "./args";
 import { checkModelFile, checkWorkspace } from "./inputChecks";
 import { readScriptFile } from "./inputFiles";
 import { maxMcpLineBytes, McpLineGuard } from "./mcpLineGuard";
+import { registerTalkTools } from "./mcpTalkTools";
 
 function toolResult(answer: McpAnswer) {
   return { content: [{ type: "text" as const, text: answer.text }], ...(answer.ok ? {} : { isError: true }) };
@@ -104,9 +105,13 @@ export async function runMcpServer(options: Omit<McpSwarmOptions, "log">): Promi
   const swarms = new McpSwarms({ ...options, log });
   const server = new McpServer(
     { name: "swarmboard", version: extensionVersion },
-    { instructions: "Delegate broad coding or research tasks to a local agent swarm on one model; read its board." },
+    {
+      instructions:
+        "Delegate broad coding or research tasks to a local agent swarm on one model; read its board; message its agents, add tasks, answer their questions, send triggers to a standing one.",
+    },
   );
   registerTools(server, swarms);
+  registerTalkTools(server, swarms);
   registerResources(server, swarms);
   // Whole lines up to the limit reach the SDK's transport; a longer one is answered with an error here.
   const input = process.stdin.pipe(new McpLineGuard((line) => process.stdout.write(`${line}\n`)));
@@ -140,5 +145,6 @@ export async function mcpCommand(command: McpOptions): Promise<number> {
     ...(script ? { script } : {}),
     approveAsks: command.approveAsks,
     agentRules: !command.noAgentRules,
+    ...(command.askUserTimeout !== undefined ? { askUserTimeoutSeconds: command.askUserTimeout } : {}),
   });
 }

@@ -7,14 +7,17 @@ import { existsSync, mkdirSync, rmdirSync } from "node:fs";
 import path from "node:path";
 import { DisposableStore } from "../core/disposable";
 import { findingsText, isRunning, pickSwarm, statusText } from "../core/delegationText";
+import { addTask, answerQuestion, messageSwarm, sendTrigger, type TalkAnswer } from "../core/swarmTalk";
 import { RpcPeer, toErrorData } from "../core/rpc/rpcPeer";
 import { createInProcessTransportPair } from "../core/rpc/transport";
 import { emptySwarm, reduceSwarm, type SwarmViewState } from "../core/swarmView";
 import type { FindingsToolInput, LaunchToolInput, StatusToolInput, StopToolInput } from "../protocol/delegationTools";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import { answerApprovalMethod, startSwarmMethod, stopSwarmMethod, swarmEventsNotification } from "../protocol/swarmRpc";
+import type { AddTaskToolInput, AnswerToolInput, MessageToolInput, TriggerToolInput } from "../protocol/talkTools";
 import type { TurnScript } from "../protocol/turnScript";
 import { workerLogNotification } from "../protocol/workerRpc";
+import { watchRecipeInput } from "../core/builtinRecipes";
 import { defaultPolicyRules } from "../worker/swarm/defaultPolicy";
 import { WorkerService } from "../worker/workerService";
 
@@ -29,6 +32,8 @@ export interface McpSwarmOptions {
   readonly kvCacheType?: KvCacheType;
   readonly approveAsks: boolean;
   readonly agentRules: boolean;
+  /** Seconds an agent's ask_user question waits for a client's answer_question; 0 (default): agents decide alone. */
+  readonly askUserTimeoutSeconds?: number;
   /** Scripted turns for every launch (tests and demos). */
   readonly script?: TurnScript;
   /** Where diagnostics go (stderr: stdout is the MCP channel). */
@@ -105,8 +110,10 @@ export class McpSwarms {
           deny: [...defaultPolicyRules.deny],
         },
         agentRules: options.agentRules,
-        // An MCP client has no person behind ask_user: agents are told at once to decide alone.
-        askUserTimeoutSeconds: 0,
+        // Unless the server was told a client answers (--ask-user-timeout), agents are told at once to decide alone.
+        askUserTimeoutSeconds: options.askUserTimeoutSeconds ?? 0,
+        // The watch recipe runs only standing: it takes triggers (send_trigger) until stopped.
+        ...(recipe === watchRecipeInput.name ? { standing: {} } : {}),
         ...(input.agents ? { agents: input.agents } : {}),
         ...(options.kvCells ? { kvCells: options.kvCells } : {}),
         ...(options.gpu ? { gpu: options.gpu } : {}),
@@ -159,6 +166,23 @@ export class McpSwarms {
     return stopping
       ? { ok: true, text: `Stopping swarm ${view.id}: its agents stop at their next step and the synthesist fans in.` }
       : { ok: false, text: `Swarm ${view.id} is no longer running.` };
+  }
+
+  /** The talk tools: each reaches the worker's own steering or trigger method for the swarm. */
+  message(input: MessageToolInput): Promise<TalkAnswer> {
+    return messageSwarm(this.host, this.swarms(), input);
+  }
+
+  addTask(input: AddTaskToolInput): Promise<TalkAnswer> {
+    return addTask(this.host, this.swarms(), input);
+  }
+
+  answer(input: AnswerToolInput): Promise<TalkAnswer> {
+    return answerQuestion(this.host, this.swarms(), input);
+  }
+
+  trigger(input: TriggerToolInput): Promise<TalkAnswer> {
+    return sendTrigger(this.host, this.swarms(), input);
   }
 
   dispose(): void {

@@ -143,7 +143,7 @@ export function parseRun(argv: string[]): RunOptions {
   };
 }
 
-function askUserSeconds(flag: string, value: string): number {
+export function askUserSeconds(flag: string, value: string): number {
   const parsed = askUserTimeoutSchema.safeParse(Number(value));
   if (!/^\d+$/.test(value) || !parsed.success)
     throw new UsageError(

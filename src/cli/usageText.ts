@@ -69,8 +69,11 @@ export const commandUsage = {
 `,
   mcp: `  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
                 [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]
+                [--ask-user-timeout <s>]
                                              an MCP server on stdio: tools swarmboard_launch, _status, _findings,
-                                             _stop and the swarms' boards as resources (see the README)
+                                             _stop, message_swarm, add_task, answer_question, send_trigger and
+                                             the swarms' boards as resources (see the README); --ask-user-timeout:
+                                             how long ask_user waits for answer_question (default 0)
 `,
   eval: `  swarmboard eval [--suite <dir>] [--agents 1,4] [--tasks a,b] [--model <file.gguf>] [--free] [--json <file>]
                 [--threads <n>] [--kv-cells <n>] [--budget-ms <ms>] [--gpu <backend>] [--kv-cache-type <type>]

@@ -55,6 +55,7 @@ export function statusText(view: SwarmViewState): string {
       ? [`Agent rules in the trunk: ${view.rules.map((r) => describeRule(r)).join(", ")}`]
       : []),
     ...agents,
+    ...view.questions.map((q) => `Open question ${q.questionId} from ${q.agentId}: ${q.question}`),
     `Findings: ${countKinds(view)}`,
     ...(budget ? [budget] : []),
     ...(view.reportPath ? [`Report: ${view.reportPath}`] : []),

@@ -1,4 +1,4 @@
-// `swarmboard mcp` against the MCP SDK's own client over stdio: the client lists the four tools, launches a
+// `swarmboard mcp` against the MCP SDK's own client over stdio: the client lists the eight tools, launches a
 // scripted swarm (stories260K, a real git repository with an AGENTS.md), reads its findings and status as
 // resources, stops it, and gets tool errors that name the field for bad arguments. Needs `npm run build`.
 import assert from "node:assert/strict";
@@ -70,9 +70,13 @@ describe("swarmboard mcp (the SDK's client over stdio)", function () {
     await client?.close();
   });
 
-  it("lists the four tools with their input schemas", async () => {
+  it("lists the delegation and talk tools with their input schemas", async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
+      "add_task",
+      "answer_question",
+      "message_swarm",
+      "send_trigger",
       "swarmboard_findings",
       "swarmboard_launch",
       "swarmboard_status",

@@ -1,8 +1,8 @@
 // The @swarmboard chat participant: `@swarmboard <goal>` launches a swarm through the palette's own launch
 // path (SwarmDelegation -> launchSwarm) with the current recipe and model, or a built-in recipe by slash
-// command, and streams its progress. A follow-up while a swarm runs steers it with what the worker serves
-// today: stop the swarm, stop one agent. Messages to agents need a worker RPC that does not exist yet, and the
-// participant says so instead of pretending.
+// command, and streams its progress. A follow-up while a swarm runs steers it through the worker's own steering
+// (src/core/chatFollowUp.ts reads it): stop the swarm or one agent, tell the swarm or an agent something, add a
+// task, answer an agent's question; the reply says what the worker did. Other words are not sent anywhere.
 import * as vscode from "vscode";
 import { isRunning, pickSwarm } from "../../core/delegationText";
 import type { HostLog } from "../hostLog";
@@ -10,6 +10,7 @@ import type { SwarmStore } from "../swarm/swarmStore";
 import type { SwarmDelegation } from "../lmTools/swarmDelegation";
 import { streamSwarm } from "./chatProgress";
 import { goalFromRequest } from "./chatGoal";
+import { parseFollowUp } from "../../core/chatFollowUp";
 
 export const participantId = "swarmboard.swarm";
 
@@ -27,28 +28,41 @@ interface ParticipantDeps {
   readonly log: HostLog;
 }
 
+const followUpHelp =
+  "Follow-ups while it runs: `stop`, `stop agent-2`, `tell agent-2 <message>`, `tell the swarm <message>`, " +
+  "`add task <task>`, `answer question-3 <answer>`, or `/status`.";
+
 async function steer(
   deps: ParticipantDeps,
   swarmId: string,
   prompt: string,
   stream: vscode.ChatResponseStream,
 ): Promise<void> {
-  const stopAgent = /^stop\s+(agent-\d+|synthesist-\d+)\b/i.exec(prompt);
-  if (stopAgent) {
-    const agentId = stopAgent[1]!.toLowerCase();
-    const stopping = await vscode.commands.executeCommand<boolean>("swarmboard.stopAgent", { swarmId, agentId });
-    stream.markdown(stopping ? `Stopping **${agentId}** of swarm \`${swarmId}\`.` : `${agentId} is not running.`);
-    return;
+  const followUp = parseFollowUp(prompt);
+  switch (followUp.kind) {
+    case "stop-agent": {
+      const { agentId } = followUp;
+      const stopping = await vscode.commands.executeCommand<boolean>("swarmboard.stopAgent", { swarmId, agentId });
+      stream.markdown(stopping ? `Stopping **${agentId}** of swarm \`${swarmId}\`.` : `${agentId} is not running.`);
+      return;
+    }
+    case "stop":
+      stream.markdown((await deps.delegation.stop({ swarmId })).text);
+      return;
+    case "tell":
+      stream.markdown((await deps.delegation.message({ swarmId, to: followUp.to, text: followUp.text })).text);
+      return;
+    case "add-task":
+      stream.markdown((await deps.delegation.addTask({ swarmId, text: followUp.text })).text);
+      return;
+    case "answer": {
+      const { questionId, text } = followUp;
+      stream.markdown((await deps.delegation.answer({ swarmId, questionId, text })).text);
+      return;
+    }
+    case "unknown":
+      stream.markdown(`Swarm \`${swarmId}\` is running; that follow-up was not sent to it. ${followUpHelp}`);
   }
-  if (/^stop\b/i.test(prompt)) {
-    stream.markdown((await deps.delegation.stop({ swarmId })).text);
-    return;
-  }
-  stream.markdown(
-    `Swarm \`${swarmId}\` is running. Follow-ups can stop it (\`stop\`) or one agent (\`stop agent-2\`). ` +
-      "Sending a message to the swarm or an agent, or adding a task, needs a worker method that Swarmboard does not have yet; " +
-      "your message was not delivered. Stop the swarm and launch again with the new goal, or use `/status`.",
-  );
 }
 
 function handler(deps: ParticipantDeps): vscode.ChatRequestHandler {

@@ -1,6 +1,7 @@
 // Swarmboard's language model tools (package.json `languageModelTools`): Copilot agent mode and any other
-// agent in VS Code can launch a local swarm, follow it, read its findings and stop it. Each input is parsed by
-// its zod schema (src/protocol/delegationTools.ts); a bad one is a tool error that says what to fix.
+// agent in VS Code can launch a local swarm, follow it, read its findings and stop it, and talk to it
+// (talkLanguageModelTools.ts). Each input is parsed by its zod schema (src/protocol/delegationTools.ts); a bad
+// one is a tool error that says what to fix.
 import * as vscode from "vscode";
 import type { z } from "zod";
 import {
@@ -10,6 +11,7 @@ import {
   type LaunchToolInput,
 } from "../../protocol/delegationTools";
 import type { DelegationAnswer, SwarmDelegation } from "./swarmDelegation";
+import { registerTalkLanguageModelTools } from "./talkLanguageModelTools";
 
 function parseInput<S extends z.ZodType>(name: DelegationToolName, schema: S, input: unknown): z.infer<S> {
   const parsed = schema.safeParse(input);
@@ -77,5 +79,6 @@ export function registerLanguageModelTools(delegation: SwarmDelegation): vscode.
           await delegation.stop(parseInput("swarmboard_stop", tools.swarmboard_stop.input, options.input)),
         ),
     }),
+    ...registerTalkLanguageModelTools(delegation),
   ];
 }

@@ -3,6 +3,7 @@
 // status and findings are projections of the store's SwarmViewState (src/core/delegationText.ts).
 import { toErrorData } from "../../core/rpc/rpcPeer";
 import { findingsText, isRunning, pickSwarm, statusText } from "../../core/delegationText";
+import { addTask, answerQuestion, messageSwarm, sendTrigger } from "../../core/swarmTalk";
 import type {
   FindingsToolInput,
   LaunchToolInput,
@@ -10,6 +11,7 @@ import type {
   StopToolInput,
 } from "../../protocol/delegationTools";
 import { stopSwarmMethod } from "../../protocol/swarmRpc";
+import type { AddTaskToolInput, AnswerToolInput, MessageToolInput, TriggerToolInput } from "../../protocol/talkTools";
 import type { LaunchArgs } from "../launch/launchArgs";
 import { launchSwarm, type LaunchDeps } from "../launch/launchSwarm";
 
@@ -93,5 +95,28 @@ export class SwarmDelegation {
     } catch (err) {
       return { ok: false, swarmId: view.id, text: `Could not stop ${view.id}: ${toErrorData(err).message}` };
     }
+  }
+
+  /** Talking to a running swarm: each reaches the worker's own steering or trigger method (src/core/swarmTalk.ts). */
+  message(input: MessageToolInput): Promise<DelegationAnswer> {
+    return this.logged("message", messageSwarm(this.deps.worker, this.deps.store.swarms(), input));
+  }
+
+  addTask(input: AddTaskToolInput): Promise<DelegationAnswer> {
+    return this.logged("add task", addTask(this.deps.worker, this.deps.store.swarms(), input));
+  }
+
+  answer(input: AnswerToolInput): Promise<DelegationAnswer> {
+    return this.logged("answer", answerQuestion(this.deps.worker, this.deps.store.swarms(), input));
+  }
+
+  trigger(input: TriggerToolInput): Promise<DelegationAnswer> {
+    return this.logged("trigger", sendTrigger(this.deps.worker, this.deps.store.swarms(), input));
+  }
+
+  private async logged(what: string, answer: Promise<DelegationAnswer>): Promise<DelegationAnswer> {
+    const done = await answer;
+    this.deps.log.info(`${what} (delegated): ${done.text}`);
+    return done;
   }
 }

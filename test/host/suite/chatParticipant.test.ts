@@ -2,7 +2,8 @@
 // chat provider, so the Chat view is asked to send "@swarmboard /status" (photographed, and whether the
 // handler ran is reported), and the participant's own requestHandler (the object VS Code registered) is then
 // driven with real ChatRequest-shaped values: a /research launch with a #file and a selection, progress
-// streamed into the response, follow-ups that stop one agent, try to message another, and stop the swarm.
+// streamed into the response, follow-ups that stop one agent, tell another something, add a task, answer
+// agent-2's question (each reaching the worker's steering: the board and agent-2's lane show it), and stop the swarm.
 import assert from "node:assert/strict";
 import path from "node:path";
 import * as vscode from "vscode";
@@ -64,7 +65,13 @@ describe("the @swarmboard chat participant", function () {
       300_000,
     );
     repo = makeRulesRepo();
-    hooks.delegation.testOverrides = launchOverrides(repo);
+    // agent-2 asks a question after its findings, so a follow-up can answer it.
+    const overrides = launchOverrides(repo);
+    const script = overrides.script!;
+    const agent2 = script.agents["agent-2"]!;
+    const ask = { tool: "ask_user", args: { question: "Should I look at mean too?" } };
+    const agents = { ...script.agents, "agent-2": [...agent2.slice(0, 2), ask, ...agent2.slice(2)] };
+    hooks.delegation.testOverrides = { ...overrides, script: { ...script, agents } };
   });
 
   after(async () => {
@@ -119,16 +126,44 @@ describe("the @swarmboard chat participant", function () {
       cancel.token,
     );
     assert.match(stopOne.text, /Stopping \*\*agent-1\*\*/);
-    const message = new RecordingStream();
-    await handler(
-      chatRequest("agent-2, look at mean too", undefined),
-      context,
-      message as unknown as vscode.ChatResponseStream,
-      cancel.token,
+    const followUp = async (prompt: string) => {
+      const reply = new RecordingStream();
+      await handler(
+        chatRequest(prompt, undefined),
+        context,
+        reply as unknown as vscode.ChatResponseStream,
+        cancel.token,
+      );
+      return reply.text;
+    };
+    const view = () => hooks.swarms.store.swarm(swarmId)!;
+    const question = await waitFor("agent-2's question", () => view().questions.find((q) => q.agentId === "agent-2"));
+    const told = await followUp("tell agent-2 look at mean too");
+    const messageId = new RegExp(`^Message (\\S+) sent to agent-2 of swarm ${swarmId}: `).exec(told)?.[1];
+    assert.ok(messageId, told);
+    const sent = await waitFor("the message on the board", () => view().entries.find((e) => e.id === messageId));
+    assert.deepEqual(
+      [sent.kind, sent.author, sent.to, sent.text],
+      ["MESSAGE", "user", { agent: "agent-2" }, "look at mean too"],
     );
+    const added = await followUp("add task Add a test for the median of an empty list");
+    const taskId = new RegExp(`^Task (\\S+) added to swarm ${swarmId}'s board`).exec(added)?.[1];
+    assert.ok(taskId, added);
+    const task = await waitFor("the task on the board", () =>
+      view().entries.find((e) => e.kind === "OBSERVED" && e.scope.taskId === taskId),
+    );
+    assert.equal(task.text, "Task added by the person: Add a test for the median of an empty list");
+    const answered = await followUp(`answer ${question.questionId} yes, mean too`);
+    assert.equal(answered, `Answered ${question.questionId}: agent-2 reads it as its ask_user result.`);
+    const lane = await waitFor("the answer in agent-2's lane", () =>
+      view()
+        .agents.find((a) => a.id === "agent-2")
+        ?.lane.find((l) => l.kind === "result" && l.text.includes(`answered ${question.questionId}: yes, mean too`)),
+    );
+    assert.ok(lane);
     assert.match(
-      message.text,
-      /needs a worker method that Swarmboard does not have yet; your message was not delivered/,
+      await followUp("agent-2, look at mean too"),
+      /that follow-up was not sent to it\. Follow-ups while it runs/,
     );
     const stopAll = new RecordingStream();
     await handler(

@@ -9,6 +9,7 @@ import { launchOverrides, makeRulesRepo } from "./delegationFixtures";
 import { swarmboard, waitFor } from "./hostApi";
 
 const toolNames = ["swarmboard_launch", "swarmboard_status", "swarmboard_findings", "swarmboard_stop"];
+const talkNames = ["message_swarm", "add_task", "answer_question", "send_trigger"].map((n) => `swarmboard_${n}`);
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
@@ -30,8 +31,8 @@ describe("language model tools (invokeTool on a scripted swarm)", function () {
     hooks.delegation.testOverrides = {};
   });
 
-  it("contributes the four tools with their input schemas", () => {
-    for (const name of toolNames) {
+  it("contributes the delegation and talk tools with their input schemas", () => {
+    for (const name of [...toolNames, ...talkNames]) {
       const tool = vscode.lm.tools.find((t) => t.name === name);
       assert.ok(tool, `${name} is registered`);
       assert.equal((tool.inputSchema as { type?: string } | undefined)?.type, "object", `${name} has a schema`);
@@ -94,6 +95,31 @@ describe("language model tools (invokeTool on a scripted swarm)", function () {
     await waitFor("the panel to be ready", () => hooks.panel()?.isReady);
     await new Promise((r) => setTimeout(r, 1000));
     await requestScreenshot("panel-agent-rules");
+  });
+
+  it("talks to the running swarm: a message and a task reach its board, a wrong question and a trigger are refused", async () => {
+    const sent = await invoke("swarmboard_message_swarm", { swarmId, to: "agent-1", text: "read mean too" });
+    const messageId = new RegExp(`^Message (\\S+) sent to agent-1 of swarm ${swarmId}: `).exec(sent)?.[1];
+    assert.ok(messageId, sent);
+    const added = await invoke("swarmboard_add_task", { text: "Add a test for the median of an empty list" });
+    const taskId = new RegExp(`^Task (\\S+) added to swarm ${swarmId}'s board`).exec(added)?.[1];
+    assert.ok(taskId, added);
+    const board = () => hooks.swarms.store.swarm(swarmId)?.entries ?? [];
+    await waitFor("the message and the task on the board", () =>
+      board().some((e) => e.id === messageId && e.text === "read mean too") &&
+      board().some((e) => e.kind === "OBSERVED" && e.scope.taskId === taskId)
+        ? true
+        : undefined,
+    );
+    assert.match(
+      await invoke("swarmboard_answer_question", { questionId: "question-99", text: "yes" }),
+      /^swarmboard_answer_question failed: question-99 is not an open question of swarm /,
+    );
+    assert.match(
+      await invoke("swarmboard_send_trigger", { text: "TS2322 in src/stats.js" }),
+      /^swarmboard_send_trigger failed: Refused \(not-standing\)/,
+    );
+    await assert.rejects(invoke("swarmboard_message_swarm", { text: "" }), /swarmboard_message_swarm: .*text/);
   });
 
   it("stops the swarm and says how it ended", async () => {

@@ -1,4 +1,4 @@
-// The delegation tools' schemas and answers (pure): package.json declares the same input schemas as the zod
+// The delegation and talk tools' schemas and answers (pure): package.json declares the same input schemas as the zod
 // ones the tools parse with, bad input names the field, and status and findings read as text an agent can use.
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
@@ -7,6 +7,7 @@ import { z } from "zod";
 import { findingsText, pickSwarm, statusText } from "../../../src/core/delegationText";
 import { emptySwarm, type SwarmViewState } from "../../../src/core/swarmView";
 import { delegationTools, describeInputProblems } from "../../../src/protocol/delegationTools";
+import { talkToolLmName, talkTools, type TalkToolName } from "../../../src/protocol/talkTools";
 import type { BoardEntry } from "../../../src/protocol/board";
 
 const packageJson = path.resolve(__dirname, "../../../../package.json");
@@ -44,8 +45,10 @@ describe("delegation tools", () => {
       contributes: { languageModelTools: Array<{ name: string; inputSchema: unknown }> };
     };
     const declared = new Map(pkg.contributes.languageModelTools.map((t) => [t.name, t.inputSchema]));
-    assert.deepEqual([...declared.keys()].sort(), Object.keys(delegationTools).sort());
-    for (const [name, tool] of Object.entries(delegationTools)) {
+    const talk = Object.entries(talkTools).map(([name, tool]) => [talkToolLmName(name as TalkToolName), tool] as const);
+    const tools = [...Object.entries(delegationTools), ...talk];
+    assert.deepEqual([...declared.keys()].sort(), tools.map(([name]) => name).sort());
+    for (const [name, tool] of tools) {
       const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, { io: "input" });
       assert.deepEqual(declared.get(name), schema, `${name}'s inputSchema in package.json`);
     }
