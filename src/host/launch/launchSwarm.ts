@@ -6,10 +6,9 @@ import { cpus } from "node:os";
 import * as vscode from "vscode";
 import { toErrorData } from "../../core/rpc/rpcPeer";
 import type { ProjectFacts } from "../../core/recipeSuggestion";
-import { modelFactsMethod, projectFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
-import { placementText } from "../models/modelFit";
+import { projectFactsMethod, startSwarmMethod, type StartSwarmParams } from "../../protocol/swarmRpc";
 import { engineChoice } from "./engineChoice";
-import { runtimeSettings, type RuntimeRequest } from "./runtimeSettings";
+import { runtimeSettings } from "./runtimeSettings";
 import { webSettingsOf, type Settings } from "../../protocol/settings";
 import { readSettings } from "../configuration";
 import type { HostLog } from "../hostLog";
@@ -21,6 +20,7 @@ import type { LaunchInput } from "./launchInput";
 import { askEditorContext, type LaunchContext } from "./editorContext";
 import { askAgents, askFolder, askGoal, askModel, askRecipe, LaunchSteps, recipeChoices } from "./launchPrompts";
 import { watchTrunkDecode } from "./trunkProgress";
+import { loadModel } from "./loadModelForLaunch";
 
 export interface LaunchDeps {
   readonly worker: WorkerProcess;
@@ -156,47 +156,6 @@ async function launch(deps: LaunchDeps, raw: unknown, context: LaunchContext | u
     const { code, message } = toErrorData(err);
     return { outcome: "failed", reason: `The swarm did not start (${code}): ${message}` };
   }
-}
-
-/** Loads the model in the worker (model/facts loads it once; the swarm reuses it) under a cancellable notification. */
-async function loadModel(
-  deps: LaunchDeps,
-  modelPath: string,
-  threads: number,
-  runtime: RuntimeRequest,
-): Promise<{ outcome: "loaded"; fit: number } | LaunchResult> {
-  const name = modelPath.split(/[\\/]/).pop() ?? modelPath;
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Swarmboard: loading ${name}`, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        progress.report({ message: "the worker maps the model once for all agents…" });
-        const facts = await deps.worker.request(
-          modelFactsMethod,
-          { modelPath, threads, ...runtime },
-          controller.signal,
-        );
-        deps.log.info(
-          `model ${name}: ${facts.mode}, ${facts.bytesPerCell} bytes per ${facts.kvType} cell on ` +
-            `${placementText(facts.placement)}; about ${facts.agentsThatFit} agents fit in ${facts.poolCells} cells ` +
-            `(${facts.poolOrigin})`,
-        );
-        return { outcome: "loaded" as const, fit: facts.agentsThatFit };
-      } catch (err) {
-        if (token.isCancellationRequested)
-          return { outcome: "cancelled" as const, reason: `Loading ${name} was cancelled; nothing was launched.` };
-        const { message } = toErrorData(err);
-        return {
-          outcome: "failed" as const,
-          reason: `Could not load the model ${modelPath}: ${message}. Check swarmboard.modelPath points at a GGUF file.`,
-        };
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
 }
 
 type Asked = { outcome: "answered"; args: LaunchArgs; fit: number } | LaunchResult;
