@@ -5,19 +5,18 @@ import { InputError } from "./inputChecks";
 
 const n = (value: number) => value.toLocaleString("en-US");
 
-/** Errors that mean the command line asked for what this machine or model cannot do: exit 2, not 1. */
-const badInputCodes: ReadonlySet<unknown> = new Set([
-  "gpu-unavailable",
-  "kv-type-unsupported",
-  "memory-budget-too-small",
-]);
+/**
+ * Errors that mean the command line asked for what this machine or model cannot do (exit 2, not 1) say so
+ * themselves (`badInput`), so a new knob's refusal needs no entry here.
+ */
+const isBadInput = (error: unknown) => (error as { badInput?: unknown }).badInput === true;
 
 /** The pool the swarm will get and where it lives, for the line the CLI prints before it starts. */
 export type SwarmFitReport = Awaited<ReturnType<typeof measureSwarmFit>>;
 
 export async function checkSwarmFits(input: SwarmFitInput): Promise<SwarmFitReport> {
   const fit = await measureSwarmFit(input).catch((error: unknown) => {
-    if (badInputCodes.has((error as { code?: unknown }).code)) throw new InputError((error as Error).message);
+    if (isBadInput(error)) throw new InputError((error as Error).message);
     throw error;
   });
   const budget = `the KV budget of ${fit.pool.origin} (${fit.mode})`;

@@ -42,6 +42,8 @@ export function platformRefusal(backend: GpuBackend, platform: string, arch: str
 export class GpuUnavailableError extends Error {
   override readonly name = "GpuUnavailableError";
   readonly code = "gpu-unavailable";
+  /** The person's input asks for what this machine cannot do (a CLI exits 2). */
+  readonly badInput = true;
 
   constructor(
     readonly backend: GpuBackend,

@@ -49,4 +49,6 @@ export class SwarmRuntimeError extends Error {
 export class KvCacheTypeError extends Error {
   override readonly name = "KvCacheTypeError";
   readonly code = "kv-type-unsupported";
+  /** The person's input asks for what this model cannot store (a CLI exits 2). */
+  readonly badInput = true;
 }

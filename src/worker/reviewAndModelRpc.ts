@@ -1,6 +1,7 @@
 // The worker's methods that need no running swarm: the review of a swarm's branches, the model files (facts,
 // tool-calling support, pulls) and the project facts the launch wizard suggests a recipe from. Each registers its handler on the peer and returns what unregisters it.
 import type { Disposable } from "../core/disposable";
+import { HandlerError } from "../core/rpc/rpcPeer";
 import type { ServicePeer } from "../core/rpc/servicePeer";
 import {
   branchDiffMethod,
@@ -34,7 +35,14 @@ export function serveReview(peer: ServicePeer): Disposable[] {
 export function serveModels(peer: ServicePeer): Disposable[] {
   return [
     peer.handle(projectFactsMethod, ({ workspace }) => gatherProjectFacts(workspace)),
-    peer.handle(modelFactsMethod, (p) => modelLoadFacts(p)),
+    // Errors keep their own code (model-corrupt, gpu-unavailable, memory-budget-too-small, ...) across the boundary,
+    // so the host can say what to fix instead of a generic failure.
+    peer.handle(modelFactsMethod, (p) =>
+      modelLoadFacts(p).catch((error: unknown) => {
+        const code = (error as { code?: unknown }).code;
+        throw typeof code === "string" ? new HandlerError(code, (error as Error).message) : error;
+      }),
+    ),
     peer.handle(modelToolCallingMethod, async ({ modelPath }) => {
       const refusal = await modelToolCallingRefusal(modelPath);
       return refusal === undefined ? {} : { refusal };

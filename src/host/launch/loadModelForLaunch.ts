@@ -39,11 +39,11 @@ export async function loadModel(
         if (token.isCancellationRequested)
           return { outcome: "cancelled" as const, reason: `Loading ${name} was cancelled; nothing was launched.` };
         const { code, message } = toErrorData(err);
-        // A budget the settings set too small is not the model file's fault: its own message says what to give.
-        const reason =
-          code === "memory-budget-too-small"
-            ? message
-            : `Could not load the model ${modelPath}: ${message}. Check swarmboard.modelPath points at a GGUF file.`;
+        // Only a model file's own problem (model-not-found, model-corrupt, ...) points at swarmboard.modelPath; a
+        // setting that asks for what cannot be (a memory budget too small, a GPU not there) says what to give itself.
+        const reason = code.startsWith("model-")
+          ? `Could not load the model ${modelPath}: ${message}. Check swarmboard.modelPath points at a GGUF file.`
+          : `Could not load the model ${modelPath}: ${message}`;
         return { outcome: "failed" as const, reason };
       } finally {
         sub.dispose();

@@ -47,6 +47,8 @@ export async function resolveKvPool(model: SwarmModel, request: KvPoolRequest): 
 /** A memory budget too small for the smallest pool llama.cpp allocates: the launch's own input, not a failure. */
 export class MemoryBudgetError extends Error {
   readonly code = "memory-budget-too-small";
+  /** The person's input asks for what cannot be: the CLI exits 2 with this message (src/cli/swarmFitCheck.ts). */
+  readonly badInput = true;
 }
 
 /** A size to give, rounded up to what the person would type. */
