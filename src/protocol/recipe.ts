@@ -124,6 +124,12 @@ export const recipeSchema = z.strictObject({
    * looked for always (node_modules, .venv, venv): e.g. "vendor/bundle" or "packages/app/node_modules".
    */
   dependencyFolders: z.array(z.string().min(1)).optional(),
+  /**
+   * "on" (the default): merges are verified with testCommand, or the repository's detected test command when the
+   * recipe names none, and a merge whose tests could not run is refused. "off": nothing is detected, and a merge
+   * whose tests could not run is published marked unverified.
+   */
+  verify: z.enum(["on", "off"], { error: 'expected "on" or "off"' }).optional(),
   /** Whether verified work merges into the swarm's integration branch. */
   merge: z.boolean().default(false),
   /**

@@ -39,6 +39,8 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     trunkReusedTokens: z.number().int().nonnegative().optional(),
     /** The repository's agent-rules files that went into the trunk (absent from older traces). */
     rules: z.array(agentRuleListingSchema).optional(),
+    /** How merges are verified: the test command and what a run that cannot happen does (absent from older traces). */
+    verification: z.string().optional(),
     /** The disk the swarm's worktrees will take at most: the shared read view plus one checkout per writer. */
     disk: z
       .object({

@@ -16,6 +16,7 @@ import { modelToolCallingRefusal } from "./modelFiles";
 import { startSwarm, type StartedSwarm, type SwarmLaunch } from "./startSwarm";
 import { defaultPolicyRules } from "./swarm/defaultPolicy";
 import { resolveRecipe } from "./swarm/recipeResolve";
+import { withDetectedTestCommand } from "./swarm/recipeTestCommand";
 import type { SwarmRunOptions } from "./swarm/swarmRunOptions";
 import { refuseRouterOutsideStanding } from "./swarm/declaredSchedule";
 import { readSavedSwarm, recordNewSwarm, recordResumedSwarm, type RecordedSwarm } from "./swarmRecords";
@@ -77,7 +78,9 @@ interface Asked {
 
 async function askedNew(request: NewLaunch): Promise<Asked> {
   const { inputs } = request;
-  const { recipe, warnings } = await resolveRecipe(inputs.recipe, inputs.workspace).catch(refused("bad-recipe"));
+  const resolved = await resolveRecipe(inputs.recipe, inputs.workspace).catch(refused("bad-recipe"));
+  const { recipe, warning } = await withDetectedTestCommand(resolved.recipe, inputs.workspace);
+  const warnings = warning === undefined ? resolved.warnings : [...resolved.warnings, warning];
   // The API key never reaches the disk: the saved inputs name the engine without it.
   const saved = { ...inputs, ...(inputs.engine ? { engine: withoutApiKey(inputs.engine) } : {}) };
   const record = () =>

@@ -10,6 +10,8 @@
 // With a verifier (the recipe has a test command) the two steps are apart: after the first, the tests run in
 // the agent's worktree outside the queue (others merge meanwhile), and the second publishes only if no test
 // that passed on the integration branch fails, and only if that branch has not moved since (else: merge again).
+// Tests that could not run at all (no sandbox, a command the policy does not allow, a timeout) refuse the merge:
+// verification fails closed, unless the recipe says `verify: "off"` (then the merge is published unverified).
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { MergeProgressResult, MergeVerification } from "../protocol/tools";
@@ -18,6 +20,7 @@ import { GitCommandError, gitText, runGit } from "./gitExec";
 import { withLockRetry } from "./gitQueue";
 import type { SandboxOptions } from "./bubblewrap";
 import type { MergeVerifier } from "./mergeVerifier";
+import { verificationRefusal } from "./mergeRefusal";
 import { isDependencyLink } from "./dependencyFolders";
 import { changedPaths, mergeHeadExists, refSha, worktreeHoldingRef } from "./repoFacts";
 import { agentIdentity, type AgentWorktree, type SwarmRepository } from "./swarmRepository";
@@ -84,22 +87,10 @@ export async function mergeProgress(
     merged.head,
     merged.integration,
     options.sandboxOptions ?? {},
-    {
-      wholeTree: options.verifyWholeTree === true,
-    },
+    { wholeTree: options.verifyWholeTree === true },
   );
-  if (verification.status === "could-not-run")
-    return {
-      status: "refused",
-      message: `Not merged: ${verification.note}\nThe integration branch did not move; your branch now holds it merged in. Make the test command run (a missing program or runner, or no test found), commit, and call merge_progress again; or tell the person.`,
-      verification,
-    };
-  if (verification.status === "broke-tests")
-    return {
-      status: "refused",
-      message: `Not merged: ${verification.note}. The integration branch did not move; your branch now holds it merged in. Fix the failing tests, commit, and call merge_progress again.`,
-      verification,
-    };
+  const refusal = verificationRefusal(verification, verifier.options.publishUnverified === true);
+  if (refusal) return refusal;
   return repo.queue.run(() => publish(repo, worktree, merged, verification));
 }
 

@@ -21,6 +21,8 @@ export interface MergeVerifierOptions {
   /** Longest a test run may take (default 5 minutes; the error says how to change it). */
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
+  /** The recipe's `verify: "off"`: a merge whose tests could not run is published marked unverified, not refused. */
+  readonly publishUnverified?: boolean;
   /** Override the bubblewrap probe (tests). */
   readonly sandbox?: BubblewrapProbe;
 }

@@ -6,24 +6,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ProjectFacts } from "../core/recipeSuggestion";
+import { hasNpmTestScript } from "../core/testCommandDetection";
 import { todoTasksAtHead } from "./headContents";
-
-/** npm init's placeholder: a project with it has no tests. */
-const npmPlaceholder = /no test specified/;
 
 /** `npm test` when the folder's package.json has a test script other than npm init's placeholder. */
 export async function packageTestCommand(dir: string): Promise<string | undefined> {
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8"));
-  } catch {
-    return undefined;
-  }
-  if (typeof manifest !== "object" || manifest === null || !("scripts" in manifest)) return undefined;
-  const scripts = manifest.scripts;
-  if (typeof scripts !== "object" || scripts === null || !("test" in scripts)) return undefined;
-  const test = scripts.test;
-  return typeof test === "string" && test.trim() !== "" && !npmPlaceholder.test(test) ? "npm test" : undefined;
+  const manifest = await readFile(path.join(dir, "package.json"), "utf8").catch(() => undefined);
+  return manifest !== undefined && hasNpmTestScript(manifest) ? "npm test" : undefined;
 }
 
 /** The facts about the repository checked out at `dir` (the wizard's folder). */

@@ -39,14 +39,14 @@ export async function runTestCommandInScratch(
   if (verdict.decision !== "allow") {
     return {
       ran: false,
-      reason: `the test command "${command}" is not allowed outright by the command policy (${verdict.reasons.join("; ")}); add it to swarmboard.commandPolicy.allow to get test-failure tasks`,
+      reason: `the test command "${command}" is not allowed outright by the command policy (${verdict.reasons.join("; ")}); add it to swarmboard.commandPolicy.allow`,
     };
   }
   const sandbox = options.sandbox ?? (await probeBubblewrap());
   if (!sandbox.usable)
     return {
       ran: false,
-      reason: `no sandbox to run the test command in (${sandbox.reason}); install bubblewrap to get test-failure tasks`,
+      reason: `no sandbox to run the test command in (${sandbox.reason}); install bubblewrap (the Debian/Ubuntu package bubblewrap)`,
     };
   const parent = path.dirname(repo.worktreeRoot);
   await mkdir(parent, { recursive: true });

@@ -34,5 +34,15 @@ export function swarmStartedEvent(run: SwarmRun): SessionEvent {
     ...(run.trunkReuse ? { trunkReusedTokens: run.trunkReuse.reusedTokens } : {}),
     rules: listRules(run.rules),
     disk: run.disk,
+    verification: verificationText(options.recipe),
   };
+}
+
+/** Which command verifies merges, for the start line (the launch detected it when the recipe named none). */
+function verificationText(recipe: SwarmRun["options"]["recipe"]): string {
+  if (recipe.testCommand === undefined)
+    return recipe.verify === "off" ? 'merges unverified (verify: "off")' : "merges unverified: no test command found";
+  return recipe.verify === "off"
+    ? `merges verified with "${recipe.testCommand}"; published unverified when the tests cannot run (verify: "off")`
+    : `merges verified with "${recipe.testCommand}"; refused when the tests cannot run`;
 }

@@ -77,6 +77,7 @@ async function openWorkplace(options: SwarmRunOptions, repo: SwarmRepository, pl
           testCommand: recipe.testCommand,
           policy,
           dependencies,
+          publishUnverified: recipe.verify === "off",
           // A test run may take what the wall clock allows, at most ten minutes.
           timeoutMs: Math.min(options.budgetMs ?? recipe.budgets.wallClockMs, 10 * 60_000),
         });

@@ -164,6 +164,9 @@ const recipe = {
   budgets: { wallClockMs: 10 * 60_000, tokensPerAgent: 100_000, kvCells: 32_768, steps: 40 },
   taskSources: ["goal"],
   merge: true,
+  // This run is about the person's review; its policy does not allow `npm test`, so with verification on (the
+  // default) agent-1's merge would be refused as untested. Verification has its own swarm test (defaultVerifySwarm).
+  verify: "off",
 };
 
 let shared: Promise<SharedRun> | undefined;

@@ -142,13 +142,26 @@ describe("workspace: the user's installed dependencies in agent and scratch work
     assert.equal(readFileSync(path.join(project, "src/math.js"), "utf8"), mathSource, "the user's file is untouched");
   });
 
-  it("merges 'unverified', saying why, when the policy does not let the tests run", async () => {
+  it("refuses a merge, saying why, when the policy does not let the tests run; verify off publishes it unverified", async () => {
     const asking = new CommandPolicy({ allow: [], ask: ["npm test"], deny: [] });
-    const verifier = new MergeVerifier(repo, { testCommand: "npm test", policy: asking, dependencies: deps, sandbox });
-    const ws = await AgentWorkspace.open(repo, "a4", { policy, sandbox, dependencies: deps, verifier });
+    const options = { testCommand: "npm test", policy: asking, dependencies: deps, sandbox };
+    const ws = await AgentWorkspace.open(repo, "a4", {
+      policy,
+      sandbox,
+      dependencies: deps,
+      verifier: new MergeVerifier(repo, options),
+    });
     assert.ok((await callTool(ws, "write_file", { path: "NOTES-a4.md", content: "a4\n" })).ok);
     assert.ok((await callTool(ws, "commit", { message: "a4 notes" })).ok);
-    const merged = await callTool(ws, "merge_progress", {});
+    const refused = await callTool(ws, "merge_progress", {});
+    assert.ok(refused.ok && refused.result.status === "refused", JSON.stringify(refused));
+    assert.equal(refused.result.verification?.status, "could-not-run");
+    assert.match(refused.result.message, /the tests could not run .*not allowed outright by the command policy/);
+    const off = new MergeVerifier(repo, { ...options, publishUnverified: true });
+    const ws5 = await AgentWorkspace.open(repo, "a5", { policy, sandbox, dependencies: deps, verifier: off });
+    assert.ok((await callTool(ws5, "write_file", { path: "NOTES-a5.md", content: "a5\n" })).ok);
+    assert.ok((await callTool(ws5, "commit", { message: "a5 notes" })).ok);
+    const merged = await callTool(ws5, "merge_progress", {});
     assert.ok(merged.ok && merged.result.status === "merged", JSON.stringify(merged));
     assert.equal(merged.result.verification?.status, "unverified");
     assert.match(
