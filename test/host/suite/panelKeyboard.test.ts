@@ -93,12 +93,14 @@ describe("the panel by keyboard and at a narrow width", function () {
     await vscode.commands.executeCommand("swarmboard.openPanel");
     const panel = await waitFor("the panel, ready", () => hooks.panel()?.isReady && hooks.panel());
     await waitFor("the panel showing the five findings", () => hooks.swarms.panelState().swarm?.id === swarmId);
-    let shown = 0;
-    for (let i = 0; i < 40 && shown < findings.length; i++) {
-      shown = (await panel.probe(`kbd-${i}`)).dom?.findingTexts.length ?? 0;
-      if (shown < findings.length) await new Promise((r) => setTimeout(r, 250));
+    // Until the page shows this swarm's findings: it may still show the swarm an earlier suite left in the panel.
+    const expected = findings.map((f) => f.text);
+    let shown: string[] = [];
+    for (let i = 0; i < 40 && JSON.stringify(shown) !== JSON.stringify(expected); i++) {
+      shown = (await panel.probe(`kbd-${i}`)).dom?.findingTexts ?? [];
+      if (JSON.stringify(shown) !== JSON.stringify(expected)) await new Promise((r) => setTimeout(r, 250));
     }
-    assert.equal(shown, findings.length, "the page shows every finding");
+    assert.deepEqual(shown, expected, "the page shows every finding of this swarm");
     await vscode.commands.executeCommand("notifications.clearAll");
   });
 
