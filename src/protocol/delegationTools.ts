@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { boardEntryKindSchema } from "./board";
 
-const swarmIdField = z
+/** A tool's optional swarm id (the talk tools take the same field). */
+export const swarmIdField = z
   .string()
   .min(1)
   .optional()

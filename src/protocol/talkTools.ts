@@ -3,15 +3,10 @@
 // by the MCP server (src/cli/mcpServer.ts) and the VS Code language model tools (src/host/lmTools); each reaches
 // the worker's own steering methods (src/protocol/steering.ts, swarmRpc.ts, triggers.ts) through src/core/swarmTalk.ts.
 import { z } from "zod";
+import { swarmIdField } from "./delegationTools";
 import { answerTextSchema, taskTextSchema } from "./steering";
 import { messageTextSchema } from "./swarmRpc";
 import { triggerInputSchema, triggerSourceSchema } from "./triggers";
-
-const swarmIdField = z
-  .string()
-  .min(1)
-  .optional()
-  .describe("The swarm's id (from swarmboard_launch); default: the running swarm, else the newest.");
 
 export const messageToolInput = z
   .object({

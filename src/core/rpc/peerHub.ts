@@ -40,13 +40,33 @@ export class PeerHub implements ServicePeer {
     spec: MethodSpec<P, R>,
     handler: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
   ): Disposable {
-    const registration: Registration = (peer) =>
+    return this.register((peer) =>
       peer.handle(spec, async (params, signal) => {
         const result = await handler(params, signal);
         const topic = this.topics.followsAfter(spec.method, result);
         if (topic !== undefined) this.peers.get(peer)?.topics.add(topic);
         return result;
-      });
+      }),
+    );
+  }
+
+  /** Answers `spec` by making the asking connection follow the topics it names (and says which it follows now). */
+  handleFollow<P extends z.ZodType, R extends z.ZodType>(
+    spec: MethodSpec<P, R>,
+    topicsOf: (params: z.output<P>) => readonly string[],
+    answer: (following: string[]) => z.input<R>,
+  ): Disposable {
+    return this.register((peer) =>
+      peer.handle(spec, (params) => {
+        const topics = this.peers.get(peer)?.topics;
+        for (const topic of topicsOf(params)) topics?.add(topic);
+        return answer([...(topics ?? [])]);
+      }),
+    );
+  }
+
+  /** Serves a registration on every connection, now and later, until the returned disposable takes it off all. */
+  private register(registration: Registration): Disposable {
     this.registrations.add(registration);
     for (const [peer, attached] of this.peers) attached.handles.set(registration, registration(peer));
     return toDisposable(() => {
@@ -56,23 +76,6 @@ export class PeerHub implements ServicePeer {
         handles.delete(registration);
       }
     });
-  }
-
-  /** Answers `spec` by making the asking connection follow the topics it names (and says which it follows now). */
-  handleFollow<P extends z.ZodType, R extends z.ZodType>(
-    spec: MethodSpec<P, R>,
-    topicsOf: (params: z.output<P>) => readonly string[],
-    answer: (following: string[]) => z.input<R>,
-  ): Disposable {
-    const registration: Registration = (peer) =>
-      peer.handle(spec, (params) => {
-        const topics = this.peers.get(peer)?.topics;
-        for (const topic of topicsOf(params)) topics?.add(topic);
-        return answer([...(topics ?? [])]);
-      });
-    this.registrations.add(registration);
-    for (const [peer, attached] of this.peers) attached.handles.set(registration, registration(peer));
-    return toDisposable(() => this.registrations.delete(registration));
   }
 
   notify<P extends z.ZodType>(spec: NotificationSpec<P>, params: z.input<P>): void {

@@ -102,6 +102,7 @@ export async function serve(options: ServeOptions): Promise<"serving" | "already
   );
   store.add(
     hub.handle(serverStopMethod, () => {
+      const wasDraining = draining;
       draining = true;
       service.refuseNewSwarms(
         "The shared Swarmboard worker is stopping after its running swarms (swarmboard serve --stop); launch again " +
@@ -109,8 +110,11 @@ export async function serve(options: ServeOptions): Promise<"serving" | "already
       );
       const now = service.runningSwarmIds().length === 0;
       // Draining: look each second, so the server goes soon after its last swarm closed (not at the next sweep).
-      const drainCheck = setInterval(checkIdle, 1000);
-      store.add({ dispose: () => clearInterval(drainCheck) });
+      // A second --stop while draining starts no second check.
+      if (!wasDraining) {
+        const drainCheck = setInterval(checkIdle, 1000);
+        store.add({ dispose: () => clearInterval(drainCheck) });
+      }
       setImmediate(() => (now ? shutdown("asked to stop (serve --stop)") : checkIdle()));
       return { stopping: now ? ("now" as const) : ("after-swarms" as const) };
     }),

@@ -1,19 +1,7 @@
 // The runtime's seal (eslint-rules/runtimeSeal.mjs) through ESLint's own Node API with the project's real config:
 // each fixture in test/fixtures/lint is linted as if it lived at a path inside src.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { ESLint } from "eslint";
-
-const repoRoot = path.resolve(__dirname, "../../../..");
-const fixtures = path.join(repoRoot, "test/fixtures/lint");
-
-async function lintAs(fixture: string, filePath: string): Promise<string[]> {
-  const code = readFileSync(path.join(fixtures, fixture), "utf8");
-  const eslint = new ESLint({ cwd: repoRoot });
-  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, filePath) });
-  return result.messages.map((m) => `${m.ruleId ?? "parse"}: ${m.message}`);
-}
+import { lintAs } from "./lintFixture";
 
 describe("runtime seal lint rule", function () {
   this.timeout(60_000); // the first lint loads typescript-eslint
