@@ -7,10 +7,10 @@ import { grepBoard, renderBoardHits } from "./grepBoard";
 import type { SwarmViewState } from "./swarmView";
 
 /** The swarm a tool acts on: the named one, else the running one, else the newest. */
-export function pickSwarm(
-  swarms: readonly SwarmViewState[],
+export function pickSwarm<V extends SwarmViewState>(
+  swarms: readonly V[],
   swarmId: string | undefined,
-): SwarmViewState | { error: string } {
+): V | { error: string } {
   if (swarmId !== undefined) {
     const named = swarms.find((s) => s.id === swarmId);
     if (named) return named;
@@ -34,8 +34,12 @@ function countKinds(view: SwarmViewState): string {
   return [...counts].map(([k, n]) => `${k} ${n}`).join(", ") || "none yet";
 }
 
-/** A few lines an agent can act on: where the swarm stands and what to call next. */
-export function statusText(view: SwarmViewState): string {
+/**
+ * A few lines an agent can act on: where the swarm stands and what to call next. `interrupted` is why its worker
+ * ended before the swarm did (the host knows it; the worker's own view says "failed" underneath), so an agent is told
+ * it can be resumed instead of that it failed.
+ */
+export function statusText(view: SwarmViewState, interrupted?: string): string {
   const agents = view.agents.map(
     (a) =>
       `- ${a.id} (${a.role}): ${a.state}${a.claim ? `, claim: ${a.claim}` : ""}${a.branch ? `, branch ${a.branch}` : ""}, ${a.tokens} tokens`,
@@ -45,9 +49,12 @@ export function statusText(view: SwarmViewState): string {
     : "";
   const next = isRunning(view)
     ? "It is still running: call swarmboard_status again later, swarmboard_findings to read what it found so far, swarmboard_stop to end it."
-    : "It has ended: read its findings with swarmboard_findings; its branches wait for review in VS Code (Swarmboard: Review Agent Branches).";
+    : interrupted !== undefined
+      ? "It was interrupted before it ended: the person can resume it in VS Code (Swarmboard: Resume Swarm); its findings so far are in swarmboard_findings."
+      : "It has ended: read its findings with swarmboard_findings; its branches wait for review in VS Code (Swarmboard: Review Agent Branches).";
+  const word = interrupted !== undefined && !isRunning(view) ? `interrupted (${interrupted})` : view.status;
   return [
-    `Swarm ${view.id}: ${view.status}${view.endReason ? ` (${view.endReason})` : ""}`,
+    `Swarm ${view.id}: ${word}${view.endReason && interrupted === undefined ? ` (${view.endReason})` : ""}`,
     `Goal: ${view.goal}`,
     `Recipe: ${view.recipe}; ${view.agents.length} agents`,
     ...(view.integrationBranch ? [`Integration branch: ${view.integrationBranch}`] : []),

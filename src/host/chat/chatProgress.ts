@@ -73,7 +73,7 @@ export async function streamSwarm(
     stream.markdown(`\nStill running: follow it in the panel, or ask \`@swarmboard /status\`.\n`);
   } else {
     stream.markdown(`\n**Report**\n\n`);
-    stream.markdown(new vscode.MarkdownString().appendCodeblock(statusText(view), "text"));
+    stream.markdown(new vscode.MarkdownString().appendCodeblock(statusText(view, view.interrupted), "text"));
     if (view.reportPath) stream.reference(vscode.Uri.file(view.reportPath));
   }
   stream.button({ command: "swarmboard.reviewBranches", title: "Review Branches" });

@@ -64,7 +64,7 @@ export class SwarmDelegation {
   status(input: StatusToolInput): DelegationAnswer {
     const view = pickSwarm(this.deps.store.swarms(), input.swarmId);
     if ("error" in view) return { ok: false, text: view.error };
-    return { ok: true, swarmId: view.id, text: statusText(view) };
+    return { ok: true, swarmId: view.id, text: statusText(view, view.interrupted) };
   }
 
   findings(input: FindingsToolInput): DelegationAnswer {

@@ -76,6 +76,13 @@ describe("delegation tools", () => {
     assert.match(text, /call swarmboard_status again later/);
   });
 
+  it("says an interrupted swarm can be resumed instead of that it failed", () => {
+    const text = statusText({ ...swarm("s1", "failed", 1), endReason: "worker exited" }, "the worker was killed");
+    assert.match(text, /^Swarm s1: interrupted \(the worker was killed\)\n/);
+    assert.ok(!text.includes("failed"), text);
+    assert.match(text, /can resume it in VS Code \(Swarmboard: Resume Swarm\)/);
+  });
+
   it("filters findings by kind, path and literal text", () => {
     const view = swarm("s1", "running", 1);
     assert.match(findingsText(view, { kind: ["FACT"] }), /2 of 3 board entries match kind FACT/);
