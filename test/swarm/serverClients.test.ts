@@ -1,7 +1,8 @@
 // Every client on the user's shared worker (issue 26): `swarmboard run --server` with no server running starts one,
 // detached, on a temp XDG_RUNTIME_DIR, and prints the same run as an in-process one; a second run on it does not load
 // the model again (the server's own load count stays 1); `--no-server` runs in its own process, leaving the server's
-// count alone; `swarmboard mcp --server` (the SDK's client) launches on the same server while another client follows
+// count alone; an answer typed on a server run's stdin reaches the agent, and Ctrl-C stops its swarm on the server
+// (exit 4, the server serving on); `swarmboard mcp --server` (the SDK's client) launches on the same server while another client follows
 // that swarm, and both see it end. The tiny ChatML model and forced turns; needs `npm run build`.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -41,6 +42,16 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A CLI child with stdin open (steering lines), its output so far, and its exit. */
+function startCli(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+  const out = { stdout: "", stderr: "" };
+  child.stdout.on("data", (c: Buffer) => (out.stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (out.stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { child, out, exited };
 }
 
 /** The summary's lines that do not name this run's paths or ids: the same for the same forced swarm. */
@@ -143,6 +154,33 @@ describe("every client on the shared worker (run --server, mcp --server)", funct
     assert.doesNotMatch(inProcess.stdout, /on the server/);
     const serverLog = readFileSync(thisMachinePaths(extensionVersion).infoFile.replace(/\.json$/, ".log"), "utf8");
     assert.equal(serverLog.match(/client \d+ attached \(cli,/g)?.length, 3, serverLog);
+  });
+
+  it("carries stdin's answer to the server, and Ctrl-C stops the run's swarm there (exit 4) and leaves the server up", async () => {
+    const recipe = testRecipe(1);
+    const roles = recipe.roles.map((r) => (r.name === "worker" ? { ...r, tools: [...r.tools, "ask_user"] } : r));
+    const askRecipe = path.join(repo.root, "ask-recipe.json");
+    writeFileSync(askRecipe, JSON.stringify({ ...recipe, roles }));
+    const ask = { tool: "ask_user", args: { question: "Should median skip NaN values?" } };
+    const askScript = path.join(repo.root, "ask-script.json");
+    writeFileSync(askScript, JSON.stringify({ agents: { "agent-1": [ask, ask, finish], synthesist: [finish] } }));
+    const args = (stateDir: string) =>
+      runArgs(stateDir, "--server", "--ask-user-timeout", "300").map((a) =>
+        a === recipeFile ? askRecipe : a === scriptFile ? askScript : a,
+      );
+    const answered = startCli(args("state-answered"), env);
+    const asked = /answer with: @answer (\S+) /;
+    await until(() => asked.test(answered.out.stdout), "agent-1's first question", 120_000);
+    answered.child.stdin.write(`@answer ${asked.exec(answered.out.stdout)![1]} yes, skip them\n`);
+    await until(() => /answer to \S+ sent/.test(answered.out.stderr), "the answer sent", 30_000);
+    // Its second question waits: Ctrl-C stops the swarm on the server, and the run prints how it ended.
+    await until(() => (answered.out.stdout.match(/answer with: @answer/g) ?? []).length === 2, "the second question");
+    answered.child.kill("SIGINT");
+    assert.equal(await answered.exited, 4, answered.out.stderr + answered.out.stdout);
+    assert.match(answered.out.stderr, /Stopping swarm \S+ on the server/);
+    assert.match(answered.out.stdout, /^== stopped: /m);
+    const status = await runCli(["serve", "--status"], env);
+    assert.match(status.stdout, /^swarms: none$/m, "the stopped swarm ended on the server, which still serves");
   });
 
   it("launches an MCP delegation on the same server while another client follows it", async () => {
