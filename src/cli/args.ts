@@ -2,7 +2,7 @@
 // runArgs.ts, eval in evalArgs.ts). Every flag has one meaning and a bad one gets a message that says what was expected.
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { parseEval, type EvalOptions } from "./evalArgs";
-import { positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
+import { positiveInt, readFlags, runtimeFlags, serverFlag, UsageError } from "./flagParsing";
 import { askUserSeconds, parseRun, parseWatch, type RunOptions } from "./runArgs";
 
 export { UsageError } from "./flagParsing";
@@ -55,6 +55,8 @@ export interface McpOptions {
   noAgentRules: boolean;
   /** Seconds an agent's ask_user waits for a client's answer_question (default 0: agents decide alone). */
   askUserTimeout?: number;
+  /** Launch on the user's shared worker (`swarmboard serve`): --server or $SWARMBOARD_SERVER. */
+  server: boolean;
 }
 
 export type CliCommand =
@@ -81,7 +83,7 @@ export function parseMcp(argv: string[]): McpOptions {
     "--script",
     "--ask-user-timeout",
   ]);
-  const f = readFlags(argv, flags, new Set(["--approve-asks", "--no-agent-rules"]));
+  const f = readFlags(argv, flags, new Set(["--approve-asks", "--no-agent-rules", "--server", "--no-server"]));
   const int = (flag: string) => (f.has(flag) ? positiveInt(flag, f.get(flag)!) : undefined);
   return {
     command: "mcp",
@@ -94,6 +96,7 @@ export function parseMcp(argv: string[]): McpOptions {
     script: f.get("--script"),
     approveAsks: f.has("--approve-asks"),
     noAgentRules: f.has("--no-agent-rules"),
+    server: serverFlag(f),
     ...(f.has("--ask-user-timeout")
       ? { askUserTimeout: askUserSeconds("--ask-user-timeout", f.get("--ask-user-timeout")!) }
       : {}),

@@ -78,3 +78,17 @@ export function readFlags(argv: string[], flags: Set<string>, switches: Set<stri
   }
   return out;
 }
+
+/** The environment variable that makes `run`, `watch` and `mcp` attach to the shared server without --server. */
+export const serverVariable = "SWARMBOARD_SERVER";
+
+/**
+ * --server and --no-server (`run`, `watch`, `mcp`): whether the swarms run on the user's shared worker; without
+ * either, $SWARMBOARD_SERVER=1 asks for it and anything else runs them in this process.
+ */
+export function serverFlag(f: Map<string, string>, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (f.has("--server") && f.has("--no-server")) throw new UsageError("give --server or --no-server, not both.");
+  if (f.has("--no-server")) return false;
+  if (f.has("--server")) return true;
+  return env[serverVariable] === "1" || env[serverVariable] === "true";
+}

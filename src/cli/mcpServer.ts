@@ -14,6 +14,7 @@ import { checkModelFile, checkWorkspace } from "./inputChecks";
 import { readScriptFile } from "./inputFiles";
 import { maxMcpLineBytes, McpLineGuard } from "./mcpLineGuard";
 import { registerTalkTools } from "./mcpTalkTools";
+import { attachToServer } from "./serverAttach";
 
 function toolResult(answer: McpAnswer) {
   return { content: [{ type: "text" as const, text: answer.text }], ...(answer.ok ? {} : { isError: true }) };
@@ -98,11 +99,14 @@ function registerResources(server: McpServer, swarms: McpSwarms): void {
 }
 
 /** Serves MCP on stdin/stdout until the client closes the stream; resolves when it has. */
-export async function runMcpServer(options: Omit<McpSwarmOptions, "log">): Promise<number> {
+export async function runMcpServer(options: Omit<McpSwarmOptions, "log">, onServer = false): Promise<number> {
   // stdout carries the protocol: anything else printed there (a library's console.log) would corrupt it.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const log = (line: string) => process.stderr.write(`swarmboard mcp: ${line}\n`);
-  const swarms = new McpSwarms({ ...options, log });
+  // --server: the swarms run on the user's shared worker (started when none runs); it outlives this MCP server.
+  const connection = onServer ? await attachToServer("mcp", log) : undefined;
+  connection?.onClose(() => log("the Swarmboard server closed the connection: launches fail until it is back"));
+  const swarms = new McpSwarms({ ...options, log }, connection?.peer);
   const server = new McpServer(
     { name: "swarmboard", version: extensionVersion },
     {
@@ -119,9 +123,13 @@ export async function runMcpServer(options: Omit<McpSwarmOptions, "log">): Promi
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   process.stdin.once("end", () => void server.close());
   await server.connect(transport);
-  log(`serving on stdio (workspace ${options.workspace}, model ${options.modelPath ?? "none"})`);
+  log(
+    `serving on stdio (workspace ${options.workspace}, model ${options.modelPath ?? "none"}` +
+      `${connection ? `, swarms on the server at ${connection.socketPath}` : ""})`,
+  );
   await closed;
   swarms.dispose();
+  connection?.close();
   return 0;
 }
 
@@ -134,17 +142,20 @@ export async function mcpCommand(command: McpOptions): Promise<number> {
   const model = command.model ?? process.env.SWARMBOARD_MODEL;
   const modelPath = model ? await checkModelFile(model) : undefined;
   const script = command.script === undefined ? undefined : await readScriptFile(command.script);
-  return runMcpServer({
-    ...(modelPath ? { modelPath } : {}),
-    workspace,
-    stateRoot: path.resolve(command.stateRoot ?? path.join(path.dirname(workspace), ".swarmboard-state", "mcp")),
-    threads: command.threads,
-    ...(command.kvCells ? { kvCells: command.kvCells } : {}),
-    ...(command.gpu ? { gpu: command.gpu } : {}),
-    ...(command.kvCacheType ? { kvCacheType: command.kvCacheType } : {}),
-    ...(script ? { script } : {}),
-    approveAsks: command.approveAsks,
-    agentRules: !command.noAgentRules,
-    ...(command.askUserTimeout !== undefined ? { askUserTimeoutSeconds: command.askUserTimeout } : {}),
-  });
+  return runMcpServer(
+    {
+      ...(modelPath ? { modelPath } : {}),
+      workspace,
+      stateRoot: path.resolve(command.stateRoot ?? path.join(path.dirname(workspace), ".swarmboard-state", "mcp")),
+      threads: command.threads,
+      ...(command.kvCells ? { kvCells: command.kvCells } : {}),
+      ...(command.gpu ? { gpu: command.gpu } : {}),
+      ...(command.kvCacheType ? { kvCacheType: command.kvCacheType } : {}),
+      ...(script ? { script } : {}),
+      approveAsks: command.approveAsks,
+      agentRules: !command.noAgentRules,
+      ...(command.askUserTimeout !== undefined ? { askUserTimeoutSeconds: command.askUserTimeout } : {}),
+    },
+    command.server,
+  );
 }

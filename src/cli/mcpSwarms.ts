@@ -1,7 +1,8 @@
 // The swarms of `swarmboard mcp`: the worker's own service (src/worker/workerService.ts, the one the
 // extension's palette launch reaches) runs in this process behind an in-process envelope, so an MCP launch
 // takes the same `swarm/start` path. Its event stream is folded by the core reducer the extension uses, and
-// approvals are answered unattended (nobody is there to ask), as the headless `run` does.
+// approvals are answered unattended (nobody is there to ask), as the headless `run` does. With --server the same
+// requests go to the user's shared worker instead, so a delegation's swarms run beside a window's on one model.
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { existsSync, mkdirSync, rmdirSync } from "node:fs";
 import path from "node:path";
@@ -51,11 +52,19 @@ export class McpSwarms {
   private readonly views = new Map<string, SwarmViewState>();
   private readonly host: RpcPeer;
 
-  constructor(private readonly options: McpSwarmOptions) {
-    const [hostSide, workerSide] = createInProcessTransportPair();
-    const worker = this.store.add(new RpcPeer(workerSide));
-    this.store.add(new WorkerService(worker));
-    this.host = this.store.add(new RpcPeer(hostSide));
+  /** `server`: the shared worker's peer (`mcp --server`); without it the worker's service runs in this process. */
+  constructor(
+    private readonly options: McpSwarmOptions,
+    server?: RpcPeer,
+  ) {
+    if (server !== undefined) {
+      this.host = server;
+    } else {
+      const [hostSide, workerSide] = createInProcessTransportPair();
+      const worker = this.store.add(new RpcPeer(workerSide));
+      this.store.add(new WorkerService(worker));
+      this.host = this.store.add(new RpcPeer(hostSide));
+    }
     this.store.add(
       this.host.onNotification(swarmEventsNotification, ({ swarmId, events }) => this.apply(swarmId, events)),
     );

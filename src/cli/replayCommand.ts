@@ -75,6 +75,8 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
     process.stdout.write(`replaying swarm ${saved.swarmId} (${eventsFile})\n`);
     return await runCommand({
       command: "run",
+      // A replay compares with the recorded run in this process (the server's other swarms would not interleave).
+      server: false,
       goal: inputs.goal,
       recipe: path.join(stateDir, "recipe.json"),
       ...(inputs.agents ? { agents: inputs.agents } : {}),

@@ -4,7 +4,7 @@ import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { askUserTimeoutSchema, maxAskUserTimeoutSeconds } from "../protocol/steering";
 import { memoryBudgetForm, parseMemoryBudget } from "../protocol/settings";
 import { defaultWatchGoal } from "../core/builtinRecipes";
-import { engineFlags, mebibytes, positiveInt, readFlags, runtimeFlags, UsageError } from "./flagParsing";
+import { engineFlags, mebibytes, positiveInt, readFlags, runtimeFlags, serverFlag, UsageError } from "./flagParsing";
 
 export interface RunOptions {
   command: "run";
@@ -49,6 +49,8 @@ export interface RunOptions {
   sparseAboveMiB?: number;
   /** `swarmboard watch`: a standing swarm that takes triggers until stopped. */
   watch?: WatchOptions;
+  /** Run on the user's shared worker (`swarmboard serve`), started when none runs: --server or $SWARMBOARD_SERVER. */
+  server: boolean;
 }
 
 export interface WatchOptions {
@@ -83,7 +85,7 @@ const runFlags = new Set([
   "--ask-user-timeout",
   "--sparse-above-mib",
 ]);
-const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules"]);
+const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules", "--server", "--no-server"]);
 const watchFlags = new Set([...runFlags, "--triggers", "--trigger-rules", "--poll-ms"]);
 
 export function parseWatch(argv: string[]): RunOptions {
@@ -140,6 +142,7 @@ export function parseRun(argv: string[]): RunOptions {
     noAgentRules: f.has("--no-agent-rules"),
     askUserTimeout: opt("--ask-user-timeout", askUserSeconds),
     sparseAboveMiB: opt("--sparse-above-mib", mebibytes),
+    server: serverFlag(f),
   };
 }
 

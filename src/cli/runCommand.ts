@@ -4,7 +4,8 @@ import { appendFileSync } from "node:fs";
 import path from "node:path";
 import type { SwarmEvent } from "../protocol/swarmEvents";
 import type { RunOptions } from "./args";
-import { TerminalView, budgetLine } from "./terminalView";
+import { TerminalView } from "./terminalView";
+import { exitCodes, summaryText } from "./runSummary";
 import type { SwarmSummary } from "../worker/swarm/swarmSession";
 import { startLaunch } from "../worker/swarmLauncher";
 import { unattendedApprover } from "../worker/approvalModes";
@@ -12,30 +13,19 @@ import { recordSwarmEnd } from "../worker/swarmRecords";
 import { prepareRun } from "./runInputs";
 import { listenForSteering } from "./stdinMessages";
 import { takeTrigger } from "./watchInputs";
+import { runThroughServer } from "./serverRun";
 
-/** Exit codes: how a run ended. */
-export const exitCodes = { completed: 0, failed: 1, usage: 2, budget: 3, stopped: 4 } as const;
+export { exitCodes } from "./runSummary";
 
-function summaryText(summary: SwarmSummary, events: readonly SwarmEvent[], eventsFile: string): string {
-  const kinds = new Map<string, number>();
-  for (const e of events) if (e.type === "board-entry") kinds.set(e.entry.kind, (kinds.get(e.entry.kind) ?? 0) + 1);
-  const stats = [...events].reverse().find((e) => e.type === "kv-stats");
-  return [
-    "",
-    `== ${summary.outcome}: ${summary.reason}`,
-    `report:   ${summary.reportPath}`,
-    `events:   ${eventsFile}`,
-    `branches: ${summary.integrationBranch} (integration)`,
-    ...summary.agents.map(
-      (a) =>
-        `          ${a.branch ?? "(no branch)"}  ${a.id} ${a.end.outcome}: ${a.end.reason} (${a.end.steps} steps, ${a.end.tokens} tokens)`,
-    ),
-    `findings: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`,
-    ...(stats?.type === "kv-stats" ? [`budget:   ${budgetLine(stats.stats)}`] : []),
-  ].join("\n");
+function agentLinesOf(summary: SwarmSummary): string[] {
+  return summary.agents.map(
+    (a) =>
+      `${a.branch ?? "(no branch)"}  ${a.id} ${a.end.outcome}: ${a.end.reason} (${a.end.steps} steps, ${a.end.tokens} tokens)`,
+  );
 }
 
 export async function runCommand(opts: RunOptions): Promise<number> {
+  if (opts.server) return runThroughServer(opts, process.cwd());
   const prepared = await prepareRun(opts, process.cwd());
   const { launch } = prepared;
   for (const w of launch.warnings) process.stderr.write(`warning: ${w}\n`);
@@ -89,6 +79,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   });
   stopListening();
   await recordSwarmEnd(recorded, summary);
-  process.stdout.write(summaryText(summary, all, eventsFile) + "\n");
+  process.stdout.write(summaryText(summary, agentLinesOf(summary), all, eventsFile) + "\n");
   return exitCodes[summary.outcome];
 }

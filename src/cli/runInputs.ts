@@ -29,10 +29,10 @@ export interface PreparedRun {
   readonly standing?: StandingOptions;
 }
 
-type RunFiles = Omit<PreparedRun, "launch">;
+export type RunFiles = Omit<PreparedRun, "launch">;
 
 /** The files the run reads or writes besides the model, checked before the model is looked at or anything written. */
-async function checkRunFiles(opts: RunOptions): Promise<RunFiles> {
+export async function checkRunFiles(opts: RunOptions): Promise<RunFiles> {
   const script = opts.script === undefined ? undefined : await readScriptFile(opts.script);
   const eventsFile = opts.events === undefined ? undefined : await checkEventsFile(opts.events);
   const standing = opts.watch === undefined ? undefined : await standingOptions(opts.watch);
@@ -40,7 +40,7 @@ async function checkRunFiles(opts: RunOptions): Promise<RunFiles> {
 }
 
 /** The knobs a flag gives, under the start request's names; a flag left out is undefined (the saved one stays). */
-function flagInputs(opts: RunOptions): Partial<LaunchInputs> {
+export function flagInputs(opts: RunOptions): Partial<LaunchInputs> {
   return {
     agents: opts.agents,
     kvCells: opts.kvCells,

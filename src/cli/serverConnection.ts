@@ -10,6 +10,8 @@ import { readToken, thisMachinePaths } from "../worker/server/serverFiles";
 export interface ServerConnection {
   readonly peer: RpcPeer;
   readonly socketPath: string;
+  /** Called once the connection closed (this side's close, or the server's: it exited or dropped this client). */
+  onClose(listener: () => void): void;
   close(): void;
 }
 
@@ -47,7 +49,11 @@ export async function connectToServer(
   socket.setEncoding("utf8");
   const peer = new RpcPeer(new LineTransport(socket, { onViolation: () => socket.destroy() }));
   socket.on("error", () => undefined); // its close fails the pending requests (below)
-  socket.on("close", () => peer.failPending({ code: "disconnected", message: "The Swarmboard server closed." }));
+  const closeListeners: Array<() => void> = [];
+  socket.on("close", () => {
+    peer.failPending({ code: "disconnected", message: "The Swarmboard server closed." });
+    for (const listener of closeListeners.splice(0)) listener();
+  });
   const close = () => {
     peer.dispose();
     socket.destroy();
@@ -64,5 +70,9 @@ export async function connectToServer(
     close();
     throw err;
   }
-  return { peer, socketPath: paths.socket, close };
+  const onClose = (listener: () => void) => {
+    if (socket.destroyed) listener();
+    else closeListeners.push(listener);
+  };
+  return { peer, socketPath: paths.socket, onClose, close };
 }

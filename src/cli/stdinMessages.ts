@@ -21,9 +21,9 @@ export type SteeringLine =
 /** What the lines act on: the running swarm's session (src/worker/swarm/swarmSession.ts). */
 export interface SteeringTarget {
   message(to: string, text: string): Promise<{ id: string }>;
-  pauseAgent(agentId: string, paused: boolean): { changed: boolean };
+  pauseAgent(agentId: string, paused: boolean): { changed: boolean } | Promise<{ changed: boolean }>;
   addTask(text: string): Promise<{ id: string }>;
-  answer(questionId: string, text: string): boolean;
+  answer(questionId: string, text: string): boolean | Promise<boolean>;
   /** Present for a standing swarm: takes a trigger (a plain line becomes a message trigger). */
   trigger?(raw: unknown): Promise<{ triggerId: string; said: string }>;
 }
@@ -82,7 +82,7 @@ async function act(line: SteeringLine, target: SteeringTarget): Promise<string> 
     case "pause": {
       const verb = line.paused ? "paused" : "resumed";
       try {
-        const { changed } = target.pauseAgent(line.agentId, line.paused);
+        const { changed } = await target.pauseAgent(line.agentId, line.paused);
         return changed ? `${line.agentId} ${verb}` : `${line.agentId} was already ${verb}`;
       } catch (error) {
         return `not ${verb}: ${(error as Error).message}`;
@@ -94,9 +94,13 @@ async function act(line: SteeringLine, target: SteeringTarget): Promise<string> 
         (error: unknown) => `task not added: ${(error as Error).message}`,
       );
     case "answer":
-      return target.answer(line.questionId, line.text)
-        ? `answer to ${line.questionId} sent`
-        : `answer not sent: ${line.questionId} is not open (answered, timed out or withdrawn already)`;
+      try {
+        return (await target.answer(line.questionId, line.text))
+          ? `answer to ${line.questionId} sent`
+          : `answer not sent: ${line.questionId} is not open (answered, timed out or withdrawn already)`;
+      } catch (error) {
+        return `answer not sent: ${(error as Error).message}`;
+      }
   }
 }
 

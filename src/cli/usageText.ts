@@ -44,6 +44,11 @@ export const commandUsage = {
       --approve-asks              allow commands the policy would ask about (default: deny them)
       --plain                     plain lines even on a terminal
       --no-agent-rules            leave AGENTS.md, CLAUDE.md, .clinerules, ... out of the trunk
+      --server                    run on your shared worker (swarmboard serve, started detached when none runs):
+                                  the model it has loaded is not loaded again; Ctrl-C stops the swarm there, a
+                                  second Ctrl-C detaches; also on with SWARMBOARD_SERVER=1 (not with --resume,
+                                  watch or --thinking-tokens yet)
+      --no-server                 run in this process (the default), whatever SWARMBOARD_SERVER says
       --ask-user-timeout <s>      how long an agent's ask_user question waits for your answer on stdin (default
                                   300 on a terminal, 0 when stdin is not one: nobody answers, agents decide alone)
       While it runs, a line typed on stdin steers it: "@agent-2 <text>" messages one agent, any other line all;
@@ -69,11 +74,13 @@ export const commandUsage = {
 `,
   mcp: `  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
                 [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]
-                [--ask-user-timeout <s>]
+                [--ask-user-timeout <s>] [--server | --no-server]
                                              an MCP server on stdio: tools swarmboard_launch, _status, _findings,
                                              _stop, message_swarm, add_task, answer_question, send_trigger and
                                              the swarms' boards as resources (see the README); --ask-user-timeout:
-                                             how long ask_user waits for answer_question (default 0)
+                                             how long ask_user waits for answer_question (default 0); --server (or
+                                             SWARMBOARD_SERVER=1): its swarms run on your shared worker, beside
+                                             your windows' and runs' (started detached when none runs)
 `,
   eval: `  swarmboard eval [--suite <dir>] [--agents 1,4] [--tasks a,b] [--model <file.gguf>] [--free] [--json <file>]
                 [--threads <n>] [--kv-cells <n>] [--budget-ms <ms>] [--gpu <backend>] [--kv-cache-type <type>]

@@ -1,8 +1,9 @@
 // The user's shared worker (`swarmboard serve`, issue 26's first floor), as a real detached process on a real local
 // socket: two clients attach, a swarm launched by one streams its events to both, a second swarm on the same model
 // file reuses the model the first loaded (the server's own load count stays 1), and the front door holds: a wrong
-// token, another version, a line that is not JSON, a client that vanishes mid-request and another user are each
-// refused or survived, with the server still serving.
+// token, another version, a line that is not JSON, a request that fails its schema, a frame over the size limit, a
+// client that vanishes mid-request (a launch too: its swarm runs to its end) and another user are each refused or
+// survived, with the server still serving.
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -184,6 +185,79 @@ describe("the shared worker (swarmboard serve)", function () {
     connections.push(after);
     const status = await after.peer.request(serverStatusMethod, {});
     assert.equal(status.pid, server.pid, "the same server still serves");
+  });
+
+  it("answers a frame that fails its schema and skips one that is no envelope, closes only an over-long frame's connection, and runs a swarm whose launcher vanished mid-start", async function () {
+    this.timeout(120_000);
+    const token = readFileSync(thisMachinePaths(extensionVersion).tokenFile, "utf8").trim();
+    const status = (id: number) => JSON.stringify({ kind: "request", id, method: "server/status", params: {} });
+    const bad = await rawExchange(socketPath, [
+      hello(token),
+      JSON.stringify({ kind: "request", id: 1, method: "swarm/start", params: { goal: 42 } }),
+      JSON.stringify([1, 2, 3]),
+      JSON.stringify({ kind: "nonsense", id: 2 }),
+      status(3),
+    ]);
+    assert.equal(
+      responseTo(bad.answers, 1)?.error?.code,
+      "invalid-params",
+      "a request that fails its schema is answered",
+    );
+    assert.equal(responseTo(bad.answers, 3)?.ok, true, "the connection serves on after frames that are no envelope");
+    assert.ok(!bad.closed, "none of these closed the connection");
+
+    // One line past the 64 MiB frame limit, never ended: the server closes that connection without buffering it all.
+    const big = net.connect(socketPath);
+    await new Promise((resolve) => big.once("connect", resolve));
+    big.on("error", () => undefined);
+    const closedBig = new Promise<void>((resolve) => big.once("close", () => resolve()));
+    big.write(`${hello(token)}\n`);
+    const chunk = "a".repeat(1024 * 1024);
+    for (let i = 0; i < 66 && !big.destroyed; i++)
+      if (!big.write(chunk)) await Promise.race([new Promise((resolve) => big.once("drain", resolve)), closedBig]);
+    await closedBig;
+
+    // A launcher that sends swarm/start and is gone before the answer: the swarm starts and runs without it.
+    const repo = makeSampleRepo();
+    const recipe = path.join(repo.root, "e2e.json");
+    writeFileSync(recipe, JSON.stringify(testRecipe(1)));
+    const vanishing = net.connect(socketPath);
+    await new Promise((resolve) => vanishing.once("connect", resolve));
+    const start = {
+      goal: "Look at the stats module",
+      recipe,
+      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
+      workspace: repo.workspace,
+      stateDir: path.join(repo.root, "state-orphan"),
+      threads: 1,
+      policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+      script: {
+        agents: {
+          "agent-1": [{ tool: "finish", args: { summary: "-" } }],
+          synthesist: [{ tool: "finish", args: { summary: "-" } }],
+        },
+      },
+    };
+    vanishing.write(
+      `${hello(token)}\n${JSON.stringify({ kind: "request", id: 1, method: "swarm/start", params: start })}\n`,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    vanishing.destroy();
+    const after = await connectToServer("test", extensionVersion);
+    connections.push(after);
+    let recorded = 0;
+    await until(
+      () => existsSync(path.join(repo.root, "state-orphan", "events.jsonl")),
+      "the orphan swarm's trace",
+      60_000,
+    );
+    for (let i = 0; i < 100 && recorded === 0; i++) {
+      const { swarms } = await after.peer.request(listSwarmsMethod, { workspace: repo.workspace });
+      recorded = swarms.filter((s) => s.outcome === "completed").length;
+      if (recorded === 0) await new Promise((r) => setTimeout(r, 300));
+    }
+    assert.equal(recorded, 1, "the swarm whose launcher vanished ran to its end and was recorded completed");
+    assert.equal((await after.peer.request(serverStatusMethod, {})).pid, server.pid, "the same server still serves");
   });
 
   it("keeps other users out: its folder is 0700 and its socket 0600, and another uid cannot connect", function () {

@@ -42,6 +42,33 @@ describe("steering typed on the CLI's stdin", () => {
     }
   });
 
+  it("awaits a target that answers later (a run on the shared server) and says a refusal from it", async () => {
+    const input = new PassThrough();
+    const said: string[] = [];
+    const target: SteeringTarget = {
+      message: async () => ({ id: "user-1" }),
+      pauseAgent: async (agentId) => {
+        if (agentId === "agent-9") throw new Error("no such agent");
+        return { changed: false };
+      },
+      addTask: async () => ({ id: "user-task-1" }),
+      answer: async (questionId) => {
+        if (questionId === "question-9") throw new Error("disconnected: The Swarmboard server closed.");
+        return true;
+      },
+    };
+    const stop = listenForSteering(input, target, (line) => said.push(line));
+    input.write("/pause agent-1\n/pause agent-9\n@answer question-1 yes\n@answer question-9 no\n");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stop();
+    assert.deepEqual(said.sort(), [
+      "agent-1 was already paused",
+      "answer not sent: disconnected: The Swarmboard server closed.",
+      "answer to question-1 sent",
+      "not paused: no such agent",
+    ]);
+  });
+
   it("acts on each line as it comes and says what was done, refused or not understood", async () => {
     const input = new PassThrough();
     const done: string[] = [];
