@@ -20,6 +20,7 @@ import { ModelMemory } from "./models/modelMemory";
 import { trackModelSet } from "./models/modelSetContext";
 import { downloadModel, FreeMemory, PullInProgress, selectModel, type ModelDeps } from "./models/selectModel";
 import { Notices } from "./notices";
+import { NotServedNotices } from "./swarm/notServedNotices";
 import { PanelController } from "./panel/panelController";
 import { pingWorker } from "./pingWorker";
 import { QuickPicker } from "./quickPicker";
@@ -132,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const participant = own(registerChatParticipant({ delegation, store, log }));
   own(superviseSwarms(worker, store, stuck, log));
   own(new SwarmEndNotices(store, notices, log));
+  own(new NotServedNotices(store, notices, log));
   own(new QuestionPrompts(store, notices, log));
   worker.ensureStarted();
 
