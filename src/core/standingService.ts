@@ -45,7 +45,7 @@ export function notServedText(view: SwarmViewState, why: NotServed): string {
   const budget = spentBudget(why.reason);
   const raise =
     budget !== undefined
-      ? `Raise \`${budget}\` in the recipe (${view.recipe}: a copy in .swarmboard/recipes/), then `
+      ? `Raise ${budget} in the recipe (${view.recipe}: a copy in .swarmboard/recipes/), then `
       : "Look at the router's lane for why, then ";
   return (
     `Swarmboard: the watching swarm ${view.id} is not served: ${ended}; ${waiting}. ` +

@@ -38,7 +38,7 @@ describe("core: whether a standing swarm is served (issue 29)", () => {
     assert.equal(
       notServedText(view, notServed(view)!),
       "Swarmboard: the watching swarm w is not served: its router agent-1 ended (step budget of 1 steps spent); " +
-        "1 trigger waits in its log, and new ones will too. Raise `budgets.steps` in the recipe (watch: a copy in " +
+        "1 trigger waits in its log, and new ones will too. Raise budgets.steps in the recipe (watch: a copy in " +
         ".swarmboard/recipes/), then Stop Watching and Resume the swarm: a fresh router reads the waiting triggers.",
     );
     assert.equal(triggerQueueLine(view.triggers!.recent), "2 arrived · 1 waiting for the router · 1 dropped");
