@@ -60,6 +60,7 @@ function domFacts(dom: PanelDom) {
     questionIds: dom.steering.questionIds(),
     recipients: dom.steering.recipients(),
     triggers: dom.triggers.rows(),
+    triggerSummary: dom.triggers.summary(),
     addedTasks: dom.addedTasks.rows(),
   };
 }

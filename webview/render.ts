@@ -112,7 +112,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   const version = document.getElementById("version");
   if (version) setText(version, `v${state.extensionVersion}`);
   const swarm = state.swarm;
-  dom.stop.disabled = !swarm || !(swarm.status === "running" || swarm.status === "starting");
+  dom.stop.disabled = !swarm || !["running", "starting", "not served"].includes(swarm.status);
   dom.steering.update(!dom.stop.disabled, swarm?.agents ?? [], swarm?.questions ?? []);
   dom.triggers.update(swarm?.triggers);
   dom.addedTasks.update(swarm?.addedTasks);

@@ -9,17 +9,32 @@ export interface TriggerStreamDom {
   update(view: TriggerStreamView | undefined): void;
   /** The rows shown (tests compare them with the store). */
   rows(): Array<{ id: string; owner?: string; text: string }>;
+  /** The queue line and the not-served notice as shown (empty when hidden). */
+  summary(): { queue: string; notServed: string };
 }
 
 export function mountTriggerStream(): TriggerStreamDom {
   const counts = el("div", "trigger-counts", "");
+  const queue = el("div", "trigger-queue", "");
+  // Why nothing serves the swarm, in the card the person looks at for its triggers.
+  const unserved = el("div", "trigger-unserved", "");
+  setAttr(unserved, "role", "alert");
   const list = el("ol", "feed trigger-list");
   setAttr(list, "aria-label", "Triggers");
-  const root = el("section", "card trigger-card", el("div", "card-title", el("h2", "", "Triggers")), counts, list);
+  const root = el(
+    "section",
+    "card trigger-card",
+    el("div", "card-title", el("h2", "", "Triggers")),
+    unserved,
+    queue,
+    counts,
+    list,
+  );
   root.id = "triggers";
   root.hidden = true;
   return {
     root,
+    summary: () => ({ queue: queue.textContent ?? "", notServed: unserved.hidden ? "" : (unserved.textContent ?? "") }),
     rows: () =>
       [...list.querySelectorAll<HTMLElement>("li")].map((li) => ({
         id: li.dataset.trigger ?? "",
@@ -29,6 +44,9 @@ export function mountTriggerStream(): TriggerStreamDom {
     update(view) {
       root.hidden = view === undefined;
       if (view === undefined) return;
+      unserved.hidden = view.notServed === undefined;
+      setText(unserved, view.notServed ?? "");
+      setText(queue, view.queue);
       setText(
         counts,
         `${view.dropped} dropped by rules · ${view.direct} straight to an owner · ${view.router} to the router · ` +
@@ -39,7 +57,13 @@ export function mountTriggerStream(): TriggerStreamDom {
           const row = el(
             "li",
             "finding",
-            el("div", "finding-head", el("span", "kind", t.source), el("span", "", clockTime(t.time))),
+            el(
+              "div",
+              "finding-head",
+              el("span", "kind", t.source),
+              el("span", `trigger-state trigger-${t.state}`, t.state),
+              el("span", "", clockTime(t.time)),
+            ),
             el("div", "finding-text", `${t.what} → ${t.decision}`),
           );
           row.dataset.trigger = t.id;

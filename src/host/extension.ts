@@ -18,8 +18,11 @@ import { registerLanguageModelTools } from "./lmTools/languageModelTools";
 import { SwarmDelegation } from "./lmTools/swarmDelegation";
 import { ModelMemory } from "./models/modelMemory";
 import { trackModelSet } from "./models/modelSetContext";
+import { trackSwarmStarted } from "./launch/walkthroughContext";
 import { downloadModel, FreeMemory, PullInProgress, selectModel, type ModelDeps } from "./models/selectModel";
 import { Notices } from "./notices";
+import { startWhenTrusted } from "./restrictedMode";
+import { NotServedNotices } from "./swarm/notServedNotices";
 import { PanelController } from "./panel/panelController";
 import { pingWorker } from "./pingWorker";
 import { QuickPicker } from "./quickPicker";
@@ -41,6 +44,15 @@ import { SwarmsTreeProvider } from "./tree/swarmsTree";
 import { WorkerProcess } from "./workerProcess";
 
 export function activate(context: vscode.ExtensionContext): SwarmboardApi {
+  // Nothing that edits or runs starts in an untrusted folder; the views and commands say why (restrictedMode.ts).
+  if (!vscode.workspace.isTrusted) {
+    startWhenTrusted(context, () => activateTrusted(context));
+    return {};
+  }
+  return activateTrusted(context);
+}
+
+function activateTrusted(context: vscode.ExtensionContext): SwarmboardApi {
   const own = <T extends vscode.Disposable>(item: T): T => {
     context.subscriptions.push(item);
     return item;
@@ -60,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const store = own(new SwarmStore(worker));
   const stuck = own(new StuckWatch(store));
   own(trackModelSet(store));
+  own(trackSwarmStarted(store));
   const memories = own(new RepositoryMemories(worker, store, log));
   const tree = own(new SwarmsTreeProvider(worker, store, (id) => stuck.isStuck(id), memories));
   const view = own(
@@ -132,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   const participant = own(registerChatParticipant({ delegation, store, log }));
   own(superviseSwarms(worker, store, stuck, log));
   own(new SwarmEndNotices(store, notices, log));
+  own(new NotServedNotices(store, notices, log));
   own(new QuestionPrompts(store, notices, log));
   worker.ensureStarted();
 

@@ -40,7 +40,8 @@ export function statusBarText(swarm: HostSwarmView | undefined, worker: WorkerSt
     "Click to open the panel.",
   ].join("\n");
   // An ended swarm's last numbers are history, not live use: the item says how it ended instead.
-  const now = isRunning(swarm) ? `${live} live · ${kv}` : swarmStatus(swarm);
+  const status = swarmStatus(swarm);
+  const now = status === "not served" ? `not served · ${kv}` : isRunning(swarm) ? `${live} live · ${kv}` : status;
   return { text: `$(hubot) ${model} · ${now}`, tooltip };
 }
 

@@ -83,6 +83,8 @@ export const triggerRowSchema = z.object({
   what: z.string(),
   /** "dropped: deny", "to agent-5", "waits for real-3", "router", then the router's decision once made. */
   decision: z.string(),
+  /** Where it stands: waiting (for the router), held, routed, dropped, replied. */
+  state: z.string(),
   /** The agent that owns its thread, when there is one. */
   owner: z.string().optional(),
 });
@@ -93,6 +95,10 @@ export const triggerStreamViewSchema = z.object({
   direct: z.number(),
   router: z.number(),
   decisions: z.number(),
+  /** Where the kept triggers stand, in one line ("3 arrived · 1 waiting for the router · 2 dropped"). */
+  queue: z.string(),
+  /** Set while nothing serves the swarm (its router ended): why, and what to do. */
+  notServed: z.string().optional(),
   /** The newest triggers, newest last. */
   recent: z.array(triggerRowSchema),
 });
@@ -181,6 +187,8 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
         recipients: z.array(z.string()).optional(),
         /** The trigger stream's rows as shown: id, owner (data attributes) and text. */
         triggers: z.array(z.object({ id: z.string(), owner: z.string().optional(), text: z.string() })).optional(),
+        /** The trigger card's queue line and not-served notice as shown ("" when hidden). */
+        triggerSummary: z.object({ queue: z.string(), notServed: z.string() }).optional(),
         /** The added tasks' rows as shown: task id and text. */
         addedTasks: z.array(z.object({ id: z.string(), text: z.string() })).optional(),
       })

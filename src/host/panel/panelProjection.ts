@@ -2,6 +2,8 @@
 // only what it draws: lanes cut to their newest items and the findings feed cut to its newest entries, so a
 // 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
 import { describeRule } from "../../core/agentRules";
+import { notServed, notServedText } from "../../core/standingService";
+import { triggerQueueLine } from "../../core/triggerView";
 import { agentsThatStillFit } from "../../core/swarmView";
 import { userTaskStates } from "../../core/userTaskRecords";
 import { describeWorkerMemory } from "../../core/workerMemory";
@@ -127,6 +129,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
     };
   });
   const addedTasks = userTaskStates(view.entries);
+  const unserved = notServed(view);
   return {
     id: view.id,
     goal: view.goal,
@@ -152,6 +155,8 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
           triggers: {
             ...view.triggers.counts,
             decisions: view.triggers.decisions,
+            queue: triggerQueueLine(view.triggers.recent),
+            ...(unserved ? { notServed: notServedText(view, unserved) } : {}),
             recent: view.triggers.recent.slice(-triggersShown).map((t) => ({ ...t })),
           },
         }

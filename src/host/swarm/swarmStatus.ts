@@ -1,6 +1,7 @@
 // The status words every surface shows for a swarm and its agents. The worker's outcomes (completed, budget,
 // stopped, failed) come from the store's view; "interrupted" is the host's own: the worker died while the swarm
 // ran, so nothing it had live is live any more.
+import { notServed } from "../../core/standingService";
 import type { AgentView, SwarmViewState } from "../../core/swarmView";
 import type { PastSwarm } from "../../protocol/swarmHistoryRpc";
 import type { UsageSample } from "../../protocol/webviewMessages";
@@ -24,7 +25,7 @@ export interface HostSwarmView extends SwarmViewState {
   readonly cleanedUpAt?: number;
 }
 
-export type SwarmStatus = SwarmViewState["status"] | "interrupted" | "running elsewhere";
+export type SwarmStatus = SwarmViewState["status"] | "interrupted" | "running elsewhere" | "not served";
 
 const finishedAgentStates = new Set(["done", "failed"]);
 
@@ -34,7 +35,9 @@ export function isRunning(view: SwarmViewState): boolean {
 
 export function swarmStatus(view: HostSwarmView): SwarmStatus {
   if (view.past?.outcome === "running") return "running elsewhere";
-  return view.interrupted !== undefined ? "interrupted" : view.status;
+  if (view.interrupted !== undefined) return "interrupted";
+  // A standing swarm whose router ended runs on, but nothing turns its triggers into work.
+  return notServed(view) !== undefined ? "not served" : view.status;
 }
 
 /** Whether Resume may be offered: it ended before its end (interrupted or stopped) and its branches are still there. */

@@ -16,8 +16,10 @@ import {
   type HostSwarmView,
 } from "../swarm/swarmStatus";
 import { branchesLine, historyTooltip } from "./pastSwarmText";
+import type { TriggerNodeKind } from "./triggerNodes";
 
-export type SwarmsNodeKind = "worker" | "model" | "hint" | "swarm" | "agent" | "finding" | "memories" | "memory";
+type ItemKind = "agent" | "finding" | "memories" | "memory";
+export type SwarmsNodeKind = "worker" | "model" | "hint" | "swarm" | ItemKind | TriggerNodeKind;
 
 export interface SwarmsNode {
   readonly id: string;
@@ -62,6 +64,7 @@ const swarmIcons: Record<ReturnType<typeof swarmStatus>, string> = {
   failed: "error",
   interrupted: "debug-disconnect",
   "running elsewhere": "remote",
+  "not served": "warning",
 };
 export const findingKinds = new Set(["OBSERVED", "FACT", "FAIL", "PATCH_SUMMARY"]);
 const findingIcons: Record<string, string> = {

@@ -19,6 +19,7 @@ import {
   type SwarmsNode,
 } from "./swarmsNodes";
 import { memoriesNode, memoryNode } from "./memoryNodes";
+import { triggerNodes, triggerQueueNode } from "./triggerNodes";
 
 export type { SwarmsNode } from "./swarmsNodes";
 
@@ -63,7 +64,11 @@ export class SwarmsTreeProvider extends DisposableBase implements vscode.TreeDat
     }
     const swarm = element.swarmId ? this.swarms.swarm(element.swarmId) : undefined;
     if (!swarm) return [];
-    if (element.kind === "swarm") return swarm.agents.map((a) => agentNode(swarm, a));
+    if (element.kind === "swarm") {
+      const queue = triggerQueueNode(swarm);
+      return [...(queue ? [queue] : []), ...swarm.agents.map((a) => agentNode(swarm, a))];
+    }
+    if (element.kind === "triggers") return triggerNodes(swarm);
     if (element.kind === "agent")
       return swarm.entries
         .filter((e) => e.author === element.agentId && findingKinds.has(e.kind))
@@ -104,7 +109,8 @@ export class SwarmsTreeProvider extends DisposableBase implements vscode.TreeDat
   getParent(node: SwarmsNode): SwarmsNode | undefined {
     const swarm = node.swarmId ? this.swarms.swarm(node.swarmId) : undefined;
     if (!swarm) return undefined;
-    if (node.kind === "agent") return swarmNode(swarm, this.isStuck(swarm.id));
+    if (node.kind === "agent" || node.kind === "triggers") return swarmNode(swarm, this.isStuck(swarm.id));
+    if (node.kind === "trigger") return triggerQueueNode(swarm);
     if (node.kind === "finding") {
       const agent = swarm.agents.find((a) => a.id === node.agentId);
       return agent ? agentNode(swarm, agent) : undefined;

@@ -11,8 +11,12 @@ interface Manifest {
   contributes: {
     views: Record<string, Array<{ id: string; when?: string }>>;
     viewsWelcome: Array<{ view: string; contents: string; when?: string }>;
-    walkthroughs: Array<{ id: string; steps: Array<{ id: string; media: { markdown: string } }> }>;
+    walkthroughs: Array<{
+      id: string;
+      steps: Array<{ id: string; media: { markdown: string }; completionEvents: string[] }>;
+    }>;
   };
+  capabilities: { untrustedWorkspaces: { supported: boolean | "limited"; description: string } };
 }
 
 describe("first run", function () {
@@ -69,6 +73,17 @@ describe("first run", function () {
       walkthrough?.steps.map((s) => s.id),
       ["model", "launch", "watch", "review"],
     );
+    // Issue 29: "Pick a model" ticks once a model is set (however it was set); "Launch a swarm" only once a swarm
+    // really started (src/host/launch/walkthroughContext.ts), not when the launch command ran and was cancelled.
+    assert.deepEqual(
+      walkthrough?.steps.map((s) => s.completionEvents),
+      [
+        ["onSettingChanged:swarmboard.modelPath", "onContext:swarmboard.modelSet"],
+        ["onContext:swarmboard.swarmStarted"],
+        ["onCommand:swarmboard.openPanel"],
+        ["onCommand:swarmboard.reviewBranches"],
+      ],
+    );
     for (const step of walkthrough?.steps ?? []) {
       const uri = vscode.Uri.joinPath(extension.extensionUri, step.media.markdown);
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
@@ -84,5 +99,22 @@ describe("first run", function () {
       await requestScreenshot("walkthrough");
     }
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+  });
+
+  it("says in Restricted Mode why the views are empty and how to trust the folder (issue 29)", async () => {
+    const { extension } = await swarmboard();
+    const manifest = extension.packageJSON as Manifest;
+    // Limited, not unsupported: an unsupported extension is simply absent there, with no word of why.
+    assert.equal(manifest.capabilities.untrustedWorkspaces.supported, "limited");
+    const welcomes = manifest.contributes.viewsWelcome;
+    const restricted = welcomes.filter((w) => w.when === "!isWorkspaceTrusted");
+    assert.deepEqual(restricted.map((w) => w.view).sort(), ["swarmboard.swarms", "swarmboard.welcome"]);
+    for (const w of restricted) {
+      assert.match(w.contents, /Restricted Mode/);
+      assert.ok(w.contents.includes("(command:workbench.trust.manage)"), `${w.view} links Manage Workspace Trust`);
+    }
+    for (const w of welcomes.filter((x) => !restricted.includes(x)))
+      assert.match(w.when ?? "", /^isWorkspaceTrusted\b/, `${w.view}'s other welcome shows only when trusted`);
+    assert.ok(vscode.workspace.isTrusted, "this window is trusted: the extension started in full");
   });
 });
