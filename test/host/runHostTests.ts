@@ -28,6 +28,8 @@ const suiteIndex = path.join(suiteDir, "index.js");
 const reloadIndex = path.join(suiteDir, "reloadIndex.js");
 /** The same for the shared worker's reload suite (issue 26): the swarm must outlive the reload there. */
 const sharedReloadIndex = path.join(suiteDir, "sharedReloadIndex.js");
+/** Two windows at once, one on each folder, both on this entry (issue 26: two extension hosts on one server). */
+const twoWindowsIndex = path.join(suiteDir, "twoWindowsIndex.js");
 const artifacts = path.join(repoRoot, ".test-artifacts/host");
 const chromiumPath = process.env.SWARMBOARD_CHROMIUM ?? "/usr/bin/chromium";
 // The whole suite (56 tests, several scripted swarms) takes about 9 min on a quiet 2-core machine; the limit leaves room.
@@ -196,6 +198,7 @@ function selectedSessions(): Session[] {
     { index: suiteIndex, windows: 1 },
     { index: reloadIndex, windows: 1, suite: "windowReload.suite.js" },
     { index: sharedReloadIndex, windows: 1, suite: "sharedReload.suite.js" },
+    { index: twoWindowsIndex, windows: 2, suite: "twoWindows.suite.js" },
   ];
   return sessions.filter((s) => (s.suite === undefined ? main : picks(s.suite)));
 }
