@@ -60,7 +60,9 @@ export async function startCodeServer(repoRoot: string, scratch: string): Promis
   const port = await freePort();
   const userData = path.join(scratch, "user-data");
   mkdirSync(path.join(userData, "User"), { recursive: true });
-  writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify(userSettings, null, 2));
+  // SWARMBOARD_HOST_SHARED_WORKER=1 runs the suites with `swarmboard.sharedWorker` on (the evidence for its default).
+  const shared = process.env.SWARMBOARD_HOST_SHARED_WORKER === "1" ? { "swarmboard.sharedWorker": true } : {};
+  writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify({ ...userSettings, ...shared }, null, 2));
   const extensions = path.join(scratch, "extensions");
   mkdirSync(extensions, { recursive: true });
   const config = path.join(scratch, "config.yaml");
