@@ -2,7 +2,7 @@
 // tests: on a free loopback port, no auth, with throwaway user-data, extensions and config folders, and with
 // telemetry, update checks and workspace trust prompts off.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -60,7 +60,9 @@ export async function startCodeServer(repoRoot: string, scratch: string): Promis
   const port = await freePort();
   const userData = path.join(scratch, "user-data");
   mkdirSync(path.join(userData, "User"), { recursive: true });
-  writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify(userSettings, null, 2));
+  // SWARMBOARD_HOST_SHARED_WORKER=1 runs the suites with `swarmboard.sharedWorker` on (the evidence for its default).
+  const shared = process.env.SWARMBOARD_HOST_SHARED_WORKER === "1" ? { "swarmboard.sharedWorker": true } : {};
+  writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify({ ...userSettings, ...shared }, null, 2));
   const extensions = path.join(scratch, "extensions");
   mkdirSync(extensions, { recursive: true });
   const config = path.join(scratch, "config.yaml");
@@ -81,7 +83,12 @@ export async function startCodeServer(repoRoot: string, scratch: string): Promis
     "--disable-workspace-trust",
     "--disable-getting-started-override",
   ];
-  const child = spawn(bin, args, { cwd: scratch, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env } });
+  // The shared worker's socket and token go in this run's own runtime folder: a run never attaches to a server of
+  // the person's, or of another run on the same machine (its model loads and pid would not be this run's).
+  const runtimeDir = path.join(scratch, "run");
+  mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
+  const env = { ...process.env, XDG_RUNTIME_DIR: runtimeDir };
+  const child = spawn(bin, args, { cwd: scratch, stdio: ["ignore", "pipe", "pipe"], env });
   let output = "";
   child.stdout?.setEncoding("utf8").on("data", (t: string) => (output += t));
   child.stderr?.setEncoding("utf8").on("data", (t: string) => (output += t));
@@ -92,8 +99,29 @@ export async function startCodeServer(repoRoot: string, scratch: string): Promis
     port,
     process: child,
     output: () => output,
-    stop: () => stopProcess(child),
+    stop: async () => {
+      await stopProcess(child);
+      stopSharedWorkers(runtimeDir);
+    },
   };
+}
+
+/**
+ * Stops the shared workers this run's windows started (detached, they outlive code-server; one still running a
+ * swarm would drain for minutes after a failed test, on a machine other runs share). Each wrote its pid beside its
+ * socket.
+ */
+function stopSharedWorkers(runtimeDir: string): void {
+  const dir = path.join(runtimeDir, "swarmboard");
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir).filter((n) => /^server-.*\.json$/.test(n))) {
+    try {
+      const { pid } = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as { pid: number };
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // already gone, or the file half-written by a server that was killed
+    }
+  }
 }
 
 async function waitForHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -26,6 +26,10 @@ const suiteDir = path.join(repoRoot, "out/test/host/suite");
 const suiteIndex = path.join(suiteDir, "index.js");
 /** The window-reload suite runs in a session of its own: its reload restarts the extension host and its tests. */
 const reloadIndex = path.join(suiteDir, "reloadIndex.js");
+/** The same for the shared worker's reload suite (issue 26): the swarm must outlive the reload there. */
+const sharedReloadIndex = path.join(suiteDir, "sharedReloadIndex.js");
+/** Two windows at once, one on each folder, both on this entry (issue 26: two extension hosts on one server). */
+const twoWindowsIndex = path.join(suiteDir, "twoWindowsIndex.js");
 const artifacts = path.join(repoRoot, ".test-artifacts/host");
 const chromiumPath = process.env.SWARMBOARD_CHROMIUM ?? "/usr/bin/chromium";
 // The whole suite (56 tests, several scripted swarms) takes about 9 min on a quiet 2-core machine; the limit leaves room.
@@ -167,12 +171,36 @@ function prepareSampleRepo(workspace: string): void {
   git("commit", "-q", "-m", "sample project");
 }
 
-/** The sessions SWARMBOARD_HOST_ONLY selects: the main suite if it names any of its files, the reload suite if it names it. */
-function selectedSessions(): string[] {
+/** The second window's folder: the sample project again, a repository of its own. */
+function secondFolder(scratch: string): string {
+  const folder = path.join(scratch, "workspace-b");
+  if (!existsSync(folder)) {
+    mkdirSync(folder, { recursive: true });
+    prepareSampleRepo(folder);
+  }
+  return folder;
+}
+
+/** A suite entry and how many windows run it at once (each on a folder of its own). */
+interface Session {
+  readonly index: string;
+  readonly windows: 1 | 2;
+  /** The suite file SWARMBOARD_HOST_ONLY names to pick it (none: the main suite, picked by its *.test.js files). */
+  readonly suite?: string;
+}
+
+/** The sessions SWARMBOARD_HOST_ONLY selects: the main suite if it names any of its files, the others if named. */
+function selectedSessions(): Session[] {
   const only = (process.env.SWARMBOARD_HOST_ONLY ?? "").split(",").filter((p) => p !== "");
   const picks = (file: string) => only.length === 0 || only.some((p) => file.startsWith(p));
   const main = readdirSync(suiteDir).some((f) => f.endsWith(".test.js") && picks(f));
-  return [...(main ? [suiteIndex] : []), ...(picks("windowReload.suite.js") ? [reloadIndex] : [])];
+  const sessions: Session[] = [
+    { index: suiteIndex, windows: 1 },
+    { index: reloadIndex, windows: 1, suite: "windowReload.suite.js" },
+    { index: sharedReloadIndex, windows: 1, suite: "sharedReload.suite.js" },
+    { index: twoWindowsIndex, windows: 2, suite: "twoWindows.suite.js" },
+  ];
+  return sessions.filter((s) => (s.suite === undefined ? main : picks(s.suite)));
 }
 
 /** One workbench page running one suite entry; resolves with its exit code (124 when it gave no result in time). */
@@ -227,9 +255,13 @@ async function main(): Promise<number> {
     const logFile = path.join(artifacts, "workbench.log");
     writeFileSync(logFile, "");
     let code = 0;
-    for (const index of selectedSessions()) {
-      const session = await runSession(browser, server, workbenchUrl(server, workspace, index), logFile);
-      if (code === 0) code = session;
+    for (const { index, windows } of selectedSessions()) {
+      const folders = windows === 1 ? [workspace] : [workspace, secondFolder(scratch)];
+      const ends = await Promise.all(
+        folders.map((f) => runSession(browser!, server!, workbenchUrl(server!, f, index), logFile)),
+      );
+      const failed = ends.find((c) => c !== 0);
+      if (code === 0 && failed !== undefined) code = failed;
     }
     // A pending (skipped) test counts as failed: the house rules allow none.
     const result = code === 0 && counts.pending > 0 ? 1 : code;

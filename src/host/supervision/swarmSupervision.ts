@@ -28,7 +28,7 @@ export function superviseSwarms(
       // The swarms lived in that process: nothing more will come for them, so they end as interrupted and keep
       // no live state (the end notice offers what to do next).
       if (!shared) for (const view of store.swarms()) store.interrupt(view.id, `the worker ${how}`);
-      else void interruptUnlessServed(worker, store, how, log);
+      else void interruptUnlessServed(worker, store, log);
     }),
     worker.onDidGiveUp(
       (reason) => void offerRestart(`Swarmboard: the worker ${reason}. See the Swarmboard output for why.`),
@@ -42,7 +42,7 @@ export function superviseSwarms(
 }
 
 /** After the shared worker's connection ended: once attached again, interrupt the swarms it no longer runs. */
-async function interruptUnlessServed(worker: WorkerProcess, store: SwarmStore, how: string, log: HostLog) {
+async function interruptUnlessServed(worker: WorkerProcess, store: SwarmStore, log: HostLog) {
   let running: readonly string[] = [];
   try {
     running = (await worker.request(serverStatusMethod, {})).swarms;
@@ -50,7 +50,10 @@ async function interruptUnlessServed(worker: WorkerProcess, store: SwarmStore, h
     log.warn(`the shared worker could not say which swarms it runs: ${(err as Error).message}`);
   }
   for (const view of store.swarms())
-    if (!running.includes(view.id)) store.interrupt(view.id, `the shared worker's connection ${how}`);
+    // The server that ran it is gone (killed, or stopped and started again): that is what the person needs to know,
+    // rather than how this window's connection ended (the log has that).
+    if (!running.includes(view.id))
+      store.interrupt(view.id, "the shared worker stopped (it no longer runs this swarm)");
   // The new connection follows this window's swarms that still run (the old one's following ended with it).
   const ours = store
     .swarms()

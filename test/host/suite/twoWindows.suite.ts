@@ -1,0 +1,261 @@
+// Issue 26 with two windows (two extension hosts in one code-server, one on each folder) on one shared worker:
+// both attach to the same server, which loads the model once for both windows' swarms; each window shows the
+// swarms of its own folders only. Then the server is SIGKILLed: both windows say so and attach again to one new
+// server (the start lock: one server for the machine however many windows start one), the swarm that ran is listed
+// interrupted, and Resume continues it. Both windows run this file; `myPart()` says which one this is.
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as vscode from "vscode";
+import { sharedServerPaths } from "../../../src/host/workerLinks/sharedWorker";
+import type { TurnScript } from "../../../src/protocol/turnScript";
+import type { WorkerStatus } from "../../../src/protocol/webviewMessages";
+import { requestScreenshot } from "./automationMarkers";
+import { swarmboard, waitFor } from "./hostApi";
+import { modelPath, shortRecipe } from "./reviewSwarmRun";
+import { attachCount, attachShared, bundleVersion, leaveShared, serverStatus } from "./sharedServer";
+import { hear, myPart, otherPart, say } from "./windowMeeting";
+
+const part = myPart();
+const other = otherPart(part);
+const waitingCommand = "node --version";
+
+function postingScript(count: number): TurnScript {
+  const posts = Array.from({ length: count }, (_, i) => ({
+    tool: "post_finding",
+    think: "Reading the module again: what each function returns on an empty list.",
+    args: { kind: "OBSERVED", text: `window ${part} observation ${i + 1}` },
+  }));
+  return {
+    agents: {
+      "agent-1": [...posts, { tool: "finish", args: { summary: "looked" } }],
+      synthesist: [{ tool: "finish", args: { summary: "-" } }],
+    },
+  };
+}
+
+/** Fifteen findings: a few seconds of decoding each side, so two swarms launched together overlap. */
+const postingRecipe = { ...shortRecipe, budgets: { ...shortRecipe.budgets, steps: 40 } };
+
+/** One worker that waits for an approval that never comes: a swarm that runs until its server dies. */
+const waitingRecipe = {
+  name: "waiting",
+  description: "One worker that waits for an approval.",
+  roles: [{ name: "worker", count: 1, tools: ["post_finding", "run_command"], instructions: "Ask." }],
+  topology: { kind: "fanout" },
+  visibility: "shared",
+  budgets: { wallClockMs: 10 * 60_000, tokensPerAgent: 100_000, kvCells: 32_768, steps: 40 },
+  taskSources: ["goal"],
+  merge: false,
+};
+const waitingScript: TurnScript = {
+  agents: {
+    "agent-1": [
+      { tool: "post_finding", args: { kind: "OBSERVED", text: "about to ask" } },
+      { tool: "run_command", args: { command: waitingCommand } },
+      { tool: "finish", args: { summary: "never reached" } },
+    ],
+  },
+};
+
+function folder(): string {
+  const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(workspace, "the window has a folder open");
+  return workspace;
+}
+
+function recipeFile(name: string, recipe: object): { file: string; stateDir: string } {
+  const root = path.join(os.tmpdir(), `swarmboard-two-windows-${part}-${name}-${Date.now()}`);
+  mkdirSync(root, { recursive: true });
+  const file = path.join(root, `${name}.json`);
+  writeFileSync(file, JSON.stringify(recipe));
+  return { file, stateDir: path.join(root, "state") };
+}
+
+type Hooks = Awaited<ReturnType<typeof swarmboard>>["hooks"];
+
+/** Launches the posting swarm in this window's folder; `refused` when the server runs another swarm already. */
+async function launchPosting(hooks: Hooks): Promise<{ swarmId?: string; refused?: string }> {
+  const { file, stateDir } = recipeFile("posting", postingRecipe);
+  try {
+    const swarmId = await hooks.reviewSurfaces.swarms.start({
+      goal: `Window ${part} looks at the stats module`,
+      recipe: file,
+      modelPath: modelPath(),
+      workspace: folder(),
+      stateDir,
+      threads: 1,
+      policy: { allow: [], ask: [], deny: [] },
+      script: postingScript(15),
+    });
+    return { swarmId };
+  } catch (error) {
+    const message = (error as Error).message;
+    if (!/already running/i.test(message)) throw error;
+    return { refused: message };
+  }
+}
+
+async function endsCompleted(hooks: Hooks, swarmId: string): Promise<void> {
+  const view = () => hooks.swarms.store.swarm(swarmId);
+  const ended = () => view() !== undefined && view()?.status !== "running" && view()?.status !== "starting";
+  await waitFor(`swarm ${swarmId} to end`, () => ended() || undefined, 300_000);
+  assert.equal(view()?.status, "completed", `${view()?.status}: ${view()?.endReason ?? ""}`);
+}
+
+/** The server's own log (beside its socket): one "serving on" line per server that started. */
+function serversStarted(): number {
+  const log = sharedServerPaths(bundleVersion).infoFile.replace(/\.json$/, ".log");
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((l) => l.includes("serving on")).length;
+}
+
+describe(`two windows on one shared worker (window ${part})`, function () {
+  this.timeout(900_000);
+
+  afterEach(function () {
+    // The other window stops waiting for this one (see hear).
+    if (this.currentTest?.state === "failed") say(part, "failed");
+  });
+
+  after(async () => {
+    say(part, "done");
+    await hear(other, "done", 600_000).catch(() => undefined);
+    if (part === "a") await leaveShared();
+    else
+      await vscode.workspace
+        .getConfiguration("swarmboard")
+        .update("sharedWorker", undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it("attaches both windows to one server that loads the model once, each window showing its own swarms", async () => {
+    const { hooks } = await swarmboard();
+    await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 120_000);
+    say(part, "private-ready");
+    await hear(other, "private-ready");
+    // Both windows turn the setting on and start a server at once: the start lock lets one serve.
+    const pid = await attachShared(hooks);
+    say(part, "attached", { pid });
+    const theirs = await hear<{ pid: number }>(other, "attached");
+    assert.equal(theirs.pid, pid, "both windows attached to the same server");
+    const clients = (await serverStatus()).clients.filter((c) => c.kind === "vscode");
+    assert.ok(clients.length >= 2, `the server serves both windows: ${JSON.stringify(clients)}`);
+
+    let launched = await launchPosting(hooks);
+    say(part, "launched", launched);
+    const theirLaunch = await hear<{ swarmId?: string; refused?: string }>(other, "launched");
+    if (launched.refused === undefined && theirLaunch.refused === undefined) {
+      // Both accepted: the server runs both swarms at the same time.
+      const both = await serverStatus();
+      const ours = [launched.swarmId, theirLaunch.swarmId];
+      const running = ours.filter((id) => id !== undefined && both.swarms.includes(id));
+      console.log(`window ${part}: both launches accepted; the server runs ${both.swarms.join(", ")}`);
+      assert.equal(running.length, 2, `both swarms run at once in the server: ${both.swarms.join(", ")}`);
+    } else if (launched.refused !== undefined) {
+      // The server still holds one swarm at a time: this window launches once the other's swarm has ended.
+      console.log(`window ${part}: refused while window ${other}'s swarm runs: ${launched.refused}`);
+      await hear(other, "swarm-ended");
+      launched = await launchPosting(hooks);
+      assert.ok(launched.swarmId, `launched after the other's swarm ended: ${launched.refused ?? ""}`);
+    }
+    const swarmId = launched.swarmId!;
+    await endsCompleted(hooks, swarmId);
+    assert.equal(hooks.swarms.store.swarm(swarmId)?.entries.length, 15, "every finding on the board");
+    say(part, "swarm-ended", { swarmId });
+    const theirs2 = await hear<{ swarmId: string }>(other, "swarm-ended");
+
+    await hooks.history.refresh();
+    assert.ok(hooks.swarms.store.swarm(swarmId), "this window shows its own swarm");
+    assert.equal(hooks.swarms.store.swarm(theirs2.swarmId), undefined, "and not the other folder's");
+    const status = await serverStatus();
+    assert.equal(status.pid, pid);
+    assert.equal(status.modelLoads, 1, "one model load for both windows' swarms");
+    console.log(`window ${part}: server pid ${status.pid}, rss ${Math.round(status.rssBytes / 2 ** 20)} MiB`);
+  });
+
+  it("says so in both windows when the server is SIGKILLed, restarts one server, and Resume continues", async () => {
+    const { hooks } = await swarmboard();
+    const states: WorkerStatus[] = [];
+    const watching = hooks.worker.onDidChangeState((s) => states.push(s));
+    try {
+      const before = hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined;
+      assert.ok(before, "attached to the server");
+      const attachedBefore = attachCount(hooks);
+      let swarmId: string | undefined;
+      let pickResume: (action: string) => void = () => undefined;
+      if (part === "a") {
+        const { file, stateDir } = recipeFile("waiting", waitingRecipe);
+        swarmId = await hooks.reviewSurfaces.swarms.start({
+          goal: "Wait in the shared worker until it is killed",
+          recipe: file,
+          modelPath: modelPath(),
+          workspace: folder(),
+          stateDir,
+          threads: 1,
+          policy: { allow: [], ask: [waitingCommand], deny: [] },
+          script: waitingScript,
+        });
+        await waitFor(
+          "the agent waiting for an approval",
+          () => (hooks.swarms.store.swarm(swarmId!)?.approvals.length ?? 0) >= 1,
+          180_000,
+        );
+        const resumePicked = new Promise<string>((resolve) => (pickResume = resolve));
+        hooks.swarms.notices.answerNext(() => resumePicked);
+        await hear(other, "watching");
+        const started = serversStarted();
+        process.kill(before, "SIGKILL");
+        say(part, "killed", { started });
+      } else {
+        say(part, "watching");
+        await hear(other, "killed");
+      }
+
+      await waitFor(
+        "this window to say the worker crashed",
+        () => states.some((s) => s.state === "exited" && /crashed/.test(s.reason)),
+        60_000,
+      );
+      await waitFor("the window to attach again", () => attachCount(hooks) > attachedBefore, 180_000);
+      const after = await waitFor(
+        "the new server ready",
+        () => (hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined),
+        60_000,
+      );
+      assert.notEqual(after, before, "a new server");
+      say(part, "reattached", { pid: after });
+      const theirs = await hear<{ pid: number }>(other, "reattached");
+      assert.equal(theirs.pid, after, "both windows attached to the one restarted server");
+      const killed = await hear<{ started: number }>("a", "killed");
+      assert.equal(serversStarted(), killed.started + 1, "one server started after the kill, for both windows");
+
+      if (swarmId !== undefined) {
+        const id = swarmId;
+        const notice = await waitFor("the interrupted notice", () =>
+          hooks.swarms.notices.recent().find((n) => n.text.includes("was interrupted") && n.text.includes("killed")),
+        );
+        assert.deepEqual(notice.actions.slice(0, 2), ["Resume", "Review Branches"]);
+        const node = hooks.swarmsView.roots().find((n) => n.kind === "swarm" && n.swarmId === id);
+        assert.match(node?.description ?? "", /· interrupted ·/);
+        await new Promise((r) => setTimeout(r, 1000)); // not an assertion: lets the notice slide in for the picture
+        await requestScreenshot("two-windows-server-killed");
+        hooks.history.resumeOverrides.script = { agents: {} };
+        try {
+          pickResume("Resume");
+          await waitFor(
+            "the resumed swarm to run",
+            () => hooks.swarms.store.swarm(id)?.interrupted === undefined,
+            60_000,
+          );
+          await endsCompleted(hooks, id);
+        } finally {
+          delete hooks.history.resumeOverrides.script;
+        }
+      }
+    } finally {
+      watching.dispose();
+    }
+  });
+});
