@@ -3,7 +3,18 @@
 // (`serve --status` and `--stop` find the pid there). A folder or token another user could read is refused with what
 // to do, never used: the token is only a second lock if nobody else can read it.
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import { serverPaths, type ServerPaths } from "../../core/server/serverPaths";
 
@@ -79,21 +90,70 @@ export function processAlive(pid: number): boolean {
 /**
  * Takes the start lock for this version: true when this process may start the server. A lock whose process is gone
  * is stale and taken over; a live one means another server of this version is starting or running.
+ *
+ * Two servers racing must never both win. So the lock is never seen empty (it is made as a private file holding our
+ * pid and then hard-linked into place, which fails if a lock exists), and a stale lock is taken over by renaming it
+ * aside, which only one racer can do; the one that renamed a lock it did not judge stale (a racer's fresh one) puts
+ * it back and loses.
  */
 export function takeStartLock(paths: ServerPaths, lockFile = `${paths.infoFile}.lock`): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockFile, "wx", 0o600);
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const holder = Number.parseInt(readFileSync(lockFile, "utf8"), 10);
-      if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return false;
-      rmSync(lockFile, { force: true });
+  const mine = `${lockFile}.${process.pid}`;
+  writeFileSync(mine, String(process.pid), { mode: 0o600 });
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (linkLock(mine, lockFile)) return true;
+      const holder = lockHolder(lockFile);
+      if (holder === "gone") continue;
+      if (holder > 0 && processAlive(holder)) return false;
+      if (!takeOverStale(lockFile, holder)) return false;
     }
+    return false;
+  } finally {
+    rmSync(mine, { force: true });
   }
+}
+
+function linkLock(mine: string, lockFile: string): boolean {
+  try {
+    linkSync(mine, lockFile);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
+}
+
+function lockHolder(file: string): number | "gone" {
+  try {
+    const pid = Number.parseInt(readFileSync(file, "utf8"), 10);
+    return Number.isInteger(pid) ? pid : 0;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "gone";
+    throw err;
+  }
+}
+
+/** Renames the stale lock of `holder` aside: false when a racer got there first or its lock was not the stale one. */
+function takeOverStale(lockFile: string, holder: number): boolean {
+  const aside = `${lockFile}.stale.${process.pid}`;
+  try {
+    renameSync(lockFile, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return true;
+    throw err;
+  }
+  const renamed = lockHolder(aside);
+  if (renamed === holder) {
+    rmSync(aside, { force: true });
+    return true;
+  }
+  // A racer's fresh lock: give it back (unless yet another racer made one meanwhile, which then holds it).
+  try {
+    linkSync(aside, lockFile);
+  } catch {
+    // Someone else holds the lock now: either way it is not ours.
+  }
+  rmSync(aside, { force: true });
   return false;
 }
 

@@ -1,0 +1,94 @@
+// The shared worker's start lock on a real folder, with real processes racing for it: one server per version starts
+// however many clients start one at the same moment, a stale lock (its process gone) is taken over, a live one is not.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { releaseStartLock, takeStartLock } from "../../../src/worker/server/serverFiles";
+import type { ServerPaths } from "../../../src/core/server/serverPaths";
+
+const serverFiles = path.resolve(__dirname, "../../../src/worker/server/serverFiles.js");
+
+/** A pid that surely belongs to no process now: a child that has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "0"]);
+  assert.equal(child.status, 0);
+  return child.pid!;
+}
+
+/** A process that waits for "go" on stdin, tries the lock, prints whether it won and stays alive holding it. */
+function racer(lockFile: string): { ready: Promise<void>; go: () => void; won: Promise<boolean>; stop: () => void } {
+  const script = `
+    const { takeStartLock } = require(${JSON.stringify(serverFiles)});
+    process.stdout.write("ready\\n");
+    process.stdin.once("data", () => {
+      const won = takeStartLock({ infoFile: "unused" }, ${JSON.stringify(lockFile)});
+      process.stdout.write(won ? "won\\n" : "lost\\n");
+    });
+    setInterval(() => undefined, 1000);`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    lines.push(...chunk.split("\n").filter(Boolean));
+    waiters.splice(0).forEach((wake) => wake());
+  });
+  const line = (index: number): Promise<string> =>
+    new Promise((resolve) => {
+      const look = (): void => (lines.length > index ? resolve(lines[index]!) : void waiters.push(look));
+      look();
+    });
+  return {
+    ready: line(0).then(() => undefined),
+    go: () => child.stdin.write("go\n"),
+    won: line(1).then((answer) => answer === "won"),
+    stop: () => child.kill("SIGKILL"),
+  };
+}
+
+describe("the shared worker's start lock", function () {
+  this.timeout(60_000);
+  let dir: string;
+  let lockFile: string;
+  const paths = { infoFile: "unused" } as ServerPaths;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "swarmboard-lock-"));
+    lockFile = path.join(dir, "server.json.lock");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is taken once, refused while its holder lives, and released only by its holder", () => {
+    assert.equal(takeStartLock(paths, lockFile), true);
+    assert.equal(readFileSync(lockFile, "utf8"), String(process.pid));
+    assert.equal(takeStartLock(paths, lockFile), false, "a live holder (this process) keeps it");
+    releaseStartLock(paths, lockFile);
+    assert.equal(takeStartLock(paths, lockFile), true);
+  });
+
+  it("takes over a lock whose process is gone, and one left empty or unreadable as a pid", () => {
+    writeFileSync(lockFile, String(deadPid()));
+    assert.equal(takeStartLock(paths, lockFile), true);
+    assert.equal(readFileSync(lockFile, "utf8"), String(process.pid));
+    writeFileSync(lockFile, "");
+    assert.equal(takeStartLock(paths, lockFile), true);
+  });
+
+  it("lets exactly one of eight processes racing for a stale lock win, round after round", async () => {
+    for (let round = 0; round < 5; round++) {
+      writeFileSync(lockFile, String(deadPid()));
+      const racers = Array.from({ length: 8 }, () => racer(lockFile));
+      try {
+        // Every racer started and waits on stdin; then they are released together.
+        await Promise.all(racers.map((r) => r.ready));
+        racers.forEach((r) => r.go());
+        const results = await Promise.all(racers.map((r) => r.won));
+        assert.equal(results.filter(Boolean).length, 1, `round ${round}: winners ${results.join(",")}`);
+      } finally {
+        racers.forEach((r) => r.stop());
+      }
+      rmSync(lockFile, { force: true });
+    }
+  });
+});
