@@ -2,6 +2,7 @@
 // only what it draws: lanes cut to their newest items and the findings feed cut to its newest entries, so a
 // 16-agent swarm's update stays small. The budget numbers are the worker's last kv-stats, unchanged.
 import { describeRule } from "../../core/agentRules";
+import { kindLatencyText, latencyByKind } from "../../core/requestLatency";
 import { agentsThatStillFit } from "../../core/swarmView";
 import { userTaskStates } from "../../core/userTaskRecords";
 import { describeWorkerMemory } from "../../core/workerMemory";
@@ -127,6 +128,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
     };
   });
   const addedTasks = userTaskStates(view.entries);
+  const latency = latencyByKind(view.requests?.requests ?? []).map((k) => ({ kind: k.kind, text: kindLatencyText(k) }));
   return {
     id: view.id,
     goal: view.goal,
@@ -156,6 +158,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
           },
         }
       : {}),
+    ...(latency.length > 0 ? { latency } : {}),
     ...(addedTasks.length > 0 ? { addedTasks } : {}),
   };
 }
