@@ -5,6 +5,7 @@
 // short result, as the standing swarm does (worker/standing/standingSwarm.ts). The same M triggers go through every arm,
 // so the arms differ only in how the trigger lines reach the model: one prefill for K lines or K prefills.
 // Usage: node dist/bench/routerBatching.js [--model PATH] [--trunk 1024] [--triggers 40] [--threads 2]
+// With --end-to-end: latency per request over a recorded stream, router + workers against one agent (routerEndToEnd.ts).
 import os from "node:os";
 import path from "node:path";
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
@@ -14,6 +15,7 @@ import type { SwarmModel } from "../src/runtime/loadModel";
 import { RuntimeOwner } from "../src/runtime/runtimeOwner";
 import { createSwarmContext } from "../src/runtime/local/swarmContext";
 import { runBenchMain } from "./benchMain";
+import { endToEndMain } from "./routerEndToEnd";
 import { cachedWrittenModel, realisticBenchSpec } from "./benchModels";
 import { BenchUsageError } from "./benchOptions";
 import { trunkTokens } from "./benchTokens";
@@ -107,6 +109,7 @@ async function runArm(model: SwarmModel, options: RouterBenchOptions, k: number,
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes("--end-to-end")) return endToEndMain(process.argv.slice(2));
   const options = parse(process.argv.slice(2));
   const modelPath = options.model ?? (await cachedWrittenModel("qwen0.5b-shape-q8", realisticBenchSpec)).path;
   const model = await benchRuntime.loadModel({ modelPath, threads: options.threads });

@@ -7,6 +7,7 @@ import { el, setText } from "./dom";
 import { mountFeed, type FeedDom } from "./findingsFeed";
 import { mountBudget, type BudgetDom } from "./kvBudget";
 import { mountLanes, type LanesDom } from "./lanes";
+import { mountRequestLatency, type RequestLatencyDom } from "./requestLatency";
 import { mountSteering, type SteeringDom } from "./steering";
 import { mountTriggerStream, type TriggerStreamDom } from "./triggerStream";
 import { mountUsageChart, type UsageChartDom } from "./usageChart";
@@ -36,6 +37,7 @@ export interface PanelDom {
   budget: BudgetDom;
   usage: UsageChartDom;
   triggers: TriggerStreamDom;
+  latency: RequestLatencyDom;
   addedTasks: AddedTasksDom;
 }
 
@@ -75,6 +77,7 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
   const budget = mountBudget();
   const usage = mountUsageChart();
   const triggers = mountTriggerStream();
+  const latency = mountRequestLatency();
   const addedTasks = mountAddedTasks();
   root.replaceChildren(
     el(
@@ -95,10 +98,10 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
       "div",
       "layout",
       el("main", "main-col", steering.root, addedTasks.root, lanes.root),
-      el("aside", "side-col", budget.root, usage.root, triggers.root, feed.root),
+      el("aside", "side-col", budget.root, usage.root, triggers.root, latency.root, feed.root),
     ),
   );
-  return { title, worker, summary, rules, stop, lanes, steering, feed, budget, usage, triggers, addedTasks };
+  return { title, worker, summary, rules, stop, lanes, steering, feed, budget, usage, triggers, latency, addedTasks };
 }
 
 function elapsed(from: number, to: number): string {
@@ -115,6 +118,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   dom.stop.disabled = !swarm || !["running", "starting", "not served"].includes(swarm.status);
   dom.steering.update(!dom.stop.disabled, swarm?.agents ?? [], swarm?.questions ?? []);
   dom.triggers.update(swarm?.triggers);
+  dom.latency.update(swarm?.latency);
   dom.addedTasks.update(swarm?.addedTasks);
   if (!swarm) {
     dom.rules.hidden = true;

@@ -2,11 +2,13 @@
 // trace (replay-script's extraction, then `run --script`), with the goal, recipe, model and settings its state
 // dir saved, as a new swarm on the workspace given (a checkout of the commit the recorded run started from).
 // The replay's own state dir and events file let its board, merged files and report be compared with the run's.
+// A workspace at another commit than the one the run started from is refused (the calls would read other files).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { scriptFromTrace } from "../core/traceScript";
 import { readSavedSwarm } from "../worker/swarmRecords";
+import { replayCommit } from "../worker/replayCommit";
 import { positiveInt, readFlags, UsageError } from "./flagParsing";
 import { InputError, kindOf } from "./inputChecks";
 import { readEventsFile } from "./replayScript";
@@ -58,6 +60,15 @@ async function recordedRun(source: string): Promise<{ stateDir: string; eventsFi
     : { stateDir: path.dirname(resolved), eventsFile: resolved };
 }
 
+/** A workspace at another commit than the run's is refused; one whose commit is not known is replayed, said so. */
+async function checkSameCommit(workspace: string, recorded: { workspace: string; swarmId: string }): Promise<void> {
+  const found = await replayCommit(workspace, recorded).catch((error: Error) => {
+    throw new InputError(error.message);
+  });
+  if (found.state === "moved") throw new InputError(found.problem);
+  if (found.state === "unknown") process.stderr.write(`warning: ${found.warning}\n`);
+}
+
 export async function replayCommand(opts: ReplayOptions): Promise<number> {
   const { stateDir, eventsFile } = await recordedRun(opts.source);
   const saved = await readSavedSwarm(stateDir).catch((error: Error) => {
@@ -68,6 +79,7 @@ export async function replayCommand(opts: ReplayOptions): Promise<number> {
   if (Object.keys(script.agents).length === 0)
     throw new InputError(`${eventsFile} records no tool call: there is nothing to replay.`);
   const { inputs } = saved;
+  await checkSameCommit(path.resolve(opts.workspace ?? "."), { workspace: inputs.workspace, swarmId: saved.swarmId });
   const scratch = await mkdtemp(path.join(os.tmpdir(), "swarmboard-replay-"));
   try {
     const scriptFile = path.join(scratch, "script.json");

@@ -3,6 +3,7 @@
 // batched events arrive. Otherwise: plain lines for the events a person reads in a log (states, thoughts, tool
 // results, findings), never the token stream. The block is a projection of the same view the extension shows
 // (src/core/swarmView.ts's reduceSwarm), never its own fold.
+import { kindLatencyText, latencyByKind } from "../core/requestLatency";
 import { emptySwarm, reduceSwarm, type AgentView, type SwarmViewState } from "../core/swarmView";
 import { describeWorkerMemory } from "../core/workerMemory";
 import type { SwarmStats } from "../protocol/runtime";
@@ -104,6 +105,7 @@ export class TerminalView {
     for (const e of events) {
       this.view = reduceSwarm(this.view ?? emptySwarm(e.swarmId, e.time), e);
       this.log(e);
+      if (!this.live) this.logLatency(e);
     }
     if (this.live) this.redraw();
   }
@@ -160,11 +162,28 @@ export class TerminalView {
         this.print(decisionText(e));
         break;
       case "swarm-ended":
+        for (const line of this.latencyLines()) this.print(line);
         this.print(`swarm ${e.outcome}: ${e.reason}`);
         break;
       default:
         break;
     }
+  }
+
+  /** A standing swarm's p50/p95 per kind, one line each (none before the router assigned a trigger). */
+  private latencyLines(): string[] {
+    return latencyByKind(this.view?.requests?.requests ?? []).map(
+      (k) => `  latency per request: ${kindLatencyText(k)}`,
+    );
+  }
+
+  /** In a log: the kind's figures again each time one of its requests lands. */
+  private logLatency(e: SwarmEvent): void {
+    if (e.type !== "agent-state" || (e.state !== "done" && e.state !== "failed")) return;
+    const request = this.view?.requests?.requests.find((r) => r.agentId === e.agentId && r.landed === e.time);
+    if (request === undefined) return;
+    const line = this.latencyLines().find((l) => l.startsWith(`  latency per request: ${request.kind}:`));
+    if (line !== undefined) this.print(line);
   }
 
   private print(text: string): void {
@@ -184,6 +203,7 @@ export class TerminalView {
     if (stats && this.view) rows.push(`  ${budgetLine(stats)}${compactionsLine(this.view)}`);
     const triggers = this.view?.triggers;
     if (triggers) rows.push(`  triggers: ${countsText(triggers.counts)}; ${triggers.decisions} router decision(s)`);
+    rows.push(...this.latencyLines());
     this.out.write(rows.join("\n") + "\n");
     this.drawnLines = rows.length;
   }

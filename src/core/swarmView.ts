@@ -3,6 +3,7 @@
 import type { BoardEntry } from "../protocol/board";
 import type { SwarmStats } from "../protocol/runtime";
 import type { AgentState, SwarmEvent } from "../protocol/swarmEvents";
+import { withRequestEvent } from "./requestLatency";
 import { describeScope } from "./scopes";
 import type { AgentView, LaneItem, SwarmViewState } from "./swarmViewState";
 import { withDecision, withTrigger } from "./triggerView";
@@ -53,6 +54,12 @@ function claimChange(entry: BoardEntry): Partial<Pick<AgentView, "claim">> {
 
 /** Folds one event into the view. Pure: same view and event, same result. */
 export function reduceSwarm(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
+  const next = reduceEvent(s, e);
+  const requests = withRequestEvent(next.requests, e);
+  return requests === next.requests || requests === undefined ? next : { ...next, requests };
+}
+
+function reduceEvent(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
   switch (e.type) {
     case "swarm-started":
       return {

@@ -4,6 +4,7 @@ import type { AgentRuleListing } from "../protocol/agentRules";
 import type { BoardEntry } from "../protocol/board";
 import type { ModelFacts, RuntimeMode, SwarmStats } from "../protocol/runtime";
 import type { AgentState } from "../protocol/swarmEvents";
+import type { RequestLatencyState } from "./requestLatency";
 import type { TriggerStreamState } from "./triggerView";
 
 export interface LaneItem {
@@ -79,6 +80,8 @@ export interface SwarmViewState {
   readonly questions: readonly QuestionView[];
   /** A standing swarm's triggers: the fast path's counters, how many the router decided, the newest ones. */
   readonly triggers?: TriggerStreamState;
+  /** A standing swarm's requests (triggers the router was sent) and when each was dispatched, started, landed. */
+  readonly requests?: RequestLatencyState;
 }
 
 export function emptySwarm(id: string, time: number): SwarmViewState {

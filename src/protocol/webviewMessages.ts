@@ -125,6 +125,8 @@ export const swarmPanelViewSchema = z.object({
   questions: z.array(questionViewSchema).optional(),
   /** A standing swarm's trigger stream (absent for other swarms). */
   triggers: triggerStreamViewSchema.optional(),
+  /** A standing swarm's latency per request, one line per trigger source (absent until the router assigns one). */
+  latency: z.array(z.object({ kind: z.string(), text: z.string() })).optional(),
   /** Tasks the person added, oldest first, with where each stands on the board (absent when none). */
   addedTasks: z
     .array(

@@ -3,10 +3,11 @@
 // into a turn script; `swarmboard run --script` re-runs it on a fresh clone of the same repository commit, and the
 // replay ends with the same board (kinds, authors, texts), the same merged files and the same report. The same
 // re-run from a trace with one recorded call changed ends differently, and the comparison says where.
-// `swarmboard replay <state dir>` does the extraction and the re-run in one step.
+// `swarmboard replay <state dir>` does the extraction and the re-run in one step, and refuses a workspace at another
+// commit. A free run on a family test model replays to the same end, and with one recorded call changed it does not.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { swarmEventSchema, type SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../src/protocol/turnScript";
@@ -194,6 +195,28 @@ describe("a recorded `swarmboard run` replayed from its trace (real CLI, tiny Ch
     );
   });
 
+  it("refuses to replay on a workspace at another commit than the run started from, naming both (exit 2)", () => {
+    const workspace = freshClone("moved");
+    writeFileSync(path.join(workspace, "NOTES.md"), "a commit the recorded run never saw\n");
+    git(workspace, "add", "-A");
+    git(workspace, "-c", "user.name=User", "-c", "user.email=user@example.invalid", "commit", "-qm", "later");
+    const base = git(repo.workspace, "rev-parse", "main");
+    const out = runCli([
+      "replay",
+      repo.stateDir,
+      "--workspace",
+      workspace,
+      "--state-dir",
+      path.join(repo.root, "moved-state"),
+    ]);
+    assert.equal(out.status, 2, `${out.stdout}\n${out.stderr}`);
+    assert.match(
+      out.stderr,
+      new RegExp(`moved is at [0-9a-f]{12}, but swarm \\S+ started from ${base.slice(0, 12)}: check out ${base}`),
+    );
+    assert.ok(!existsSync(path.join(repo.root, "moved-state")), "no replay swarm was started");
+  });
+
   /** A copy of the recorded trace with the one call of `agentId` to `tool` given other arguments. */
   function changeOneCall(name: string, agentId: string, tool: string, change: (args: object) => object): string {
     let changed = 0;
@@ -245,7 +268,8 @@ describe("a recorded `swarmboard run` replayed from its trace (real CLI, tiny Ch
 });
 
 describe("a free `swarmboard run` on a family test model replayed from its trace (random weights, grammar on)", function () {
-  this.timeout(900_000);
+  // Three CLI runs of the family model (recorded, replayed, replayed with a call changed): 26 min at load 25.
+  this.timeout(2_400_000);
 
   it("Qwen2.5-Instruct: the replay on a fresh clone ends with the same board, merged files and report", async () => {
     const family = modelFamilies.find((f) => f.id === "qwen2.5");
@@ -270,7 +294,7 @@ describe("a free `swarmboard run` on a family test model replayed from its trace
         ],
         topology: { kind: "fanout" },
         visibility: "shared",
-        budgets: { wallClockMs: 120_000, tokensPerAgent: 100_000, kvCells: 3072, steps: 4 },
+        budgets: { wallClockMs: 900_000, tokensPerAgent: 100_000, kvCells: 3072, steps: 4 },
         taskSources: ["goal"],
       }),
     );
@@ -307,5 +331,39 @@ describe("a free `swarmboard run` on a family test model replayed from its trace
       callsOf(readEvents(path.join(repo.stateDir, "events.jsonl"))),
       "the replay made the recorded calls, with the same results",
     );
+
+    // The same trace with its worker's first call changed to a finding: the replay of that ends differently.
+    const changedState = path.join(repo.root, "changed-recorded");
+    cpSync(repo.stateDir, changedState, { recursive: true });
+    const first = calls.find((c) => c.agentId === "agent-1");
+    assert.ok(first, "the worker made a call");
+    const changedCall = { kind: "FACT", text: "a recorded call changed before the replay" };
+    writeFileSync(
+      path.join(changedState, "events.jsonl"),
+      readFileSync(path.join(repo.stateDir, "events.jsonl"), "utf8")
+        .split("\n")
+        .map((line) => {
+          if (line.trim() === "") return line;
+          const event = swarmEventSchema.parse(JSON.parse(line));
+          return event.type === "tool-call" && event.callId === first.callId
+            ? JSON.stringify({ ...event, tool: "post_finding", args: changedCall })
+            : line;
+        })
+        .join("\n"),
+    );
+    const changedClone = path.join(repo.root, "changed-replay");
+    git(repo.root, "clone", "-q", "--branch", "main", path.join(repo.root, "pristine"), changedClone);
+    const changedOut = runCli([
+      ...["replay", changedState, "--workspace", changedClone],
+      ...["--state-dir", path.join(repo.root, "changed-replay-state"), "--plain"],
+    ]);
+    const changed = outcomeOf(changedClone, path.join(repo.root, "changed-replay-state"), changedOut);
+    const found = differences(recorded, changed);
+    assert.ok(found.length > 0, "a replay of a trace with one call changed does not end the same");
+    assert.ok(
+      changed.board.includes(`FACT agent-1: ${changedCall.text}`),
+      `the changed call's finding is on the replay's board:\n${changed.board.join("\n")}`,
+    );
+    console.log(`      one call changed: ${found.length} difference(s), first: ${found[0]}`);
   });
 });

@@ -4,6 +4,7 @@
 import { describeRule } from "../../core/agentRules";
 import { notServed, notServedText } from "../../core/standingService";
 import { triggerQueueLine } from "../../core/triggerView";
+import { kindLatencyText, latencyByKind } from "../../core/requestLatency";
 import { agentsThatStillFit } from "../../core/swarmView";
 import { userTaskStates } from "../../core/userTaskRecords";
 import { describeWorkerMemory } from "../../core/workerMemory";
@@ -130,6 +131,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
   });
   const addedTasks = userTaskStates(view.entries);
   const unserved = notServed(view);
+  const latency = latencyByKind(view.requests?.requests ?? []).map((k) => ({ kind: k.kind, text: kindLatencyText(k) }));
   return {
     id: view.id,
     goal: view.goal,
@@ -161,6 +163,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
           },
         }
       : {}),
+    ...(latency.length > 0 ? { latency } : {}),
     ...(addedTasks.length > 0 ? { addedTasks } : {}),
   };
 }

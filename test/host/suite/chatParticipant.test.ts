@@ -84,7 +84,9 @@ describe("the @swarmboard chat participant", function () {
     }
   });
 
-  it("is registered with the Chat API, and the Chat view is asked to send to it (photographed)", async () => {
+  // code-server has no chat provider, so whether the Chat view ran the handler is only reported, not checked: the
+  // name says what is checked (the handler itself is driven by the next test).
+  it("is registered as swarmboard.swarm, and the host has the Chat view's open command (asked to send, photographed; not checked)", async () => {
     assert.equal(hooks.participant.id, "swarmboard.swarm");
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes("workbench.action.chat.open"), "this host has the Chat view's open command");

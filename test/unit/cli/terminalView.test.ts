@@ -41,4 +41,36 @@ describe("terminal view", () => {
     assert.match(row, /agent-1\s+claim\s+src\/median\.js\s+7 tok/);
     assert.match(row, /claimed src\/stats\.js$/);
   });
+
+  it("prints a standing swarm's latency per request in a log: when a request lands, and per kind at the end", () => {
+    const out = new PassThrough();
+    const chunks: string[] = [];
+    out.on("data", (c: Buffer) => chunks.push(c.toString("utf8")));
+    const view = new TerminalView(out as unknown as NodeJS.WriteStream, false);
+    const counts = { dropped: 0, direct: 0, router: 1 };
+    const decision = { action: "assign" as const, task: "fix it" };
+    const trigger = { id: "t1", source: "diagnostic" as const, fingerprint: "t1", time: 0, text: "x is undefined" };
+    view.onEvents([
+      { swarmId: "s", time: 1_000, type: "trigger", trigger, route: { route: "router" }, counts },
+      { swarmId: "s", time: 3_000, type: "trigger-decision", triggerId: "t1", by: "router-1", decision },
+      {
+        swarmId: "s",
+        time: 4_000,
+        type: "trigger-decision",
+        triggerId: "t1",
+        by: "agent-2",
+        decision,
+        agentId: "agent-2",
+      },
+      { swarmId: "s", time: 13_400, type: "agent-state", agentId: "agent-2", state: "done" },
+      { swarmId: "s", time: 20_000, type: "swarm-ended", outcome: "stopped", reason: "stopped by the user" },
+    ]);
+    const lines = chunks.join("").split("\n");
+    const latency = "  latency per request: diagnostic: p50 12.4 s, p95 12.4 s (1 landed; dispatch p50 2.0 s)";
+    assert.deepEqual(
+      lines.filter((l) => l.includes("latency")),
+      [latency, latency],
+    );
+    assert.equal(lines[lines.indexOf("swarm stopped: stopped by the user") - 1], latency);
+  });
 });
