@@ -1,51 +1,24 @@
-// `npm run package`: the VSIX for this machine's platform (`vsce package --target`), carrying the patched runtime
-// that scripts/buildRuntime.mjs installed. A package for another platform is built on that platform (the CI
-// workflow .github/workflows/package.yml), because the runtime is compiled there.
+// `npm run package [-- --target <t>|all] [--out <file>]`: the VSIX for a platform (`vsce package --target`): the
+// extension and worker bundles, node-llama-cpp's official prebuilt binaries for that target (CPU and the GPU
+// variants that fit, scripts/packageTargets.mjs; fetched with `npm pack` into a cache outside the clone,
+// scripts/officialBinaries.mjs) and, for the platform this machine is, the patched runtime that
+// scripts/buildRuntime.mjs installed (shared cells; the runtime prefers it, src/runtime/binaryChoice.ts).
+//   --target <t>   linux-x64, linux-arm64, darwin-arm64, darwin-x64, win32-x64, or all (default: this machine's)
+//   --out <file>   where to write the VSIX, one target only (default dist/swarmboard-<target>.vsix)
 //
-// Refuses to package a native build (-march=native: it dies with SIGILL on any CPU older than the build machine's)
-// or no patched build at all, saying what to run instead.
-//   --out <file>   where to write the VSIX (default dist/swarmboard-<target>.vsix)
+// For this machine's platform it refuses a native build (-march=native: SIGILL on any CPU older than the build
+// machine's) or no patched build at all, saying what to run instead. A target whose official binaries are not in
+// the registry at node-llama-cpp's version is not packaged (it would carry no runtime that loads): said, exit 1.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { nodeLlamaCppVersion, officialBinaries } from "./officialBinaries.mjs";
+import { maxPackageBytes, packageTargets, platformOnlyPackages } from "./packageTargets.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const llamaDir = path.join(root, "node_modules", "node-llama-cpp", "llama");
-
-/** vsce's platform names (https://code.visualstudio.com/api/working-with-extensions/publishing-extension#platformspecific-extensions). */
-const vsceTargets = {
-  "linux-x64": "linux-x64",
-  "linux-arm64": "linux-arm64",
-  "darwin-x64": "darwin-x64",
-  "darwin-arm64": "darwin-arm64",
-  "win32-x64": "win32-x64",
-};
-
-/** node-llama-cpp's official CPU binaries for each target: the fallback (copy mode) when the patched build fails. */
-const prebuiltPackage = {
-  "linux-x64": "linux-x64",
-  "linux-arm64": "linux-arm64",
-  "darwin-x64": "mac-x64",
-  "darwin-arm64": "mac-arm64-metal",
-  "win32-x64": "win-x64",
-};
-
-/** .vscodeignore plus every installed @node-llama-cpp package that is not this target's fallback. */
-function ignoreFileFor(target, dir) {
-  const prebuiltDir = path.join(root, "node_modules", "@node-llama-cpp");
-  const others = existsSync(prebuiltDir)
-    ? readdirSync(prebuiltDir).filter((name) => name !== prebuiltPackage[target])
-    : [];
-  const lines = [
-    readFileSync(path.join(root, ".vscodeignore"), "utf8"),
-    `# added by scripts/packageExtension.mjs for ${target}: other platforms' and GPU prebuilt binaries`,
-    ...others.map((name) => `node_modules/@node-llama-cpp/${name}/**`),
-  ];
-  const file = path.join(dir, "vscodeignore");
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return file;
-}
+const log = (message) => console.log(`[swarmboard package] ${message}`);
 
 function fail(message) {
   console.error(`[swarmboard package] ${message}`);
@@ -60,31 +33,116 @@ function installedBuildKey() {
   return existsSync(marker) ? readFileSync(marker, "utf8").trim() : undefined;
 }
 
-const target = vsceTargets[`${process.platform}-${process.arch}`];
-if (target === undefined) {
-  fail(`Swarmboard ships no package for ${process.platform}-${process.arch}; see README, Platforms.`);
+/** The portable patched build's key, or a refusal, for a package of this machine's own platform. */
+function patchedRuntimeKey() {
+  const key = installedBuildKey();
+  if (key === undefined) {
+    fail("no patched runtime is installed: run `node scripts/buildRuntime.mjs` (portable is its default) first.");
+  }
+  if (!key.endsWith("-cpu-portable")) {
+    fail(
+      `the installed runtime ${key} is a native build (-march=native) and would crash on older CPUs; run ` +
+        "`SWARMBOARD_RUNTIME_BUILD=portable node scripts/buildRuntime.mjs` (or unset SWARMBOARD_RUNTIME_BUILD) first.",
+    );
+  }
+  return key;
 }
-const key = installedBuildKey();
-if (key === undefined) {
-  fail("no patched runtime is installed: run `node scripts/buildRuntime.mjs` (portable is its default) first.");
+
+/** .vscodeignore plus every installed binary package (official ones are added from the cache), and the patched
+ * runtime unless it was built for this target. */
+function ignoreFileFor(target, withPatched, dir) {
+  const installed = (scope) =>
+    existsSync(path.join(root, "node_modules", scope)) ? readdirSync(path.join(root, "node_modules", scope)) : [];
+  const foreign = Object.entries(platformOnlyPackages)
+    .filter(([name, serves]) => serves !== target && existsSync(path.join(root, "node_modules", name)))
+    .map(([name]) => `node_modules/${name}/**`);
+  // vsce lets a `!` line win over any exclusion, so for another platform the lines that keep the patched build go.
+  const base = readFileSync(path.join(root, ".vscodeignore"), "utf8")
+    .split("\n")
+    .filter((line) => withPatched || !line.startsWith("!node_modules/node-llama-cpp/llama/localBuilds/"));
+  const lines = [
+    ...base,
+    `# added by scripts/packageExtension.mjs for ${target}: installed binaries (the target's come from the cache)`,
+    ...installed("@node-llama-cpp").map((name) => `node_modules/@node-llama-cpp/${name}/**`),
+    ...foreign,
+    ...(withPatched
+      ? []
+      : ["node_modules/node-llama-cpp/llama/localBuilds/**", "node_modules/node-llama-cpp/llama/lastBuild.json"]),
+  ];
+  const file = path.join(dir, "vscodeignore");
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
 }
-if (!key.endsWith("-cpu-portable")) {
-  fail(
-    `the installed runtime ${key} is a native build (-march=native) and would crash on older CPUs; run ` +
-      "`SWARMBOARD_RUNTIME_BUILD=portable node scripts/buildRuntime.mjs` (or unset SWARMBOARD_RUNTIME_BUILD) first.",
+
+function vscePackage(target, out, ignoreFile) {
+  const args = ["--no", "vsce", "package", "--no-yarn", "--target", target, "--out", out, "--ignoreFile", ignoreFile];
+  const result = spawnSync("npx", args, {
+    cwd: root,
+    stdio: "inherit",
+    shell: process.platform === "win32", // npx is npx.cmd there, which Node runs only through a shell
+  });
+  if (result.status !== 0) throw new Error(`vsce package failed (exit ${result.status ?? result.signal})`);
+}
+
+function addOfficialBinaries(out, dirs) {
+  const pairs = dirs.map(({ name, dir }) => `extension/node_modules/@node-llama-cpp/${name}=${dir}`);
+  const result = spawnSync("python3", [path.join(root, "scripts", "vsixAddFolders.py"), out, ...pairs], {
+    stdio: "inherit",
+  });
+  if (result.status !== 0)
+    throw new Error(`adding the official binaries failed (exit ${result.status ?? result.signal})`);
+}
+
+/** Builds one target's VSIX; returns its size, or throws with why it was not built. */
+function packageTarget(target, out) {
+  const { official, leftOut } = packageTargets[target];
+  const version = nodeLlamaCppVersion(root);
+  const dirs = official.map((name) => ({ name, ...officialBinaries(name, version) }));
+  const missing = dirs.filter((d) => d.missing !== undefined);
+  if (missing.length > 0) {
+    throw new Error(`its official binaries cannot be had: ${missing.map((d) => d.missing).join("; ")}`);
+  }
+  for (const d of dirs)
+    if (d.fetchedSeconds > 0) log(`fetched @node-llama-cpp/${d.name}@${version} in ${d.fetchedSeconds.toFixed(1)} s`);
+  const withPatched = target === `${process.platform}-${process.arch}`;
+  const key = withPatched ? patchedRuntimeKey() : undefined;
+  log(
+    `${target}: official ${official.join(", ")}${key ? `, patched runtime ${key}` : ", no patched runtime"} -> ${out}`,
   );
+  for (const [name, why] of Object.entries(leftOut)) log(`${target}: left out @node-llama-cpp/${name}: ${why}`);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "swarmboard-package-"));
+  try {
+    vscePackage(target, out, ignoreFileFor(target, withPatched, scratch));
+    addOfficialBinaries(out, dirs);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const bytes = statSync(out).size;
+  if (bytes > maxPackageBytes) throw new Error(`the package is ${bytes} bytes, over the limit of ${maxPackageBytes}`);
+  return bytes;
 }
-const outAt = process.argv.indexOf("--out");
-const out = outAt >= 0 ? path.resolve(process.argv[outAt + 1]) : path.join(root, "dist", `swarmboard-${target}.vsix`);
-console.log(`[swarmboard package] ${target} with runtime ${key} -> ${out}`);
-const scratch = mkdtempSync(path.join(os.tmpdir(), "swarmboard-package-"));
-const args = ["--no", "vsce", "package", "--no-yarn", "--target", target, "--out", out];
-const result = spawnSync("npx", [...args, "--ignoreFile", ignoreFileFor(target, scratch)], {
-  cwd: root,
-  stdio: "inherit",
-  shell: process.platform === "win32", // npx is npx.cmd there, which Node runs only through a shell
-});
-rmSync(scratch, { recursive: true, force: true });
-if (result.status !== 0) fail(`vsce package failed (exit ${result.status ?? result.signal})`);
-const bytes = statSync(out).size;
-console.log(`[swarmboard package] ${out}: ${(bytes / 1e6).toFixed(1)} MB (${bytes.toLocaleString("en-US")} bytes)`);
+
+function argument(name) {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+const asked = argument("--target") ?? `${process.platform}-${process.arch}`;
+const targets = asked === "all" ? Object.keys(packageTargets) : [asked];
+if (targets.some((t) => packageTargets[t] === undefined)) {
+  fail(`Swarmboard ships no package for ${asked}; targets: ${Object.keys(packageTargets).join(", ")}, all.`);
+}
+if (argument("--out") !== undefined && targets.length > 1) fail("--out names one VSIX: use it with one --target");
+const refused = [];
+for (const target of targets) {
+  const out = path.resolve(argument("--out") ?? path.join(root, "dist", `swarmboard-${target}.vsix`));
+  try {
+    const bytes = packageTarget(target, out);
+    log(`${out}: ${(bytes / 1e6).toFixed(1)} MB (${bytes.toLocaleString("en-US")} bytes)`);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    refused.push(`${target}: ${why}`);
+    console.error(`[swarmboard package] ${target} NOT packaged: ${why}`);
+  }
+}
+if (refused.length > 0) fail(`${refused.length} of ${targets.length} not packaged:\n  ${refused.join("\n  ")}`);

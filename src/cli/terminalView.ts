@@ -14,12 +14,14 @@ function kib(bytes: number): string {
   return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-/** The cell type and the backend, when the worker said them: " Q8_0 36 B/cell on cuda 25/25 layers". */
+/** The cell type and the backend, when the worker said them: " Q8_0 36 B/cell on cuda (NVIDIA H200) 25/25 layers, KV in vram". */
 function where(stats: SwarmStats): string {
   const type = stats.kvType === undefined ? "" : ` ${stats.kvType} ${stats.bytesPerCell.toFixed(0)} B/cell`;
   const p = stats.placement;
   if (p === undefined) return type;
-  return `${type} on ${p.backend}${p.backend === "cpu" ? "" : ` ${p.gpuLayers}/${p.modelLayers} layers, KV in ${p.kvOn}`}`;
+  if (p.backend === "cpu") return `${type} on cpu`;
+  const devices = p.devices.length === 0 ? "" : ` (${p.devices.join(", ")})`;
+  return `${type} on ${p.backend}${devices} ${p.gpuLayers}/${p.modelLayers} layers, KV in ${p.kvOn}`;
 }
 
 export function budgetLine(stats: SwarmStats): string {

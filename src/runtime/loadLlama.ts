@@ -6,8 +6,12 @@
 // build for, a missing library), or when the host asks for it (SWARMBOARD_FORCE_STOCK_RUNTIME=1, set after the
 // patched build killed a worker with SIGILL). The fallback is said on stderr (the host's log) and in `notice`.
 // A named GPU backend (cuda, vulkan, metal) that neither binary can load is a GpuUnavailableError, never a CPU run.
+// What this install carries (binaryInventory.ts) decides, through the pure binaryChoice.ts, whether the patched
+// build is tried at all and refuses a named backend that no binary here serves before anything is loaded.
 import type { Llama } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { forceStockRuntimeVariable } from "../core/workerCrash";
+import { binaryChoice, type BinaryChoice, type GpuKind } from "./binaryChoice";
+import { binaryInventory } from "./binaryInventory";
 import { BackendLoadLog, builtInCpuVariant } from "./cpuVariant";
 import { GpuUnavailableError, isGpuBackend, platformRefusal, type GpuChoice } from "./gpuBackend";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
@@ -27,12 +31,14 @@ export interface LoadedLlama {
 
 /** A new Llama for a GPU choice; the runtime's owner keeps one per choice (runtimeOwner.ts). */
 export async function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
-  if (!isGpuBackend(gpu)) return loadLlamaBuild(gpu);
+  const choice = choiceHere(gpu);
+  if (!isGpuBackend(gpu)) return loadLlamaBuild(gpu, choice);
   const refusal = platformRefusal(gpu, process.platform, process.arch);
   if (refusal !== undefined) throw new GpuUnavailableError(gpu, refusal);
+  if (choice.kind === "none") throw new GpuUnavailableError(gpu, choice.why);
   let loaded: LoadedLlama;
   try {
-    loaded = await loadLlamaBuild(gpu);
+    loaded = await loadLlamaBuild(gpu, choice);
   } catch (cause) {
     const what = cause instanceof Error ? cause.message || cause.name : String(cause);
     const why =
@@ -49,6 +55,20 @@ export async function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
   return loaded;
 }
 
+/** Every GPU type node-llama-cpp might find for "auto" (it detects them in getLlama; over-asking only adds tries). */
+const autoGpus: readonly GpuKind[] = ["cuda", "vulkan", "metal"];
+
+function choiceHere(gpu: GpuChoice): BinaryChoice {
+  return binaryChoice({
+    platform: process.platform,
+    arch: process.arch,
+    gpu,
+    machineGpus: autoGpus,
+    present: binaryInventory(),
+    forceOfficial: process.env[forceStockRuntimeVariable] === "1",
+  });
+}
+
 /** The CPU variant each binary's backends were loaded with in this process, by build and GPU type. */
 const variantsHeard = new Map<string, string>();
 
@@ -61,7 +81,7 @@ function cpuVariantOf(binary: string, heard: string | undefined): string {
   return heard ?? variantsHeard.get(binary) ?? builtInCpuVariant;
 }
 
-async function loadLlamaBuild(gpu: GpuChoice): Promise<LoadedLlama> {
+async function loadLlamaBuild(gpu: GpuChoice, choice: BinaryChoice): Promise<LoadedLlama> {
   const { getLlama, LlamaLogLevel } = await loadNodeLlamaCpp();
   const backendLog = new BackendLoadLog();
   // ggml's "loaded CPU backend from" line comes at node-llama-cpp's `log` level (below info): that level while
@@ -75,6 +95,8 @@ async function loadLlamaBuild(gpu: GpuChoice): Promise<LoadedLlama> {
   let reason: string;
   if (process.env[forceStockRuntimeVariable] === "1") {
     reason = `${forceStockRuntimeVariable}=1 asks for node-llama-cpp's official binaries`;
+  } else if (choice.kind === "tries" && !choice.tries.some((t) => t.build === "patched-local-build")) {
+    reason = `no patched build for ${gpu === false ? "the CPU" : gpu} is installed here`;
   } else {
     try {
       const llama = await getLlama({ ...options, usePrebuiltBinaries: false, logger: backendLog.logger });

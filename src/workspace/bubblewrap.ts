@@ -34,8 +34,22 @@ export function runProbe(file: string, args: string[]): Promise<{ code: number; 
   });
 }
 
+/**
+ * Why there is no sandbox on a platform bubblewrap does not exist on (it needs Linux namespaces), or undefined on
+ * Linux. A macOS sandbox would come next as a Seatbelt profile (sandbox-exec), as other coding agents use.
+ */
+export function platformWithoutSandbox(platform: NodeJS.Platform): string | undefined {
+  if (platform === "linux") return undefined;
+  return (
+    `no sandbox on this platform (${platform}): the command sandbox is bubblewrap, which exists only on Linux, ` +
+    "so every command asks for approval"
+  );
+}
+
 /** Whether commands can run inside bubblewrap here (cached after the first call). */
-export function probeBubblewrap(): Promise<BubblewrapProbe> {
+export function probeBubblewrap(platform: NodeJS.Platform = process.platform): Promise<BubblewrapProbe> {
+  const absent = platformWithoutSandbox(platform);
+  if (absent !== undefined) return Promise.resolve({ usable: false, installed: false, reason: absent });
   cached ??= (async (): Promise<BubblewrapProbe> => {
     for (const binary of BWRAP_CANDIDATES) {
       const res = await runProbe(binary, [...sandboxArgs(os.tmpdir()), "--", "/bin/sh", "-c", "echo sandboxed"]);

@@ -12,7 +12,7 @@ import { build } from "esbuild";
 import type { ProbeReport } from "./packagedRuntimeProbe";
 import { repoRoot, sharedModelPath } from "./runtimeTestModels";
 
-const maxVsixBytes = 30 * 1024 * 1024;
+const maxVsixBytes = 60 * 1000 * 1000;
 
 function run(
   command: string,
@@ -72,7 +72,7 @@ describe("the packaged VSIX on older CPUs (linux-x64, qemu-x86_64)", function ()
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("is at most 30 MB, targets linux-x64 and carries the portable patched runtime", () => {
+  it("is at most 60 MB, targets linux-x64 and carries the portable patched runtime", () => {
     const vsixBytes = statSync(path.join(scratch, "swarmboard-linux-x64.vsix")).size;
     assert.ok(vsixBytes <= maxVsixBytes, `the VSIX is ${vsixBytes} bytes, over ${maxVsixBytes}`);
     const manifest = readFileSync(path.join(scratch, "unpacked", "extension.vsixmanifest"), "utf8");
@@ -93,7 +93,11 @@ describe("the packaged VSIX on older CPUs (linux-x64, qemu-x86_64)", function ()
     // AMX kernels die with SIGILL on KVM guests that report AMX (scripts/runtimeBuildFlavor.mjs, droppedCpuVariants).
     assert.ok(!libraries.includes("libggml-cpu-sapphirerapids.so"), "the AMX variant is left out");
     const prebuilt = readdirSync(path.join(extensionDir, "node_modules", "@node-llama-cpp"));
-    assert.deepEqual(prebuilt, ["linux-x64"], "only linux-x64's official binaries ship (the copy-mode fallback)");
+    assert.deepEqual(
+      prebuilt.sort(),
+      ["linux-x64", "linux-x64-vulkan"],
+      "linux-x64's official CPU and Vulkan binaries ship (the copy-mode fallback and the GPU path), no other",
+    );
   });
 
   it("loads the packaged runtime natively, says which CPU variant it loaded, and shares cells", () => {

@@ -2,7 +2,8 @@
 // claim of the agent's CLAIM entry and its latest tool result.
 import { strict as assert } from "assert";
 import { PassThrough } from "node:stream";
-import { TerminalView } from "../../../src/cli/terminalView";
+import { budgetLine, TerminalView } from "../../../src/cli/terminalView";
+import type { SwarmStats } from "../../../src/protocol/runtime";
 import type { SwarmEvent } from "../../../src/protocol/swarmEvents";
 
 const at = { swarmId: "s", time: 1 };
@@ -72,5 +73,34 @@ describe("terminal view", () => {
       [latency, latency],
     );
     assert.equal(lines[lines.indexOf("swarm stopped: stopped by the user") - 1], latency);
+  });
+
+  it("says in the budget line the GPU device, the layers offloaded and where the KV lives", () => {
+    const stats = {
+      mode: "copy-mode",
+      kvType: "F16",
+      bytesPerCell: 640,
+      usedCells: 10,
+      poolCells: 100,
+      usedBytes: 6400,
+      trunkCells: 5,
+      trunkOwners: 0,
+      freeCells: 90,
+      tokensPerSecond: 1,
+      rowsPerDispatch: 2,
+      placement: {
+        backend: "vulkan",
+        devices: ["llvmpipe (LLVM 15.0.6, 256 bits)"],
+        gpuLayers: 6,
+        modelLayers: 6,
+        kvOn: "vram",
+      },
+    } as SwarmStats;
+    assert.match(
+      budgetLine(stats),
+      /^KV copy-mode F16 640 B\/cell on vulkan \(llvmpipe \(LLVM 15\.0\.6, 256 bits\)\) 6\/6 layers, KV in vram: 10\/100 cells/,
+    );
+    const cpu = { ...stats, placement: { backend: "cpu", devices: [], gpuLayers: 0, modelLayers: 6, kvOn: "ram" } };
+    assert.match(budgetLine(cpu as SwarmStats), /^KV copy-mode F16 640 B\/cell on cpu: 10\/100 cells/);
   });
 });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { approvalRequestSchema } from "../../../src/protocol/userReview";
 import { AgentWorkspace } from "../../../src/workspace/agentWorkspace";
 import { approveAllApprover, EventApprover, type ApprovalRequest } from "../../../src/workspace/approvals";
-import type { BubblewrapProbe } from "../../../src/workspace/bubblewrap";
+import { probeBubblewrap, type BubblewrapProbe } from "../../../src/workspace/bubblewrap";
 import { CommandPolicy } from "../../../src/workspace/commandPolicy";
 import { commandEnv } from "../../../src/workspace/commandEnv";
 import { SwarmRepository } from "../../../src/workspace/swarmRepository";
@@ -47,6 +47,18 @@ describe("workspace: running commands", function () {
     assert.equal(existsSync(path.join(ws.worktree.path, "made.txt")), false);
     const allowed = await callTool(ws, "run_command", { command: "git status" });
     assert.ok(allowed.ok && !allowed.result.ran, "even an allowed command needs approval without a sandbox");
+  });
+
+  it("on macOS and Windows (no bubblewrap there) asks about every command and says there is no sandbox on this platform", async () => {
+    for (const platform of ["darwin", "win32"] as const) {
+      const sandbox = await probeBubblewrap(platform);
+      assert.equal(sandbox.usable, false);
+      const ws = await AgentWorkspace.open(repo, `np-${platform}`, { policy, sandbox });
+      const out = await callTool(ws, "run_command", { command: "git status" });
+      assert.ok(out.ok && !out.result.ran, `${platform}: even an allowed command needs approval`);
+      assert.match(out.result.reason, new RegExp(`no sandbox on this platform \\(${platform}\\)`));
+      assert.doesNotMatch(out.result.reason, /Debian/, `${platform}: no advice to install a Linux package`);
+    }
   });
 
   it("sends approval requests as events and runs on a yes", async () => {
