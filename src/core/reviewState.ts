@@ -103,28 +103,33 @@ export class ReviewLedger {
     return this.seen.get(reviewer)?.get(author);
   }
 
-  /** Approves `author`'s branch at `sha`, which must be the branch's head now and what the reviewer read. */
-  approve(reviewer: string, author: string, sha: string, head: string, time: number): ReviewDecision {
+  /**
+   * Approves `author`'s branch at `sha` (undefined: the commit the reviewer last read), which must be what the
+   * reviewer read and the branch's head now.
+   */
+  approve(reviewer: string, author: string, sha: string | undefined, head: string, time: number): ReviewDecision {
     if (this.isOwn(reviewer, author))
       return {
         ok: false,
         why: `an agent cannot approve its own branch (${reviewer} is ${author === reviewer ? "its author" : `of ${author}'s family`}); ask another agent to review it (request_review).`,
       };
-    if (sha !== head)
+    const seen = this.lastSeen(reviewer, author);
+    if (seen === undefined || (sha !== undefined && seen !== sha))
       return {
         ok: false,
-        why: `${author}'s branch is at ${short(head)} now, not ${short(sha)}: read the new commits (review_branch ${author}), then approve what you read.`,
+        why: `you have not read ${author}'s branch${sha === undefined ? "" : ` at ${short(sha)}`}: call review_branch ${author} first, then approve what you read.`,
       };
-    if (this.lastSeen(reviewer, author) !== sha)
+    if (seen !== head)
       return {
         ok: false,
-        why: `you have not read ${author}'s branch at ${short(sha)}: call review_branch ${author} first.`,
+        why: `${author}'s branch is at ${short(head)} now, not ${short(seen)}: read the new commits (review_branch ${author}), then approve what you read.`,
       };
+    const approved = seen;
     const r = this.record(author);
-    r.approvals = [...r.approvals.filter((a) => a.reviewer !== reviewer), { reviewer, sha, time }];
+    r.approvals = [...r.approvals.filter((a) => a.reviewer !== reviewer), { reviewer, sha: approved, time }];
     if (r.changes?.reviewer === reviewer) delete r.changes;
-    const text = `${reviewer} approved ${author}'s branch at ${short(sha)}`;
-    this.emit({ to: author, kind: "approved", author, from: reviewer, sha, text });
+    const text = `${reviewer} approved ${author}'s branch at ${short(approved)}`;
+    this.emit({ to: author, kind: "approved", author, from: reviewer, sha: approved, text });
     return { ok: true, text };
   }
 

@@ -110,6 +110,7 @@ export const reviewTools: readonly CatalogTool<ReviewToolContext>[] = [
     meaning: (r) => ({
       summary: `tests of ${r.agent}@${r.sha.slice(0, 10)}: ${r.status}`,
       loopInputs: [r.status === "passed" ? "verified" : "verifyFailed"],
+      progress: { testChange: true },
     }),
   }),
   reviewTool({
@@ -120,17 +121,15 @@ export const reviewTools: readonly CatalogTool<ReviewToolContext>[] = [
     run: async (ctx, a) => {
       const head = await requirePeerHead(workspaceOf(ctx).repo, a.agent);
       const seen = ctx.board.reviews.lastSeen(ctx.agent, a.agent);
-      const wanted = a.sha ?? seen;
-      if (wanted === undefined)
-        refused(`not approved: call review_branch ${a.agent} first, then approve what you read.`);
-      // A short hash names the head or the commit read, whichever it starts.
-      const sha = [head, seen].find((s) => s !== undefined && s.startsWith(wanted)) ?? wanted;
+      // A short hash names the commit read when it starts it.
+      const sha = a.sha !== undefined && seen?.startsWith(a.sha) === true ? seen : a.sha;
       const d = ctx.board.reviews.approve(ctx.agent, a.agent, sha, head, ctx.now());
       if (!d.ok) refused(`not approved: ${d.why}`);
       const posted = await postState(ctx, `${d.text} (${reviewLine(ctx, a.agent, head)})`);
       return { approved: a.agent, sha: head, posted };
     },
-    meaning: ({ posted, ...r }) => ({ summary: posted.text, reply: r, posted: [posted] }),
+    // A review decision is a finding of the swarm (it is on the board), so it counts as progress.
+    meaning: ({ posted, ...r }) => ({ summary: posted.text, reply: r, posted: [posted], progress: { finding: true } }),
   }),
   reviewTool({
     name: "request_changes",
@@ -151,6 +150,7 @@ export const reviewTools: readonly CatalogTool<ReviewToolContext>[] = [
     meaning: ({ posted, ...r }) => ({
       summary: `changes asked of ${r.asked} at ${r.sha.slice(0, 10)}`,
       reply: r,
+      progress: { finding: true },
       posted: posted ? [posted] : [],
     }),
   }),
