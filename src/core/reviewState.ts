@@ -80,10 +80,18 @@ export class ReviewLedger {
     for (const l of [...this.listeners]) l();
   }
 
-  /** The author asks `reviewer` to review its branch at `sha`. */
-  requestReview(author: string, reviewer: string, sha: string, note: string): ReviewDecision {
+  /**
+   * The author asks `reviewer` to review its branch at `sha`. Reviewers are idle agents: `busyWith` names the claim
+   * the reviewer holds, if any (an agent at work on its own task is not asked to stop for a review).
+   */
+  requestReview(author: string, reviewer: string, sha: string, note: string, busyWith?: string): ReviewDecision {
     if (this.isOwn(reviewer, author))
       return { ok: false, why: `${reviewer} cannot review its own branch: ask another agent (one that is idle).` };
+    if (busyWith !== undefined)
+      return {
+        ok: false,
+        why: `${reviewer} is busy (it holds ${busyWith}); ask an idle agent, one that holds no claim (see roster), or wait and ask again.`,
+      };
     const text = `${author} asks you to review its branch at ${short(sha)}${note ? `: ${note}` : ""}`;
     this.emit({ to: reviewer, kind: "review-requested", author, from: author, sha, text });
     return { ok: true, text };

@@ -17,6 +17,12 @@ describe("review between agents: the review ledger", () => {
     const family = ledger.approve("agent-1-sub", "agent-1", A, A, 1);
     assert.match(!family.ok ? family.why : "", /of agent-1's family/);
     assert.equal(ledger.requestReview("agent-1", "agent-1", A, "").ok, false);
+    const busy = ledger.requestReview("agent-1", "agent-2", A, "", "claim agent-2-1: fix mean");
+    assert.match(
+      !busy.ok ? busy.why : "",
+      /^agent-2 is busy \(it holds claim agent-2-1: fix mean\); ask an idle agent/,
+    );
+    assert.equal(ledger.take("agent-2").length, 0, "a refused request reaches nobody");
     assert.equal(ledger.mergeCheck("agent-1", A, 1).ok, false);
   });
 

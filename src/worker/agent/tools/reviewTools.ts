@@ -63,7 +63,9 @@ export const reviewTools: readonly CatalogTool<ReviewToolContext>[] = [
     args: requestReviewArgs,
     run: async (ctx, a) => {
       const head = await requirePeerHead(workspaceOf(ctx).repo, ctx.agent);
-      const d = ctx.board.reviews.requestReview(ctx.agent, a.reviewer, head, a.note);
+      const held = ctx.board.claims.active(ctx.now()).find((l) => l.agent === a.reviewer);
+      const busy = held && `claim ${held.claimId}: ${ctx.board.board.get(held.claimId)?.text ?? ""}`;
+      const d = ctx.board.reviews.requestReview(ctx.agent, a.reviewer, head, a.note, busy);
       if (!d.ok) refused(d.why);
       await ctx.board.send(ctx.agent, a.reviewer, `${d.text}. Read it with review_branch ${ctx.agent}.`, ctx.now());
       return { requested: a.reviewer, sha: head };
