@@ -205,6 +205,7 @@ export class AgentWorkspace {
       ...(this.options.verifier ? { verifier: this.options.verifier } : {}),
       // The tests need the whole tree: a sparse worktree's merged commit is tested in a full scratch checkout.
       ...(sparse ? { verifyWholeTree: true } : {}),
+      ...(this.reviewApprovals > 0 ? { review: { approvals: this.reviewApprovals } } : {}),
     });
   }
 

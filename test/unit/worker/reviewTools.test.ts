@@ -1,6 +1,7 @@
 // The review tools as an agent calls them (through the catalogue: parse, run, meaning), on a real repository and a
-// real board, without a test command: under review an author's merge_progress is refused; a busy reviewer is not
-// asked; a withdrawn approval leaves the branch unmergeable until it is approved again; the integrator then merges.
+// real board, without a test command: under review an author's merge_progress only brings the integration
+// branch in and publishes nothing; a busy reviewer is not asked; a withdrawn approval leaves the branch
+// unmergeable until it is approved again; the integrator then merges.
 import assert from "node:assert/strict";
 import { MemoryBoardStore } from "../../../src/core/boardStore";
 import { SwarmBoard } from "../../../src/core/swarmBoard";
@@ -48,11 +49,22 @@ describe("worker: the review tools on a real repository and board", function () 
     await ctx("a4");
     assert.ok((await call(a1, "write_file", { path: "NOTES.md", content: "notes\n" })).ok);
     assert.ok((await call(a1, "commit", { message: "notes" })).ok);
+    // The integration branch moves (an agent of no review merges), so a1's merge_progress has something to bring in.
+    const outside = await AgentWorkspace.open(repo, "a0", { policy });
+    const a0: ReviewToolContext = { agent: "a0", board, workspace: outside, now: () => 1_000 };
+    assert.ok((await call(a0, "write_file", { path: "README.md", content: "readme\n" })).ok);
+    assert.ok((await call(a0, "commit", { message: "readme" })).ok);
+    assert.equal((await call(a0, "merge_progress", {})).summary, "merge: merged");
+    const moved = git(dir, "rev-parse", repo.integrationBranch).trim();
     const merge = await call(a1, "merge_progress", {});
     assert.match(
       merge.error ?? "",
       /needs 1 approval\(s\) from other agents before a merge, and its integrator merges/,
     );
+    const head1 = git(dir, "rev-parse", "swarmboard/rv/a1").trim();
+    assert.ok((merge.error ?? "").includes(`is merged into your branch (now at ${head1.slice(0, 10)})`), merge.error);
+    assert.equal(git(dir, "rev-parse", `${head1}^2`).trim(), moved, "the integration branch came into a1's branch");
+    assert.equal(git(dir, "rev-parse", repo.integrationBranch).trim(), moved, "and did not move");
 
     assert.ok((await board.claim("a4", { paths: ["src/app.ts"] }, "the answer", 900)).granted);
     const busy = await call(a1, "request_review", { reviewer: "a4" });
