@@ -118,6 +118,10 @@ function checkReferences(file: string, recipe: Recipe, options: RecipeParseOptio
   if (recipe.taskSources.includes("test-failures") && recipe.testCommand === undefined) {
     add("testCommand", 'a test command: the "test-failures" task source needs one to run');
   }
+  // Under review only the integrator merges: without a role that may, approved work would never land.
+  if (recipe.review !== undefined && !recipe.roles.some((r) => r.tools.includes("integrate_branch"))) {
+    add("review", 'a role with the tool "integrate_branch" (the integrator): under review only it merges');
+  }
   recipe.webHosts?.forEach((pattern, i) => {
     try {
       parseHostPattern(pattern);

@@ -10,6 +10,7 @@ import type { BoardStore } from "./boardStore";
 import { ClaimTable, claimEntry, conflictNotices, releaseEntry, type Lease } from "./claims";
 import { grepBoard } from "./grepBoard";
 import { MessageRouter } from "./messages";
+import { ReviewLedger } from "./reviewState";
 import { rosterLines, type RosterMember } from "./roster";
 import { describeScope, parseScope } from "./scopes";
 import { BoardFeed, visibleEntries, type VisibilityRule } from "./visibility";
@@ -40,6 +41,8 @@ export class SwarmBoard {
   readonly board: Board;
   readonly claims: ClaimTable;
   readonly messages = new MessageRouter();
+  /** Review between agents: approvals pinned to commits, change requests (reviewState.ts). */
+  readonly reviews = new ReviewLedger((a) => this.padOf(a));
   private readonly counters = new Map<string, number>();
   private readonly synthesists = new Set<string>();
   private readonly feeds = new Map<string, BoardFeed>();

@@ -3,6 +3,7 @@
 // they are shown to the user next to the file and field that broke them.
 import { z } from "zod";
 import { visibilitySchema } from "./board";
+import { reviewPolicySchema } from "./reviewTools";
 
 const nameSchema = z
   .string({ error: "expected a name (text)" })
@@ -130,6 +131,11 @@ export const recipeSchema = z.strictObject({
    * whose tests could not run is published marked unverified.
    */
   verify: z.enum(["on", "off"], { error: 'expected "on" or "off"' }).optional(),
+  /**
+   * Review between agents: a branch merges only with this many approvals from peers at its current commit, and
+   * only by an agent whose role has integrate_branch (the integrator); merge_progress is then refused.
+   */
+  review: reviewPolicySchema.optional(),
   /** Whether verified work merges into the swarm's integration branch. */
   merge: z.boolean().default(false),
   /**

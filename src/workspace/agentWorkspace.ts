@@ -41,6 +41,8 @@ export interface AgentWorkspaceOptions extends OwnWorktreeOptions {
   readonly verifier?: MergeVerifier;
   /** The recipe allows writes to CI and automation files without asking (recipe `allowAutomationFiles`). */
   readonly allowAutomationFiles?: boolean;
+  /** The recipe's `review.approvals`: merges need this many peer approvals and an integrator merges (0: none). */
+  readonly reviewApprovals?: number;
 }
 
 export class AgentWorkspace {
@@ -93,6 +95,16 @@ export class AgentWorkspace {
   /** The branch the agent's work lands on (readers have none). */
   get branch(): string | undefined {
     return this.access === "writer" ? agentBranch(this.repo.swarm, this.agent) : undefined;
+  }
+
+  /** What tests a merge (the integrator's too); absent when the recipe has no test command. */
+  get verifier(): MergeVerifier | undefined {
+    return this.options.verifier;
+  }
+
+  /** Approvals a branch needs before it merges (0: no review, each agent merges its own progress). */
+  get reviewApprovals(): number {
+    return this.options.reviewApprovals ?? 0;
   }
 
   /** Whether the agent's own worktree exists (in this run). */
@@ -193,6 +205,7 @@ export class AgentWorkspace {
       ...(this.options.verifier ? { verifier: this.options.verifier } : {}),
       // The tests need the whole tree: a sparse worktree's merged commit is tested in a full scratch checkout.
       ...(sparse ? { verifyWholeTree: true } : {}),
+      ...(this.reviewApprovals > 0 ? { review: { approvals: this.reviewApprovals } } : {}),
     });
   }
 

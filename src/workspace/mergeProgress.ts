@@ -12,6 +12,8 @@
 // that passed on the integration branch fails, and only if that branch has not moved since (else: merge again).
 // Tests that could not run at all (no sandbox, a command the policy does not allow, a timeout) refuse the merge:
 // verification fails closed, unless the recipe says `verify: "off"` (then the merge is published unverified).
+// Under the recipe's review only the first step runs: the integration branch comes into the author's branch
+// (conflicts as above), peers approve that head, and the integrator publishes it (integrateBranch.ts).
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { MergeProgressResult, MergeVerification } from "../protocol/tools";
@@ -58,6 +60,8 @@ export interface MergeProgressOptions {
   readonly sandboxOptions?: SandboxOptions;
   /** Test the merged commit in a full scratch checkout, not the worktree (a sparse worktree lacks files tests need). */
   readonly verifyWholeTree?: boolean;
+  /** The recipe's review: only the first step runs (peers approve the result and the integrator publishes it). */
+  readonly review?: { readonly approvals: number };
 }
 
 const NO_TEST_COMMAND = "unverified: the recipe names no test command, so no test ran before this merge";
@@ -71,6 +75,16 @@ export async function mergeProgress(
   // so its worktree cannot change between these checks and the exclusive merge below.
   const early = await repo.queue.runShared(() => checkWorktree(repo, worktree, options));
   if (early) return early;
+  const { review } = options;
+  if (review !== undefined)
+    return repo.queue.run(async () => {
+      const brought = await bringIntegrationIn(repo, worktree);
+      if ("status" in brought) return brought;
+      return {
+        status: "refused",
+        message: `Not published: this swarm's recipe needs ${review.approvals} approval(s) from other agents before a merge, and its integrator merges (integrate_branch). ${repo.integrationBranch} is merged into your branch (now at ${brought.head.slice(0, 10)}). Ask an idle agent to review this head (request_review), then wait_for_review.`,
+      };
+    });
   const { verifier } = options;
   if (!verifier) {
     // Nothing to wait for between the two steps: one exclusive turn, so no other merge can come between.

@@ -6,6 +6,8 @@ import type { Role } from "../../protocol/recipe";
 import { askUserTool } from "./tools/askUserTool";
 import { boardTools } from "./tools/boardTools";
 import { controlTools } from "./tools/controlTools";
+import { integrateTool } from "./tools/integrateTool";
+import { reviewTools } from "./tools/reviewTools";
 import { rosterTool } from "./tools/rosterTool";
 import { routerTools } from "./tools/routerTools";
 import type { CatalogTool } from "./tools/toolDefinition";
@@ -17,6 +19,8 @@ export type { CatalogTool } from "./tools/toolDefinition";
 const catalogue: readonly CatalogTool[] = [
   ...workspaceTools,
   ...boardTools,
+  ...reviewTools,
+  integrateTool,
   rosterTool,
   ...webTools,
   ...controlTools,

@@ -97,6 +97,7 @@ export class SwarmSeats {
         ...(this.setup.verifier ? { verifier: this.setup.verifier } : {}),
         sparse: this.setup.disk.sparse,
         allowAutomationFiles: this.setup.options.recipe.allowAutomationFiles === true,
+        reviewApprovals: this.setup.options.recipe.review?.approvals ?? 0,
       },
     );
     return { ...seat, agent, workspace, depth: 0, isSynthesist: how.isSynthesist, opening: "brief" };

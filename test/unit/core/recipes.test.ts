@@ -110,6 +110,18 @@ describe("recipes", () => {
       expected: /a test command/,
     },
     {
+      name: "review without an integrator",
+      value: withField((r) => (r.review = { approvals: 1 })),
+      field: "review",
+      expected: /a role with the tool "integrate_branch"/,
+    },
+    {
+      name: "review asking for no approval",
+      value: withField((r) => (r.review = { approvals: 0 })),
+      field: "review.approvals",
+      expected: /at least 1 approval/,
+    },
+    {
       name: "a role name used twice",
       value: withField((r) => (r.roles = [...(r.roles as unknown[]), ...(r.roles as unknown[])])),
       field: "roles[1].name",
