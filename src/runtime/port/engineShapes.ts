@@ -51,6 +51,13 @@ export interface SwarmContextOptions {
   kvCacheType?: KvCacheType;
   /** Where `kvCells` came from, in words (shown with the budget). */
   poolOrigin?: string;
+  /**
+   * How many swarms of this shape the context has sequences for (default 1): each takes maxAgents + 2 of
+   * llama.cpp's sequences. Only a unified pool is shared; a split cache (copy mode) holds one swarm.
+   */
+  swarms?: number;
+  /** The most cells this swarm may write and be promised on a pool it shares (absent: the whole pool). */
+  cellCap?: number;
 }
 
 /** What a context kept from the last swarm must match to serve the next one. */
