@@ -55,6 +55,12 @@ export class KvAdmission {
     return used;
   }
 
+  /** What a share has left of its cap beyond what it used and promised (infinite: no cap). */
+  unspentShare(share: PoolShare): number {
+    const [first] = share.ids;
+    return first === undefined ? share.cap : Math.max(0, this.shareRoom(first));
+  }
+
   /** What `id`'s share has left beyond what it used and promised (to its sequences but `except`); none: no cap. */
   private shareRoom(id: string, except?: string): number {
     const share = this.shares.get(id);

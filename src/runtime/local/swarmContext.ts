@@ -3,6 +3,7 @@
 // unified KV pool, so a fork only adds an owner to the trunk's cells; in copy mode each fork copies them.
 // The mode is read from the real context, never assumed. Several swarms may share one context (swarmPool.ts):
 // each is a tenant with its own trunk sequence and agents, meeting the others at the pool's one step barrier.
+import path from "node:path";
 import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { toDisposable, type Disposable } from "../../core/disposable";
 import { SerialQueue } from "../../core/serialQueue";
@@ -13,7 +14,7 @@ import { SwarmRuntimeError } from "../runtimeErrors";
 import { positionChecks } from "./sequenceInternals";
 import { forkFrom, releaseSequence } from "./forkSequence";
 import { createSwarmPool, type PoolTenant, type SwarmPool } from "./swarmPool";
-import { forkSharedStart, shareFigures } from "./tenantTrunk";
+import { forkSharedStart } from "./tenantTrunk";
 import type { EngineAgent, EngineContext } from "../port/engine";
 import type { ReforkResult, SequencePositionCheck, SwarmContextOptions, TrunkReuse } from "../port/engineShapes";
 import { SwarmAgent } from "./swarmAgent";
@@ -59,6 +60,11 @@ export class SwarmContext implements EngineContext, PoolTenant {
     this.own.shared.ledger.addRoot(this.trunk.id);
     this.figures = new SwarmFigures(this.mode, host.context, this.own.shared, host.facts);
     host.join(this, seats);
+  }
+
+  get holding(): PoolTenant["holding"] {
+    const label = this.options.label ?? `a swarm on ${path.basename(this.model.facts.path)}`;
+    return { label, cells: this.own.usedCells(), unspentCap: this.own.unspentCap(), seats: this.options.maxAgents + 2 };
   }
 
   decodedTrunk(): readonly Token[] {
@@ -200,19 +206,13 @@ export class SwarmContext implements EngineContext, PoolTenant {
 
   stats(): SwarmStats {
     const agents = this.liveAgents.map((agent) => ({ id: agent.slot.id, paused: agent.paused }));
-    const stats = this.figures.read(this.trunk.id, agents);
-    return {
-      ...stats,
-      agents: stats.agents.map((agent) => ({ ...agent, agentId: this.own.nameOf(agent.agentId) })),
-      ...shareFigures(this.host.tenantCount, this.own.share, this.own.usedCells()),
-    };
+    return this.own.named(this.figures.read(this.trunk.id, agents), this.host.tenantCount);
   }
 
   /** Each live sequence's cell count from the ledger next to llama.cpp's own min/max positions. */
   checkPositions(): SequencePositionCheck[] {
     const slots = [this.trunk, ...this.liveAgents.map((agent) => agent.slot)];
-    const checks = positionChecks(this.host.context, this.own.shared.ledger, slots);
-    return checks.map((check) => ({ ...check, id: this.own.nameOf(check.id) }));
+    return this.own.namedChecks(positionChecks(this.host.context, this.own.shared.ledger, slots));
   }
 
   /** Releases this swarm's sequences; the context goes with the pool's last swarm. */

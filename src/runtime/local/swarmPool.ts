@@ -31,6 +31,13 @@ export async function createSwarmPool(model: SwarmModel, options: SwarmContextOp
 export interface PoolTenant {
   /** The trunk's decoded tokens (what a fork of it can copy). */
   decodedTrunk(): readonly Token[];
+  /** What the tenant holds, to say so to a launch that does not fit beside it. */
+  readonly holding: {
+    readonly label: string;
+    readonly cells: number;
+    readonly unspentCap: number;
+    readonly seats: number;
+  };
   /** Runs `work` on the tenant's trunk, between its own forks (refused while the trunk is busy). */
   lendTrunk<T>(work: (trunk: SwarmSequence) => Promise<T>): Promise<T>;
 }
@@ -110,6 +117,19 @@ export class SwarmPool {
       if (shared > 0 && (best === undefined || shared > best.shared)) best = { tenant, shared };
     }
     return best;
+  }
+
+  /** Cells a swarm joining now could be given: free, not promised to an agent, not kept for another's cap. */
+  roomForAnother(): number {
+    const { admission } = this.parts;
+    let kept = 0;
+    for (const held of this.holdings()) kept += held.unspentCap;
+    return Math.max(0, admission.freeCells() - admission.outstanding() - kept);
+  }
+
+  /** What each live tenant holds (a launch that does not fit is told). */
+  holdings(): PoolTenant["holding"][] {
+    return [...this.tenants.keys()].map((tenant) => tenant.holding);
   }
 
   /** A tenant leaves; the context is disposed with the last one. */

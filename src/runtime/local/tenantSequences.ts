@@ -2,7 +2,9 @@
 // the cells (the cap it was launched with), and its kv-full listeners, which hear only its own agents by name.
 import type { LlamaContext } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { toDisposable, type Disposable } from "../../core/disposable";
-import type { KvFullEvent } from "../../protocol/runtime";
+import type { KvFullEvent, SwarmStats } from "../../protocol/runtime";
+import type { SequencePositionCheck } from "../port/engineShapes";
+import { shareFigures } from "./tenantTrunk";
 import { KvAdmissionError } from "../runtimeErrors";
 import type { PoolShare } from "./kvAdmission";
 import type { SwarmPool } from "./swarmPool";
@@ -11,8 +13,8 @@ import { SwarmSequence, type SwarmShared } from "./swarmSequence";
 export class TenantSequences {
   readonly prefix: string;
   readonly shared: SwarmShared;
-  /** The swarm's cap of cells; undefined: none beyond the pool. */
-  readonly share: PoolShare | undefined;
+  /** The swarm's sequences and cap of cells (infinite: none beyond the pool). */
+  readonly share: PoolShare;
   private readonly kvFullListeners = new Set<(event: KvFullEvent) => void>();
   private readonly context: LlamaContext;
 
@@ -27,16 +29,31 @@ export class TenantSequences {
         this.kvFullListeners.forEach((listener) => listener(own));
       },
     };
-    this.share = cellCap === undefined ? undefined : { cap: cellCap, ids: new Set() };
+    this.share = { cap: cellCap ?? Number.POSITIVE_INFINITY, ids: new Set() };
   }
 
   nameOf(key: string): string {
     return key.slice(this.prefix.length);
   }
 
-  /** Cells the swarm wrote or has in flight (0 without a cap: nobody asks). */
+  /** Cells the swarm wrote or has in flight (a trunk start forked from another swarm's is not counted). */
   usedCells(): number {
-    return this.share === undefined ? 0 : this.shared.admission.shareUsed(this.share);
+    return this.shared.admission.shareUsed(this.share);
+  }
+
+  /** The swarm's figures with its agents by name, and its share of the pool when it has one. */
+  named(stats: SwarmStats, swarms: number): SwarmStats {
+    const agents = stats.agents.map((agent) => ({ ...agent, agentId: this.nameOf(agent.agentId) }));
+    return { ...stats, agents, ...shareFigures(swarms, this.share, this.usedCells()) };
+  }
+
+  namedChecks(checks: SequencePositionCheck[]): SequencePositionCheck[] {
+    return checks.map((check) => ({ ...check, id: this.nameOf(check.id) }));
+  }
+
+  /** What is left of the swarm's cap: kept for it from a swarm that joins the pool later (0 without a cap). */
+  unspentCap(): number {
+    return Number.isFinite(this.share.cap) ? this.shared.admission.unspentShare(this.share) : 0;
   }
 
   onKvFull(listener: (event: KvFullEvent) => void): Disposable {
@@ -51,7 +68,7 @@ export class TenantSequences {
       throw new KvAdmissionError(`${name} reached its sequence limit of ${this.context.contextSize} cells.`, 1, 0);
     };
     const sequence = this.context.getSequence({ contextShift: { strategy: refuseShift } });
-    if (this.share !== undefined) this.shared.admission.joinShare(key, this.share);
+    this.shared.admission.joinShare(key, this.share);
     return new SwarmSequence(key, sequence, this.shared, name);
   }
 

@@ -34,7 +34,8 @@ export async function forkTrunkStart(target: SwarmSequence, source: SwarmSequenc
 }
 
 /** A tenant's share of the pool for the budget; absent when the swarm is alone on it with no cap. */
-export function shareFigures(swarms: number, share: PoolShare | undefined, used: number): Pick<SwarmStats, "share"> {
-  if (swarms <= 1 && share === undefined) return {};
-  return { share: { swarms, ...(share === undefined ? {} : { capCells: share.cap }), usedCells: used } };
+export function shareFigures(swarms: number, share: PoolShare, used: number): Pick<SwarmStats, "share"> {
+  const capped = Number.isFinite(share.cap);
+  if (swarms <= 1 && !capped) return {};
+  return { share: { swarms, ...(capped ? { capCells: share.cap } : {}), usedCells: used } };
 }
