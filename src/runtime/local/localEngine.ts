@@ -11,8 +11,9 @@ import type { PoolSize, SwarmContextOptions, TrunkRequest } from "../port/engine
 import type { RuntimeOwner } from "../runtimeOwner";
 import { SwarmRuntimeError } from "../runtimeErrors";
 import { createSwarmContext, SwarmContext } from "./swarmContext";
-import { llamaMaxSequences } from "./swarmContextOptions";
+import { defaultExpectedTail, llamaMaxSequences } from "./swarmContextOptions";
 import { SwarmPool } from "./swarmPool";
+import { withTrunkBos } from "../trunkTokens";
 import { poolFullMessage } from "./poolRoom";
 
 export class LocalEngine implements SwarmEngine {
@@ -78,10 +79,14 @@ export class LocalEngine implements SwarmEngine {
   private async joinPool(pool: SwarmPool, tokens: readonly Token[], request: TrunkRequest): Promise<OpenedTrunk> {
     const { shape } = request;
     const room = pool.roomForAnother();
-    const cap = request.cellCap ?? room;
     const seats = shape.maxAgents + 2;
-    if (cap > room || seats > pool.freeSequences)
-      throw new SwarmRuntimeError("pool-full", poolFullMessage(pool, { cells: cap, seats }));
+    // Without a cap it needs at least the trunk's rest past the start it shares and each agent's first promise.
+    const trunk = withTrunkBos(this.model, [...tokens]);
+    const rest = trunk.length - (pool.bestTrunkSource(trunk)?.shared ?? 0);
+    const need = request.cellCap ?? rest + shape.maxAgents * defaultExpectedTail;
+    if (need > room || seats > pool.freeSequences)
+      throw new SwarmRuntimeError("pool-full", poolFullMessage(pool, { cells: need, seats }));
+    const cap = request.cellCap ?? room;
     const context = new SwarmContext(pool, {
       maxAgents: shape.maxAgents,
       kvCells: pool.poolCells,

@@ -20,7 +20,7 @@ import type { ReforkResult, SequencePositionCheck, SwarmContextOptions, TrunkReu
 import { SwarmAgent } from "./swarmAgent";
 import { positionCheck, reforkFromTrunk } from "./reforkSequence";
 import { checkSeat } from "../seatCheck";
-import type { ForkOptions } from "./swarmContextOptions";
+import { defaultExpectedTail, type ForkOptions } from "./swarmContextOptions";
 import type { SwarmSequence } from "./swarmSequence";
 import { SwarmFigures } from "./swarmFigures";
 import { rewriteTrunk } from "./trunkReuse";
@@ -161,7 +161,7 @@ export class SwarmContext implements EngineContext, PoolTenant {
     const parent = options.from === undefined ? this.trunk : this.slotOf(options.from);
     const role = options.role ?? "agent";
     checkSeat({ id, role, trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents });
-    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
+    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? defaultExpectedTail;
     // The fixed part of the worker's memory is read with no agent live: before the first fork (and between stages).
     if (this.liveAgents.length === 0) this.figures.readFixedMemory();
     return parent.exclusive("fork", async () => {
@@ -183,7 +183,7 @@ export class SwarmContext implements EngineContext, PoolTenant {
   private async reforkNow(agent: EngineAgent, options: Pick<ForkOptions, "expectedTail">): Promise<ReforkResult> {
     this.ensureOpen();
     const old = this.slotOf(agent);
-    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
+    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? defaultExpectedTail;
     return old.exclusive("compact", () =>
       this.trunk.exclusive("fork", async () => {
         const open = (key: string) => this.own.open(key);

@@ -26,6 +26,9 @@ export function flashAttentionFor(quantised: boolean, headSize: number): boolean
   return headSize < 16 ? false : undefined;
 }
 
+/** Cells promised to a new agent for its own tokens when neither the fork nor the options say. */
+export const defaultExpectedTail = 64;
+
 /** llama.cpp's most sequences in one context (LLAMA_MAX_SEQ in llama-cparams.h). */
 export const llamaMaxSequences = 256;
 

@@ -109,7 +109,7 @@ export class SwarmPool {
   }
 
   /** The live tenant (other than `except`) whose decoded trunk shares the longest start with `tokens`. */
-  bestTrunkSource(tokens: readonly Token[], except: PoolTenant): { tenant: PoolTenant; shared: number } | undefined {
+  bestTrunkSource(tokens: readonly Token[], except?: PoolTenant): { tenant: PoolTenant; shared: number } | undefined {
     let best: { tenant: PoolTenant; shared: number } | undefined;
     for (const tenant of this.tenants.keys()) {
       if (tenant === except) continue;
