@@ -142,7 +142,7 @@ export class SwarmContext implements EngineContext, PoolTenant {
     this.ensureOpen();
     if (this.agents.size > 0) throw new SwarmRuntimeError("invalid-request", "Release the agents before this.");
     // The new swarm's figures (dispatches, step time) start at its trunk, as on a new context.
-    this.figures.restart();
+    this.figures.restart(this.host.tenantCount === 1);
     return this.trunk.exclusive("replace", () =>
       rewriteTrunk(this.trunk, withTrunkBos(this.model, this.trunk.tokenize(input))),
     );
