@@ -155,6 +155,17 @@ export const swarmStatsSchema = z.object({
   engine: remoteEngineStatsSchema.optional(),
   /** The local worker's memory beyond weights and KV (absent for a remote engine, and from older workers). */
   memory: workerMemorySchema.optional(),
+  /** This swarm's part of a pool it shares with other swarms (absent: the pool is its alone). */
+  share: z
+    .object({
+      /** Swarms on the pool now, this one included. */
+      swarms: z.number().int().positive(),
+      /** The most cells this swarm may write and be promised (its cap at launch); absent: none beyond the pool. */
+      capCells: z.number().int().nonnegative().optional(),
+      /** Cells this swarm wrote (a trunk start forked from another swarm's is not counted) or has in flight. */
+      usedCells: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type SwarmStats = z.infer<typeof swarmStatsSchema>;
 

@@ -31,7 +31,7 @@ export class KvAdmissionError extends Error {
 }
 
 export type SwarmRuntimeErrorCode =
-  "no-sequence-left" | "agent-released" | "agent-busy" | "invalid-request" | "context-disposed";
+  "no-sequence-left" | "agent-released" | "agent-busy" | "invalid-request" | "context-disposed" | "pool-full";
 
 /** A request the swarm context cannot serve in its present state. */
 export class SwarmRuntimeError extends Error {

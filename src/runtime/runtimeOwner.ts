@@ -2,6 +2,8 @@
 // them, and the context kept from the last swarm. It replaces the module-level caches those three lived in, so
 // whoever created it can dispose everything in order: the kept context first, then the models, then the Llamas
 // (children before parents, as node-llama-cpp's own lifecycle goes). The worker and the CLI create one per process.
+// It also knows the live pools (contexts several swarms share, local/swarmPool.ts), so a swarm of the same model
+// and settings as a running one joins its pool instead of creating a second context.
 import path from "node:path";
 import { loadLlama, type LoadedLlama } from "./loadLlama";
 import { loadSwarmModel, type SwarmModel } from "./loadModel";
@@ -9,10 +11,19 @@ import type { EngineContext } from "./port/engine";
 import type { GpuChoice, LoadSwarmModelOptions, TrunkShape } from "./port/engineShapes";
 import { SwarmRuntimeError } from "./runtimeErrors";
 
+/** A pool swarms share, as the owner sees it (the local engine's SwarmPool). */
+export interface LivePool {
+  readonly isDisposed: boolean;
+}
+
 function sameShape(a: TrunkShape, b: TrunkShape): boolean {
+  return a.maxAgents === b.maxAgents && samePoolShape(a, b);
+}
+
+/** Swarms may share a pool when they run the same model with the same threads, KV type and pool caps. */
+function samePoolShape(a: TrunkShape, b: TrunkShape): boolean {
   return (
     a.model === b.model &&
-    a.maxAgents === b.maxAgents &&
     a.threads === b.threads &&
     a.kvCacheType === b.kvCacheType &&
     a.caps.length === b.caps.length &&
@@ -35,6 +46,7 @@ export class RuntimeOwner {
   private readonly llamas = new Map<string, Promise<LoadedLlama>>();
   private readonly models = new Map<string, Promise<SwarmModel>>();
   private kept: { readonly context: EngineContext; readonly shape: TrunkShape } | undefined;
+  private pools: Array<{ readonly pool: LivePool; readonly shape: TrunkShape }> = [];
   private disposed = false;
   /** Models this owner loaded with their weights: the shared worker reports it (one model, many clients: 1). */
   private weightLoads = 0;
@@ -61,6 +73,17 @@ export class RuntimeOwner {
   /** How many models this owner loaded with their weights (a vocabulary-only load for a remote engine is not one). */
   modelLoadCount(): number {
     return this.weightLoads;
+  }
+
+  /** A pool created for a swarm of `shape`: later swarms of the same model and settings may join it. */
+  addLivePool(pool: LivePool, shape: TrunkShape): void {
+    this.pools.push({ pool, shape });
+  }
+
+  /** The live pool a swarm of `shape` may join, if any (a disposed one is forgotten here). */
+  livePool(shape: TrunkShape): LivePool | undefined {
+    this.pools = this.pools.filter((entry) => !entry.pool.isDisposed);
+    return this.pools.find((entry) => samePoolShape(entry.shape, shape) && !shape.model.model.disposed)?.pool;
   }
 
   /** Keeps `context` for the next swarm (disposing the one kept before); one with live agents is disposed. */

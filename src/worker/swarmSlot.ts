@@ -1,7 +1,9 @@
-// One swarm per worker. A launch is refused while a swarm runs or is being set up; a swarm that has announced its
-// end (its swarm-ended event went out, so the person was told it is over) is only closing its context and
-// worktrees, and a launch waits for that instead of refusing. Closing can take seconds on a slow machine (the
-// trunk kept or saved, the memories harvested), which is longer than it takes a person, or a test, to launch again.
+// The worker's table of swarms: many run at once (swarms on the same model and settings share one pool: the
+// runtime's owner joins them, and refuses one that does not fit with what is running). Set-ups run one at a time,
+// so a second launch finds the first one's pool in place: it waits for a set-up under way rather than being
+// refused. A swarm that has announced its end (its swarm-ended event went out, so the person was told it is over)
+// is only closing its context and worktrees, and a launch waits for that too, so it finds the context kept. Closing
+// can take seconds on a slow machine (the trunk kept or saved, the memories harvested).
 import { HandlerError } from "../core/rpc/rpcPeer";
 
 /** How long a launch waits for a swarm that said it ended to close, before it is refused with what to do. */
@@ -17,7 +19,8 @@ interface Held<S> {
 
 export class SwarmSlot<S> {
   private readonly held = new Map<string, Held<S>>();
-  private starting = false;
+  /** Settles when the set-up under way (if any) is over. */
+  private starting: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly closeWaitMs = defaultCloseWaitMs) {}
 
@@ -38,21 +41,14 @@ export class SwarmSlot<S> {
     return [...this.held.values()].map((h) => h.swarm);
   }
 
-  /** Runs `begin` (a start or resume, which ends in `hold`) once no other swarm runs or is being set up. */
-  async claim<T>(begin: () => Promise<T>): Promise<T> {
-    const others = [...this.held.values()];
-    if (this.starting || others.some((h) => !h.announcedEnd))
-      throw new HandlerError(
-        "swarm-running",
-        "A swarm is already running in this worker; stop it before launching another.",
-      );
-    this.starting = true;
-    try {
-      await this.closeOf(others);
-      return await begin();
-    } finally {
-      this.starting = false;
-    }
+  /** Runs `begin` (a start or resume, which ends in `hold`) after the set-ups before it and the swarms closing. */
+  claim<T>(begin: () => Promise<T>): Promise<T> {
+    const run = this.starting.then(async () => {
+      await this.closeOf([...this.held.values()].filter((h) => h.announcedEnd));
+      return begin();
+    });
+    this.starting = run.catch(() => undefined);
+    return run;
   }
 
   /** Waits for the swarms that said they ended to close, at most `closeWaitMs`; a close that hangs is refused. */

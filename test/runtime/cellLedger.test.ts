@@ -5,8 +5,11 @@ import fc from "fast-check";
 import type { RuntimeMode } from "../../src/protocol/runtime";
 import { CellLedger } from "../../src/runtime/local/cellLedger";
 
+// A fork with `at` copies only the parent's first tokens (a second swarm's trunk forking the start it shares).
 type Op =
-  { kind: "fork"; from: number } | { kind: "grow"; who: number; count: number } | { kind: "remove"; who: number };
+  | { kind: "fork"; from: number; at?: number }
+  | { kind: "grow"; who: number; count: number }
+  | { kind: "remove"; who: number };
 
 /** Cells as llama.cpp keeps them: seq_cp adds an owner (unified) or copies (split); seq_rm drops an owner. */
 class CellModel {
@@ -18,8 +21,8 @@ class CellModel {
     this.cells.set(id, []);
   }
 
-  fork(child: string, parent: string): void {
-    const parentCells = this.cells.get(parent) ?? [];
+  fork(child: string, parent: string, upTo?: number): void {
+    const parentCells = (this.cells.get(parent) ?? []).slice(0, upTo);
     const childCells = this.mode === "shared-cells" ? parentCells.slice() : parentCells.map(() => new Set<string>());
     for (const cell of childCells) cell.add(child);
     this.cells.set(child, childCells);
@@ -47,6 +50,7 @@ class CellModel {
 
 const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("fork" as const), from: fc.nat(20) }),
+  fc.record({ kind: fc.constant("fork" as const), from: fc.nat(20), at: fc.nat(60) }),
   fc.record({ kind: fc.constant("grow" as const), who: fc.nat(20), count: fc.integer({ min: 1, max: 9 }) }),
   fc.record({ kind: fc.constant("remove" as const), who: fc.nat(20) }),
 );
@@ -62,8 +66,9 @@ function replay(mode: RuntimeMode, ops: readonly Op[]): void {
     if (op.kind === "fork") {
       const parent = live[op.from % live.length];
       const child = `s${next++}`;
-      ledger.fork(child, parent);
-      model.fork(child, parent);
+      const upTo = op.at === undefined ? undefined : op.at % (ledger.sequenceCells(parent) + 1);
+      ledger.fork(child, parent, upTo);
+      model.fork(child, parent, upTo);
       live.push(child);
     } else if (op.kind === "grow") {
       const who = live[op.who % live.length];
@@ -79,6 +84,7 @@ function replay(mode: RuntimeMode, ops: readonly Op[]): void {
     for (const id of live) {
       assert.equal(ledger.privateCells(id), model.privateCells(id), `private cells of ${id}`);
       assert.equal(ledger.sequenceCells(id), model.cells.get(id)?.length, `cells of ${id}`);
+      if (mode === "copy-mode") assert.equal(ledger.writtenCells(id), ledger.sequenceCells(id), `written by ${id}`);
     }
   }
 }

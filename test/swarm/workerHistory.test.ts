@@ -156,7 +156,7 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     assert.ok(cleaned?.cleanedUpAt !== undefined, "the record says it was cleaned up");
   });
 
-  it("refuses a second swarm while one runs, and launches it the moment the first has said it ended", async function () {
+  it("runs a second swarm beside the first on its pool, and launches a third the moment the first has said it ended", async function () {
     const repo = makeSampleRepo();
     const recipeFile = path.join(repo.root, "e2e.json");
     writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
@@ -179,13 +179,26 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
         policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
         script: { agents: { "agent-1": [...posts(findings), finish], synthesist: [finish] } },
       });
-    const first = await launch(path.join(repo.root, "state-1"), 20);
+    const first = await launch(path.join(repo.root, "state-1"), 80);
     await until(() => worker.events.some((e) => e.type === "board-entry"), "the first swarm's first finding");
-    await assert.rejects(launch(path.join(repo.root, "state-refused"), 1), (error: unknown) => {
-      assert.ok(error instanceof RpcError);
-      assert.equal(error.error.code, "swarm-running");
-      return true;
-    });
+    // Beside the running one (the worker's table of swarms): on the same model and settings it joins the first's
+    // pool, and its trunk (the same charter, tools and repository) forks the start it shares with the first's.
+    const beside = await launch(path.join(repo.root, "state-beside"), 1);
+    await until(
+      () => worker.events.some((e) => e.type === "swarm-ended" && e.swarmId === beside.swarmId),
+      "the swarm beside to end",
+    );
+    const besideStart = worker.events.find((e) => e.type === "swarm-started" && e.swarmId === beside.swarmId);
+    const besideEnd = worker.events.find((e) => e.type === "swarm-ended" && e.swarmId === beside.swarmId);
+    assert.equal(besideEnd?.type === "swarm-ended" && besideEnd.outcome, "completed", JSON.stringify(besideEnd));
+    assert.ok(besideStart?.type === "swarm-started", "the swarm beside started");
+    const reused = besideStart.trunkReusedTokens ?? 0;
+    assert.ok(reused >= besideStart.trunkTokens * 0.5, `forked ${reused} of ${besideStart.trunkTokens} trunk tokens`);
+    assert.equal(
+      worker.events.some((e) => e.type === "swarm-ended" && e.swarmId === first.swarmId),
+      false,
+      "the first swarm still runs",
+    );
     // Asked for in the same turn as the end arrives: the first swarm may still be closing its context and worktrees
     // (here it mostly has closed by then; test/unit/worker/swarmSlot.test.ts fixes the order by hand).
     const second = new Promise<{ swarmId: string }>((resolve, reject) =>
@@ -202,7 +215,6 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     );
     const ended = worker.events.find((e) => e.type === "swarm-ended" && e.swarmId === swarmId);
     assert.equal(ended?.type === "swarm-ended" && ended.outcome, "completed");
-    assert.equal(existsSync(path.join(repo.root, "state-refused")), false, "the refused launch wrote nothing");
   });
 
   /** A sample repository with a one-agent recipe file, and a worker. */

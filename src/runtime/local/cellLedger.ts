@@ -37,19 +37,18 @@ export class CellLedger {
     this.entries.set(id, { segment: this.nextSegment++, segmentStart: 0, length: 0, inFlight: 0, inherited: [] });
   }
 
-  /** `childId` becomes a copy of `parentId`'s current state. */
-  fork(childId: string, parentId: string): void {
+  /** `childId` becomes a copy of `parentId`'s current state, or of its first `upTo` tokens. */
+  fork(childId: string, parentId: string, upTo?: number): void {
     this.assertNew(childId);
     const parent = this.entry(parentId);
     if (parent.inFlight > 0) throw new Error(`cannot fork ${parentId} while it has decodes in flight`);
-    const inherited = [...parent.inherited, { segment: parent.segment, upTo: parent.length }];
-    this.entries.set(childId, {
-      segment: this.nextSegment++,
-      segmentStart: parent.length,
-      length: parent.length,
-      inFlight: 0,
-      inherited,
-    });
+    const at = upTo ?? parent.length;
+    if (at < 0 || at > parent.length) throw new Error(`cannot fork ${parentId} at ${at}: it holds ${parent.length}`);
+    // A fork inside an inherited segment reads that segment only up to the fork point, and no later one.
+    const inherited = [...parent.inherited, { segment: parent.segment, upTo: parent.length }]
+      .filter((_ref, index, refs) => index === 0 || refs[index - 1].upTo < at)
+      .map((ref) => ({ segment: ref.segment, upTo: Math.min(ref.upTo, at) }));
+    this.entries.set(childId, { segment: this.nextSegment++, segmentStart: at, length: at, inFlight: 0, inherited });
   }
 
   /** Marks `count` cells as taken by a decode about to run for `id`. */
@@ -87,6 +86,12 @@ export class CellLedger {
   remove(id: string): void {
     this.entry(id);
     this.entries.delete(id);
+  }
+
+  /** Cells `id` wrote itself (from its fork point on; copy mode: its whole copy): what it is charged for. */
+  writtenCells(id: string): number {
+    const entry = this.entry(id);
+    return this.mode === "copy-mode" ? entry.length : entry.length - entry.segmentStart;
   }
 
   sequenceCells(id: string): number {

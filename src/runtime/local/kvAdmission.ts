@@ -1,7 +1,15 @@
 // Admission control over the KV pool: decides, before llama.cpp is asked, whether a fork, an append or the next
 // token has cells, so that a full pool is a refusal or a paused agent and never a failed `llama_decode`.
 // A fork promises the new agent its expected tail; those promised cells are kept from the other agents.
+// Several swarms may share one pool (swarmPool.ts): each one's sequences are a share with a cap of cells, and a
+// sequence of a share gets no more than what its share has left, counting the cells it wrote and its promises.
 import type { CellLedger } from "./cellLedger";
+
+/** One swarm's part of a shared pool: its sequences and the most cells they may write and be promised. */
+export interface PoolShare {
+  readonly cap: number;
+  readonly ids: Set<string>;
+}
 
 interface Reservation {
   readonly expectedTail: number;
@@ -10,6 +18,7 @@ interface Reservation {
 
 export class KvAdmission {
   private readonly reservations = new Map<string, Reservation>();
+  private readonly shares = new Map<string, PoolShare>();
 
   constructor(
     private readonly ledger: CellLedger,
@@ -27,6 +36,44 @@ export class KvAdmission {
     this.reservations.delete(id);
   }
 
+  /** `id` belongs to `share` from now on (until `leaveShare`). */
+  joinShare(id: string, share: PoolShare): void {
+    share.ids.add(id);
+    this.shares.set(id, share);
+  }
+
+  leaveShare(id: string): void {
+    this.shares.get(id)?.ids.delete(id);
+    this.shares.delete(id);
+  }
+
+  /** Cells a share's sequences wrote or have in flight. */
+  shareUsed(share: PoolShare): number {
+    let used = 0;
+    for (const id of share.ids)
+      if (this.ledger.has(id)) used += this.ledger.writtenCells(id) + this.ledger.inFlightOf(id);
+    return used;
+  }
+
+  /** What a share has left of its cap beyond what it used and promised (infinite: no cap). */
+  unspentShare(share: PoolShare): number {
+    const [first] = share.ids;
+    return first === undefined ? share.cap : Math.max(0, this.shareRoom(first));
+  }
+
+  /** What `id`'s share has left beyond what it used and promised (to its sequences but `except`); none: no cap. */
+  private shareRoom(id: string, except?: string): number {
+    const share = this.shares.get(id);
+    if (share === undefined) return Number.POSITIVE_INFINITY;
+    let promised = 0;
+    for (const member of share.ids) {
+      const reservation = this.reservations.get(member);
+      if (member !== except && reservation !== undefined)
+        promised += Math.max(0, reservation.expectedTail - reservation.grown);
+    }
+    return share.cap - this.shareUsed(share) - promised;
+  }
+
   /** Cells promised at fork and not used yet, over all agents but `except`. */
   outstanding(except?: string): number {
     let total = 0;
@@ -39,16 +86,18 @@ export class KvAdmission {
   /** Cells the pool could give `id` now without touching what is promised to others. */
   availableFor(id: string): number {
     const sequenceRoom = this.sequenceCellLimit - 1 - this.ledger.sequenceCells(id) - this.ledger.inFlightOf(id);
-    if (this.ledger.mode === "copy-mode") return Math.max(0, sequenceRoom);
+    const shareRoom = this.shareRoom(id, id);
+    if (this.ledger.mode === "copy-mode") return Math.max(0, Math.min(sequenceRoom, shareRoom));
     const poolRoom = this.freeCells() - this.outstanding(id);
-    return Math.max(0, Math.min(sequenceRoom, poolRoom));
+    return Math.max(0, Math.min(sequenceRoom, poolRoom, shareRoom));
   }
 
   /** Room for a new agent forked from `parentId`. */
   availableForFork(parentId: string): number {
     const sequenceRoom = this.sequenceCellLimit - 1 - this.ledger.sequenceCells(parentId);
-    if (this.ledger.mode === "copy-mode") return Math.max(0, sequenceRoom);
-    return Math.max(0, Math.min(sequenceRoom, this.freeCells() - this.outstanding()));
+    const shareRoom = this.shareRoom(parentId);
+    if (this.ledger.mode === "copy-mode") return Math.max(0, Math.min(sequenceRoom, shareRoom));
+    return Math.max(0, Math.min(sequenceRoom, this.freeCells() - this.outstanding(), shareRoom));
   }
 
   freeCells(): number {

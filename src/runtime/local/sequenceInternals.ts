@@ -37,11 +37,16 @@ export function sequenceIdOf(sequence: LlamaContextSequence): number {
  * Forks `source` into the empty `target` with `llama_memory_seq_cp`: with a unified cache the target becomes one
  * more owner of the source's cells (no decode, no new cells); with a split cache its stream gets a copy.
  */
-export async function copySequenceState(target: LlamaContextSequence, source: LlamaContextSequence): Promise<void> {
+export async function copySequenceState(
+  target: LlamaContextSequence,
+  source: LlamaContextSequence,
+  upTo: number = source.nextTokenIndex,
+): Promise<void> {
   if (target.nextTokenIndex !== 0) {
     throw new Error(`fork target sequence ${sequenceIdOf(target)} is not empty (${target.nextTokenIndex} tokens)`);
   }
-  const length = source.nextTokenIndex;
+  // Up to `upTo`: node-llama-cpp copies the whole sequence and erases the target's tokens from there on.
+  const length = Math.min(upTo, source.nextTokenIndex);
   const copied = await internalsOf(target)._copyStateFromOtherSequence(source, length);
   if (!copied || target.nextTokenIndex !== length) {
     throw new Error(

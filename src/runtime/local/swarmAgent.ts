@@ -41,7 +41,7 @@ export class SwarmAgent implements EngineAgent {
   }
 
   get id(): string {
-    return this.slot.id;
+    return this.slot.name;
   }
 
   /** True after a `kv-full` stop, until the agent generates again. */

@@ -1,26 +1,27 @@
 // The swarm context: one llama.cpp context whose sequences are the trunk (sequence 0, the shared context,
 // decoded once), the agents (forks of it) and one synthesist. In shared-cells mode all sequences draw from one
 // unified KV pool, so a fork only adds an owner to the trunk's cells; in copy mode each fork copies them.
-// The mode is read from the real context, never assumed.
-import type { LlamaContext, Token } from "node-llama-cpp" with { "resolution-mode": "import" };
+// The mode is read from the real context, never assumed. Several swarms may share one context (swarmPool.ts):
+// each is a tenant with its own trunk sequence and agents, meeting the others at the pool's one step barrier.
+import path from "node:path";
+import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" };
 import { toDisposable, type Disposable } from "../../core/disposable";
 import { SerialQueue } from "../../core/serialQueue";
 import type { EngineStateEvent, KvFullEvent, RuntimeMode, SwarmStats } from "../../protocol/runtime";
-import { CellLedger } from "./cellLedger";
-import { GenerationMeter } from "./generationMeter";
-import { KvAdmission } from "./kvAdmission";
+import { TenantSequences } from "./tenantSequences";
 import type { SwarmModel } from "../loadModel";
-import { KvAdmissionError, SwarmRuntimeError } from "../runtimeErrors";
+import { SwarmRuntimeError } from "../runtimeErrors";
 import { positionChecks } from "./sequenceInternals";
 import { forkFrom, releaseSequence } from "./forkSequence";
-import { StepBarrier } from "./stepBarrier";
+import { createSwarmPool, type PoolTenant, type SwarmPool } from "./swarmPool";
+import { forkSharedStart } from "./tenantTrunk";
 import type { EngineAgent, EngineContext } from "../port/engine";
 import type { ReforkResult, SequencePositionCheck, SwarmContextOptions, TrunkReuse } from "../port/engineShapes";
 import { SwarmAgent } from "./swarmAgent";
 import { positionCheck, reforkFromTrunk } from "./reforkSequence";
 import { checkSeat } from "../seatCheck";
-import { checkContextOptions, llamaContextOptions, type ForkOptions, type PoolFacts } from "./swarmContextOptions";
-import { SwarmSequence, type SwarmShared } from "./swarmSequence";
+import { defaultExpectedTail, type ForkOptions } from "./swarmContextOptions";
+import type { SwarmSequence } from "./swarmSequence";
 import { SwarmFigures } from "./swarmFigures";
 import { rewriteTrunk } from "./trunkReuse";
 import { withTrunkBos } from "../trunkTokens";
@@ -29,54 +30,50 @@ import type { TrunkStateHeader } from "../../protocol/trunkState";
 
 export const trunkId = "trunk";
 
+/** A new pool (swarmPool.ts) with this swarm as its first tenant. */
 export async function createSwarmContext(model: SwarmModel, options: SwarmContextOptions): Promise<SwarmContext> {
-  checkContextOptions(options);
-  const cost = model.kvCellCost(options.kvCacheType);
-  const shared = options.unified !== false && (await model.supportsSharedCells());
-  const headSize = Math.min(model.facts.keyHeadDim, model.facts.valueHeadDim);
-  const context = await model.model.createContext(llamaContextOptions(options, shared, cost, model.threads, headSize));
-  const pool: PoolFacts = { cost, placement: await model.placement(), poolOrigin: options.poolOrigin };
-  return new SwarmContext(model, context, options, pool);
+  return new SwarmContext(await createSwarmPool(model, options), options);
 }
 
-/** The local engine: one llama.cpp context in this process (see ../port/engine.ts for the interface). */
-export class SwarmContext implements EngineContext {
+/** The local engine: one swarm on a llama.cpp context in this process (see ../port/engine.ts for the interface). */
+export class SwarmContext implements EngineContext, PoolTenant {
   readonly mode: RuntimeMode;
-  private readonly shared: SwarmShared;
+  readonly model: SwarmModel;
+  private readonly own: TenantSequences;
   private readonly trunk: SwarmSequence;
   private readonly agents = new Map<string, SwarmAgent>();
-  private readonly kvFullListeners = new Set<(event: KvFullEvent) => void>();
   /** Forks (and re-forks) run one at a time, so forking many agents at once from one parent does not find it busy. */
   private readonly forks = new SerialQueue();
   private disposed = false;
   /** What the budget shows, counted from the present trunk (a kept context counts from there). */
   private readonly figures: SwarmFigures;
 
+  /** A swarm on `host`: its first, or one more beside the others (refused when the pool has no sequences left). */
   constructor(
-    readonly model: SwarmModel,
-    private readonly context: LlamaContext,
+    readonly host: SwarmPool,
     private readonly options: SwarmContextOptions,
-    private readonly pool: PoolFacts,
   ) {
-    this.mode = context.kvUnified ? "shared-cells" : "copy-mode";
-    const ledger = new CellLedger(this.mode);
-    this.shared = {
-      model,
-      context,
-      ledger,
-      admission: new KvAdmission(ledger, context.getAllocatedContextSize(), context.contextSize),
-      barrier: new StepBarrier(),
-      meter: new GenerationMeter(() => context.decodeDispatchStats),
-      emitKvFull: (event) => this.kvFullListeners.forEach((listener) => listener(event)),
-    };
-    this.trunk = this.openSequence(trunkId);
-    ledger.addRoot(trunkId);
-    this.figures = new SwarmFigures(this.mode, context, this.shared, pool);
+    const seats = options.maxAgents + 2;
+    this.own = new TenantSequences(host, seats, options.cellCap);
+    ({ mode: this.mode, model: this.model } = host);
+    this.trunk = this.own.open(this.own.prefix + trunkId);
+    this.own.shared.ledger.addRoot(this.trunk.id);
+    this.figures = new SwarmFigures(this.mode, host.context, this.own.shared, host.facts);
+    host.join(this, seats);
+  }
+
+  get holding(): PoolTenant["holding"] {
+    const label = this.options.label ?? `a swarm on ${path.basename(this.model.facts.path)}`;
+    return { label, cells: this.own.usedCells(), unspentCap: this.own.unspentCap(), seats: this.options.maxAgents + 2 };
+  }
+
+  decodedTrunk(): readonly Token[] {
+    return this.disposed || this.trunk.released ? [] : this.trunk.sequence.contextTokens;
   }
 
   /** Cells llama.cpp allocated for the whole context. */
   get poolCells(): number {
-    return this.shared.admission.poolCells;
+    return this.own.shared.admission.poolCells;
   }
 
   get liveAgents(): readonly SwarmAgent[] {
@@ -97,10 +94,32 @@ export class SwarmContext implements EngineContext {
     });
   }
 
+  /**
+   * This swarm's trunk on a pool other swarms use: the start it shares with the closest live trunk is forked from
+   * that one (no decode), and only the rest is decoded. Alone on the pool, it is decoded whole (appendToTrunk).
+   */
+  shareTrunk(input: string | readonly Token[]): Promise<TrunkReuse> {
+    this.ensureOpen();
+    return this.trunk.exclusive("append", async () => {
+      if (this.trunk.tokens.length > 0) throw new SwarmRuntimeError("invalid-request", "The trunk is not empty.");
+      const tokens = withTrunkBos(this.model, this.trunk.tokenize(input));
+      await forkSharedStart(this.host, this, this.trunk, tokens);
+      return rewriteTrunk(this.trunk, tokens);
+    });
+  }
+
+  /** Runs `work` on this swarm's trunk, between its forks (another swarm's trunk is forked from it). */
+  lendTrunk<T>(work: (trunk: SwarmSequence) => Promise<T>): Promise<T> {
+    return this.forks.run(async () => {
+      this.ensureOpen();
+      return this.trunk.exclusive("lend", () => work(this.trunk));
+    });
+  }
+
   /** Saves the trunk's cells to `file` (and `file`.kv) for a later process (trunkStateFile.ts). */
   saveTrunk(file: string): Promise<TrunkStateHeader> {
     this.ensureOpen();
-    return this.trunk.exclusive("save", () => saveTrunkState(this.trunk, this.pool.cost.typeName, file));
+    return this.trunk.exclusive("save", () => saveTrunkState(this.trunk, this.host.facts.cost.typeName, file));
   }
 
   /**
@@ -111,7 +130,7 @@ export class SwarmContext implements EngineContext {
     this.ensureOpen();
     return this.trunk.exclusive("restore", async () => {
       const tokens = withTrunkBos(this.model, this.trunk.tokenize(input));
-      const restore = await restoreTrunkState(this.trunk, this.pool.cost.typeName, file, tokens);
+      const restore = await restoreTrunkState(this.trunk, this.host.facts.cost.typeName, file, tokens);
       if (!restore.restored) return restore;
       const kept = await rewriteTrunk(this.trunk, tokens);
       return { restored: true, restoredTokens: kept.reusedTokens };
@@ -123,7 +142,7 @@ export class SwarmContext implements EngineContext {
     this.ensureOpen();
     if (this.agents.size > 0) throw new SwarmRuntimeError("invalid-request", "Release the agents before this.");
     // The new swarm's figures (dispatches, step time) start at its trunk, as on a new context.
-    this.figures.restart();
+    this.figures.restart(this.host.tenantCount === 1);
     return this.trunk.exclusive("replace", () =>
       rewriteTrunk(this.trunk, withTrunkBos(this.model, this.trunk.tokenize(input))),
     );
@@ -142,13 +161,13 @@ export class SwarmContext implements EngineContext {
     const parent = options.from === undefined ? this.trunk : this.slotOf(options.from);
     const role = options.role ?? "agent";
     checkSeat({ id, role, trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents });
-    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
+    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? defaultExpectedTail;
     // The fixed part of the worker's memory is read with no agent live: before the first fork (and between stages).
     if (this.liveAgents.length === 0) this.figures.readFixedMemory();
     return parent.exclusive("fork", async () => {
-      const slot = await forkFrom(parent, id, (next) => this.openSequence(next), expectedTail);
-      const agent = new SwarmAgent(slot, role, parent.id, (released) => this.release(released));
-      this.agents.set(slot.id, agent);
+      const slot = await forkFrom(parent, this.own.prefix + id, (next) => this.own.open(next), expectedTail);
+      const agent = new SwarmAgent(slot, role, parent.name, (released) => this.release(released));
+      this.agents.set(agent.id, agent);
       return agent;
     });
   }
@@ -164,10 +183,10 @@ export class SwarmContext implements EngineContext {
   private async reforkNow(agent: EngineAgent, options: Pick<ForkOptions, "expectedTail">): Promise<ReforkResult> {
     this.ensureOpen();
     const old = this.slotOf(agent);
-    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? 64;
+    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? defaultExpectedTail;
     return old.exclusive("compact", () =>
       this.trunk.exclusive("fork", async () => {
-        const open = (id: string) => this.openSequence(id);
+        const open = (key: string) => this.own.open(key);
         const { slot, releasedCells } = await reforkFromTrunk(old, this.trunk, open, expectedTail);
         this.agents.get(agent.id)!.rebind(slot, trunkId);
         return { releasedCells, positions: positionCheck(slot) };
@@ -177,8 +196,7 @@ export class SwarmContext implements EngineContext {
 
   /** Listens for agents paused because the pool is full. */
   onKvFull(listener: (event: KvFullEvent) => void): Disposable {
-    this.kvFullListeners.add(listener);
-    return toDisposable(() => this.kvFullListeners.delete(listener));
+    return this.own.onKvFull(listener);
   }
 
   /** The local engine is in this process: it never goes away while the swarm runs. */
@@ -187,23 +205,24 @@ export class SwarmContext implements EngineContext {
   }
 
   stats(): SwarmStats {
-    return this.figures.read(
-      trunkId,
-      this.liveAgents.map((agent) => ({ id: agent.id, paused: agent.paused })),
-    );
+    const agents = this.liveAgents.map((agent) => ({ id: agent.slot.id, paused: agent.paused }));
+    return this.own.named(this.figures.read(this.trunk.id, agents), this.host.tenantCount);
   }
 
   /** Each live sequence's cell count from the ledger next to llama.cpp's own min/max positions. */
   checkPositions(): SequencePositionCheck[] {
     const slots = [this.trunk, ...this.liveAgents.map((agent) => agent.slot)];
-    return positionChecks(this.context, this.shared.ledger, slots);
+    return this.own.namedChecks(positionChecks(this.host.context, this.own.shared.ledger, slots));
   }
 
+  /** Releases this swarm's sequences; the context goes with the pool's last swarm. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    const slots = [this.trunk, ...this.liveAgents.map((agent) => agent.slot)];
     this.agents.clear();
-    await this.context.dispose();
+    if (this.host.tenantCount > 1) for (const slot of slots) await this.own.drop(slot);
+    await this.host.leave(this);
   }
 
   private async release(agent: SwarmAgent): Promise<void> {
@@ -211,14 +230,6 @@ export class SwarmContext implements EngineContext {
     const disposed = releaseSequence(agent.slot);
     this.agents.delete(agent.id);
     await disposed;
-  }
-
-  private openSequence(id: string): SwarmSequence {
-    const refuseShift = (): never => {
-      throw new KvAdmissionError(`${id} reached its sequence limit of ${this.context.contextSize} cells.`, 1, 0);
-    };
-    const sequence = this.context.getSequence({ contextShift: { strategy: refuseShift } });
-    return new SwarmSequence(id, sequence, this.shared);
   }
 
   private slotOf(agent: EngineAgent): SwarmSequence {

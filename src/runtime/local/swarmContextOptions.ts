@@ -26,6 +26,22 @@ export function flashAttentionFor(quantised: boolean, headSize: number): boolean
   return headSize < 16 ? false : undefined;
 }
 
+/** Cells promised to a new agent for its own tokens when neither the fork nor the options say. */
+export const defaultExpectedTail = 64;
+
+/** llama.cpp's most sequences in one context (LLAMA_MAX_SEQ in llama-cparams.h). */
+export const llamaMaxSequences = 256;
+
+/**
+ * The context's sequences: maxAgents + 2 (agents, trunk, synthesist) for each swarm it may host, no more than
+ * llama.cpp allows. A split cache divides its cells by the sequences, so it is never shared: one swarm.
+ */
+export function poolSequences(options: Pick<SwarmContextOptions, "maxAgents" | "swarms">, shared: boolean): number {
+  const perSwarm = options.maxAgents + 2;
+  const swarms = shared ? Math.max(1, options.swarms ?? 1) : 1;
+  return Math.max(perSwarm, Math.min(perSwarm * swarms, llamaMaxSequences));
+}
+
 /** Refuses a context shape that cannot hold a swarm. */
 export function checkContextOptions(options: SwarmContextOptions): void {
   if (!Number.isInteger(options.maxAgents) || options.maxAgents < 1) {
@@ -44,7 +60,7 @@ export function llamaContextOptions(
   threads: number,
   headSize: number,
 ): LlamaContextOptions {
-  const sequences = options.maxAgents + 2;
+  const sequences = poolSequences(options, shared);
   const quantised = !["F32", "F16", "BF16"].includes(cost.typeName);
   // kvCellCost checked the name against ggml's KV types.
   const kvType = cost.typeName as NonNullable<LlamaContextOptions["experimentalKvCacheKeyType"]>;

@@ -24,10 +24,13 @@ export class SwarmFigures {
     this.memory = new WorkerMemoryMeter(modelPath, pool.placement, shared.admission.poolCells * pool.cost.bytesPerCell);
   }
 
-  /** A new swarm's trunk: its figures (dispatches, step time) start here, as on a new context. */
-  restart(): void {
+  /**
+   * A new swarm's trunk: its figures (dispatches, step time) start here, as on a new context. The step meter is the
+   * pool's, so it starts again only when no other swarm shares it (their agents may be generating).
+   */
+  restart(aloneOnPool: boolean): void {
     this.dispatchBase = { ...this.context.decodeDispatchStats };
-    this.shared.meter.reset();
+    if (aloneOnPool) this.shared.meter.reset();
   }
 
   /** Reads the fixed part of the worker's memory; only meaningful with no agent live. */

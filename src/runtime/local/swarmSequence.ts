@@ -34,9 +34,12 @@ export class SwarmSequence {
   released = false;
 
   constructor(
+    /** The id in the pool's ledger and admission: the swarm's prefix, then its name (pool: swarmPool.ts). */
     readonly id: string,
     readonly sequence: LlamaContextSequence,
     readonly shared: SwarmShared,
+    /** The name its swarm knows it by ("trunk", "agent-1"). */
+    readonly name: string = id,
   ) {}
 
   /** Everything this sequence has said or read, decoded or pending. */

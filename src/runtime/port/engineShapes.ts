@@ -51,6 +51,15 @@ export interface SwarmContextOptions {
   kvCacheType?: KvCacheType;
   /** Where `kvCells` came from, in words (shown with the budget). */
   poolOrigin?: string;
+  /**
+   * How many swarms of this shape the context has sequences for (default 1): each takes maxAgents + 2 of
+   * llama.cpp's sequences. Only a unified pool is shared; a split cache (copy mode) holds one swarm.
+   */
+  swarms?: number;
+  /** The most cells this swarm may write and be promised on a pool it shares (absent: the whole pool). */
+  cellCap?: number;
+  /** What to call this swarm to a launch its pool has no room for (its id). */
+  label?: string;
 }
 
 /** What a context kept from the last swarm must match to serve the next one. */
@@ -68,6 +77,10 @@ export interface TrunkRequest {
   readonly shape: TrunkShape;
   /** Where the trunk's state is saved and restored across processes; undefined: never. */
   readonly stateFile: string | undefined;
+  /** The most cells this swarm may take when it joins a pool other swarms use (undefined: what is free). */
+  readonly cellCap?: number;
+  /** The swarm's id, to name it to a launch its pool has no room for. */
+  readonly swarmId?: string;
 }
 
 /** The pool a new context gets: its cells and, in words, where that number came from. */

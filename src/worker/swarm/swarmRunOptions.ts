@@ -23,6 +23,11 @@ export interface SwarmRunOptions {
   readonly threads: number;
   /** A cap on the KV pool (--kv-cells, swarmboard.kvCellsBudget); without it the pool is sized from free memory. */
   readonly kvCells?: number;
+  /**
+   * The most KV cells this swarm may take when it joins the pool of a running swarm on the same model and settings
+   * (shown in its budget); without it, what that pool has free when it joins.
+   */
+  readonly poolShareCells?: number;
   /** Most memory the KV pool may take ("6GB": --memory-budget, swarmboard.memoryBudget); caps its cells. */
   readonly memoryBudget?: string;
   /** Sparse writers' worktrees above this many MiB per checkout (--sparse-above-mib, the setting); wins over the recipe's. */

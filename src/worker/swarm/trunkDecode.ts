@@ -61,7 +61,13 @@ export async function decodeTrunk(input: TrunkInput): Promise<DecodedTrunk> {
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
   const shape = trunkShape(options, model, plan.widestStage + plan.subagentSeats);
   const sizePool = () => resolveKvPool(model, { ...options, sequences: shape.maxAgents + 2 });
-  const request = { shape, stateFile: trunkStateFile(shape) };
+  const cellCap = options.poolShareCells;
+  const request = {
+    shape,
+    stateFile: trunkStateFile(shape),
+    swarmId: options.swarmId,
+    ...(cellCap ? { cellCap } : {}),
+  };
   const { context, trunkReuse } = await engine.openTrunk(format.trunkTokens, request, sizePool);
   return { context, format, rules, shape, ...(trunkReuse ? { trunkReuse } : {}) };
 }
