@@ -94,7 +94,8 @@ function row(agents: number, arm: Arm, split: StepSplit): string {
   const f = (n: number): string => n.toFixed(1);
   return (
     `| ${agents} | ${arm} | ${split.steps} | ${f(split.stepMs)} | ${f(split.decodeMs)} | ${f(split.sampleSpanMs)} | ` +
-    `${f(split.sampleCallMs)} (${split.sampleCalls.toFixed(0)} calls) | ${f(split.jsMs)} |`
+    `${f(split.sampleCallMs)} (${split.sampleCalls.toFixed(0)} calls) | ${f(split.jsMs)} | ${f(split.decodeCpuMs)} | ` +
+    `${f(split.sampleCpuMs)} |`
   );
 }
 
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
     const lines = [
       "| N | sampling | steps | step ms | llama_decode ms | sampling span ms | sampling calls ms | JS ms |",
     ];
-    lines.push("|---|---|---|---|---|---|---|---|");
+    lines.push("|---|---|---|---|---|---|---|---|---|---|");
     for (const agents of options.agents) {
       for (const arm of ["stock", "in-place"] as const) {
         lines.push(row(agents, arm, await profileArm(model, options, agents, arm)));

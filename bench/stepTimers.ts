@@ -15,16 +15,29 @@ export interface StepSplit {
   readonly sampleCallMs: number;
   /** sampling calls per step */
   readonly sampleCalls: number;
+  /** mean CPU ms of this process (all threads) inside `decodeBatch` */
+  readonly decodeCpuMs: number;
+  /** mean CPU ms of this process from the end of `decodeBatch` to the step's last sample: the sampling work */
+  readonly sampleCpuMs: number;
   /** the rest: JavaScript between the last sample of one step and the next dispatch (generators, barrier, batch) */
   readonly jsMs: number;
 }
 
 interface Step {
   dispatchAt: number;
+  cpuAtDispatch: number;
+  cpuAtDecodeEnd: number;
+  cpuAtLastSample: number;
   decodeEnd: number;
   lastSampleEnd: number;
   sampleCallMs: number;
   sampleCalls: number;
+}
+
+/** This process's CPU time in ms, every thread. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** The names of the addon's sampling entry points (stock `sampleToken`, the patch's batch sampler). */
@@ -70,6 +83,8 @@ export class StepTimers {
     const decodeMs = mean((s) => s.decodeEnd - s.dispatchAt);
     const sampleSpanMs = mean((s) => Math.max(0, s.lastSampleEnd - s.decodeEnd));
     return {
+      decodeCpuMs: mean((s) => s.cpuAtDecodeEnd - s.cpuAtDispatch),
+      sampleCpuMs: mean((s) => Math.max(0, s.cpuAtLastSample - s.cpuAtDecodeEnd)),
       steps: done.length,
       stepMs,
       decodeMs,
@@ -84,6 +99,9 @@ export class StepTimers {
     if (!this.recording) return result;
     const step: Step = {
       dispatchAt: performance.now(),
+      cpuAtDispatch: cpuMs(),
+      cpuAtDecodeEnd: 0,
+      cpuAtLastSample: 0,
       decodeEnd: 0,
       lastSampleEnd: 0,
       sampleCallMs: 0,
@@ -93,6 +111,8 @@ export class StepTimers {
     return Promise.resolve(result).then((value) => {
       step.decodeEnd = performance.now();
       step.lastSampleEnd = step.decodeEnd;
+      step.cpuAtDecodeEnd = cpuMs();
+      step.cpuAtLastSample = step.cpuAtDecodeEnd;
       return value;
     });
   }
@@ -105,7 +125,10 @@ export class StepTimers {
     return Promise.resolve(result).then((value) => {
       const now = performance.now();
       step.sampleCallMs += now - startedAt;
-      step.lastSampleEnd = Math.max(step.lastSampleEnd, now);
+      if (now > step.lastSampleEnd) {
+        step.lastSampleEnd = now;
+        step.cpuAtLastSample = cpuMs();
+      }
       return value;
     });
   }
