@@ -39,6 +39,7 @@ if (existsSync(path.join(root, "bench/runtimeBench.ts"))) {
   targets.push({ ...node, entryPoints: ["bench/relaunchTrunk.ts"], outfile: "dist/bench/relaunchTrunk.js" });
   targets.push({ ...node, entryPoints: ["bench/memorySplit.ts"], outfile: "dist/bench/memorySplit.js" });
   targets.push({ ...node, entryPoints: ["bench/routerBatching.ts"], outfile: "dist/bench/routerBatching.js" });
+  targets.push({ ...node, entryPoints: ["bench/stepProfile.ts"], outfile: "dist/bench/stepProfile.js" });
 }
 
 for (const t of targets) {

@@ -6,6 +6,7 @@ import type { Token } from "node-llama-cpp" with { "resolution-mode": "import" }
 import type { StopReason } from "../protocol/runtime";
 import type { SwarmModel } from "./loadModel";
 import type { GenerateRequest } from "./port/engineShapes";
+import { GrowingSpelling } from "./growingSpelling";
 import { SwarmRuntimeError } from "./runtimeErrors";
 
 export interface Progress {
@@ -14,6 +15,8 @@ export interface Progress {
   stopReason: StopReason;
   stopString?: string;
   textEnd?: number;
+  /** the text so far, kept between tokens so that each step spells only the new ones */
+  spelling?: GrowingSpelling;
 }
 
 export function checkRequest(request: GenerateRequest): void {
@@ -41,16 +44,20 @@ export function spell(model: SwarmModel, request: GenerateRequest, tokens: reado
 
 /** Decides whether the step that produced `token` ends the generation. */
 export function afterToken(model: SwarmModel, request: GenerateRequest, progress: Progress): boolean {
-  const text = spell(model, request, progress.tokens);
-  for (const stop of request.stop ?? []) {
-    const at = stop.length > 0 ? text.indexOf(stop) : -1;
-    if (at >= 0) {
-      Object.assign(progress, { stopReason: "stop", stopString: stop, textEnd: at });
-      request.onText?.(text.slice(0, at), progress.tokens.length);
-      return true;
+  // The text is read only for stop strings and the stream; it grows a token at a time (growingSpelling.ts).
+  if ((request.stop?.length ?? 0) > 0 || request.onText !== undefined) {
+    progress.spelling ??= new GrowingSpelling((tokens) => spell(model, request, tokens));
+    const text = progress.spelling.text(progress.tokens);
+    for (const stop of request.stop ?? []) {
+      const at = stop.length > 0 ? text.indexOf(stop) : -1;
+      if (at >= 0) {
+        Object.assign(progress, { stopReason: "stop", stopString: stop, textEnd: at });
+        request.onText?.(text.slice(0, at), progress.tokens.length);
+        return true;
+      }
     }
+    request.onText?.(text, progress.tokens.length);
   }
-  request.onText?.(text, progress.tokens.length);
   if (progress.tokens.length >= request.maxTokens) return true;
   if (request.signal?.aborted === true) {
     progress.stopReason = "aborted";
