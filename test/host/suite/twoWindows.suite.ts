@@ -143,23 +143,17 @@ describe(`two windows on one shared worker (window ${part})`, function () {
     const clients = (await serverStatus()).clients.filter((c) => c.kind === "vscode");
     assert.ok(clients.length >= 2, `the server serves both windows: ${JSON.stringify(clients)}`);
 
-    let launched = await launchPosting(hooks);
+    const launched = await launchPosting(hooks);
     say(part, "launched", launched);
     const theirLaunch = await hear<{ swarmId?: string; refused?: string }>(other, "launched");
-    if (launched.refused === undefined && theirLaunch.refused === undefined) {
-      // Both accepted: the server runs both swarms at the same time.
-      const both = await serverStatus();
-      const ours = [launched.swarmId, theirLaunch.swarmId];
-      const running = ours.filter((id) => id !== undefined && both.swarms.includes(id));
-      console.log(`window ${part}: both launches accepted; the server runs ${both.swarms.join(", ")}`);
-      assert.equal(running.length, 2, `both swarms run at once in the server: ${both.swarms.join(", ")}`);
-    } else if (launched.refused !== undefined) {
-      // The server still holds one swarm at a time: this window launches once the other's swarm has ended.
-      console.log(`window ${part}: refused while window ${other}'s swarm runs: ${launched.refused}`);
-      await hear(other, "swarm-ended");
-      launched = await launchPosting(hooks);
-      assert.ok(launched.swarmId, `launched after the other's swarm ended: ${launched.refused ?? ""}`);
-    }
+    // One server runs many swarms: both windows' launches are accepted and run at the same time.
+    assert.equal(launched.refused, undefined, `window ${part}'s launch was refused: ${launched.refused ?? ""}`);
+    assert.equal(theirLaunch.refused, undefined, `window ${other}'s launch was refused: ${theirLaunch.refused ?? ""}`);
+    const both = await serverStatus();
+    const running = [launched.swarmId, theirLaunch.swarmId].filter(
+      (id) => id !== undefined && both.swarms.includes(id),
+    );
+    assert.equal(running.length, 2, `both swarms run at once in the server: ${both.swarms.join(", ")}`);
     const swarmId = launched.swarmId!;
     await endsCompleted(hooks, swarmId);
     assert.equal(hooks.swarms.store.swarm(swarmId)?.entries.length, 15, "every finding on the board");
