@@ -20,7 +20,7 @@ import type { LaunchInput } from "./launchInput";
 import { askEditorContext, type LaunchContext } from "./editorContext";
 import { askAgents, askFolder, askGoal, askModel, askRecipe, LaunchSteps, recipeChoices } from "./launchPrompts";
 import { watchTrunkDecode } from "./trunkProgress";
-import { loadModel } from "./loadModelForLaunch";
+import { loadModel, preloadModel } from "./loadModelForLaunch";
 
 export interface LaunchDeps {
   readonly worker: WorkerProcess;
@@ -165,6 +165,12 @@ async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Pr
   // A saved model that is still there is used without asking (Select Model changes it).
   const saved = settings.modelPath !== "" && existsSync(settings.modelPath) ? settings.modelPath : undefined;
   const steps = new LaunchSteps(saved === undefined ? 4 : 3);
+  const threads = defaultThreads(settings);
+  // The saved model loads while the goal is typed, so the model step rarely waits (the worker keeps it either way).
+  const preload =
+    saved !== undefined && settings.engine !== "remote"
+      ? preloadModel(deps, saved, threads, runtimeSettings(settings))
+      : undefined;
   // Asked while the goal is typed; the recipe step never waits for it (it updates its suggestion when it comes).
   let known: ProjectFacts | undefined;
   const facts = Promise.resolve()
@@ -188,11 +194,10 @@ async function ask(deps: LaunchDeps, folder: vscode.Uri, settings: Settings): Pr
   if (recipe === undefined) return cancelled;
   const modelPath = saved ?? (await askModelPath(deps, settings.modelPath));
   if (modelPath === undefined) return cancelled;
-  const threads = defaultThreads(settings);
   const loaded =
     settings.engine === "remote"
       ? { outcome: "loaded" as const, fit: settings.maxAgents }
-      : await loadModel(deps, modelPath, threads, runtimeSettings(settings));
+      : await loadModel(deps, modelPath, threads, runtimeSettings(settings), preload);
   if (loaded.outcome !== "loaded") return loaded;
   if (saved === undefined) await deps.models.memory.remember(modelPath);
   const fit = loaded.fit;

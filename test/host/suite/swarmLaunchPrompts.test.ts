@@ -1,6 +1,6 @@
 // The command palette's launch, answered the way a user would: goal, recipe (the built-ins are offered), the
-// model (asked only when none is saved; a picked one is used next time without asking, loaded in the worker under
-// a progress notification), then the agent count, whose prompt carries the budget's estimate from model/facts.
+// model (asked only when none is saved; a picked one is used next time without asking, and loaded in the worker
+// while the goal is typed), then the agent count, whose prompt carries the budget's estimate from model/facts.
 // The last step is dismissed, so nothing is launched.
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
@@ -74,6 +74,25 @@ describe("launching from the command palette", function () {
     const pull = model.items.find((i) => i.label.includes("Pull a model"));
     assert.match(pull?.description ?? "", /^hf:<user>\/<repo>:<quant> or an https URL$/);
     model.hide();
+    assert.equal((await launching).outcome, "cancelled");
+  });
+
+  it("loads a saved model while the goal is typed, so the model step does not wait for it", async () => {
+    const { hooks } = await swarmboard();
+    const picked = await toolCallingModelPath();
+    await vscode.commands.executeCommand("swarmboard.selectModel", { path: picked });
+    const name = picked.split(/[\\/]/).pop()!;
+    const loadLines = (): number => hooks.log.recentLines().filter((l) => l.includes(`model ${name}: `)).length;
+    const before = loadLines();
+    const launching = Promise.resolve(vscode.commands.executeCommand<LaunchResult>("swarmboard.launchSwarm"));
+    const goal = await waitFor("the goal step", () => {
+      const s = hooks.swarms.launchStep();
+      return s?.title?.includes("(1/3)") ? s : undefined;
+    });
+    // Nothing is typed yet: the worker answers model/facts for the saved model while the goal step is open.
+    await waitFor("the model loaded while the goal step is open", () => loadLines() > before || undefined, 90_000);
+    assert.equal(hooks.swarms.launchStep(), goal, "still on the goal step");
+    goal.hide();
     assert.equal((await launching).outcome, "cancelled");
   });
 
