@@ -112,6 +112,7 @@ export class McpSwarms {
         modelPath,
         workspace: options.workspace,
         stateDir,
+        launchedBy: "cli",
         threads: options.threads,
         policy: {
           allow: [...defaultPolicyRules.allow],

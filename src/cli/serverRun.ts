@@ -194,7 +194,8 @@ export async function runThroughServer(opts: RunOptions, cwd: string): Promise<n
   });
   const closed = new Promise<"closed">((resolve) => connection.onClose(() => resolve("closed")));
   try {
-    const { swarmId } = await connection.peer.request(startSwarmMethod, params).catch(asInputError);
+    const launch = { ...params, launchedBy: "cli" as const };
+    const { swarmId } = await connection.peer.request(startSwarmMethod, launch).catch(asInputError);
     swarm.started(swarmId);
     process.stdout.write(`swarm ${swarmId}: state dir ${params.stateDir} (on the server, ${connection.socketPath})\n`);
     const stopListening = steerOnServer(connection, swarmId);

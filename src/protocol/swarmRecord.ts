@@ -44,7 +44,7 @@ export type SwarmRecord = z.infer<typeof swarmRecordSchema>;
  * what they were given. Older CLI runs wrote more keys (and no swarmId): unknown keys are kept, a missing swarmId is
  * derived. The engine is saved without its API key (a resume asks the host or the environment again).
  */
-export const swarmInputsSchema = startSwarmParams.omit({ stateDir: true, script: true }).extend({
+export const swarmInputsSchema = startSwarmParams.omit({ stateDir: true, script: true, launchedBy: true }).extend({
   swarmId: z.string().min(1).optional(),
   goal: z.string().min(1),
   agents: z.number().int().positive().optional(),

@@ -26,6 +26,8 @@ export const startSwarmParams = z.object({
   workspace: z.string().min(1),
   /** Outside the user's tree: the extension's storage. */
   stateDir: z.string().min(1),
+  /** Who launched it, for the swarm's record and history (a shared worker serves windows and the CLI alike). */
+  launchedBy: z.enum(["cli", "vscode"]).optional(),
   threads: z.number().int().min(1).max(256),
   /** A cap on the KV pool; without it the pool is sized from free memory. */
   kvCells: z.number().int().min(256).optional(),

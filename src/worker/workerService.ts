@@ -114,14 +114,14 @@ export class WorkerService implements Disposable {
   }
 
   private start(params: StartSwarmParams): Promise<{ swarmId: string }> {
-    const { script, stateDir, ...inputs } = params;
+    const { script, stateDir, launchedBy, ...inputs } = params;
     return this.claim(async () =>
       this.launch(
         await prepareLaunch({
           kind: "new",
           inputs,
           stateDir: () => stateDir,
-          launchedBy: "vscode",
+          launchedBy: launchedBy ?? "vscode",
           ...(script ? { script } : {}),
         }),
       ),

@@ -19,6 +19,7 @@ import { processAlive, thisMachinePaths } from "../../src/worker/server/serverFi
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { removeDir } from "../unit/workspace/gitFixture";
 import { makeSampleRepo, repoRoot, testRecipe, until, type SampleRepo } from "./swarmFixtures";
+import { SwarmRegistry } from "../../src/workspace/swarmRegistry";
 
 const cli = path.join(repoRoot(), "dist/cli/main.js");
 /** The version stamped into dist/ (tests compiled by tsc see "dev"): the server's socket and hello use it. */
@@ -139,6 +140,10 @@ describe("every client on the shared worker (run --server, mcp --server)", funct
     assert.match(first.stdout, /^ {10}\S+ {2}agent-1 /m);
     const trace = path.join(repo.root, "state-server-1", "events.jsonl");
     assert.ok(readFileSync(trace, "utf8").includes('"swarm-ended"'), "the server wrote the state dir's trace");
+    // The repository's history says the CLI launched it, though the server (a worker) started it.
+    const serverSwarmId = /^swarm (\S+): state dir/m.exec(first.stdout)![1]!;
+    const record = await (await SwarmRegistry.forRepository(repo.workspace)).get(serverSwarmId);
+    assert.equal(record?.launchedBy, "cli");
 
     const second = await runCli(runArgs("state-server-2", "--server"), { ...env, SWARMBOARD_SERVER: "1" });
     assert.equal(second.code, 0, second.stderr + second.stdout);
