@@ -96,6 +96,9 @@ export function mountBudget(): BudgetDom {
   // Plain words first: agents, memory of the cache in use, room for more; the engine's figures behind a toggle.
   const summary = el("p", "budget-summary", "");
   summary.dataset.field = "summary";
+  // A pool shared with other swarms explains why this swarm's room is smaller than the free cells: said in words.
+  const share = el("p", "muted", "");
+  share.dataset.field = "share";
   const details = el("details", "budget-details", el("summary", "", "Engine numbers"), grid, where, origin, memory);
   const root = el(
     "section",
@@ -103,6 +106,7 @@ export function mountBudget(): BudgetDom {
     el("div", "card-title", el("h2", "", "KV memory budget"), mode),
     empty,
     summary,
+    share,
     bar,
     details,
   );
@@ -116,11 +120,13 @@ export function mountBudget(): BudgetDom {
     details.hidden = b === undefined;
     where.hidden = b?.placement === undefined && b?.engine === undefined;
     origin.hidden = b?.poolOrigin === undefined;
+    share.hidden = b?.share === undefined;
     memory.hidden = b?.memory === undefined;
     for (const n of ["restBytes", "fixedRestBytes", "perAgentRestBytes", "moreAgentsByMemory"] as const)
       figures[n].node.hidden = b?.memory === undefined;
     if (!b) return;
     setText(summary, b.summary);
+    setText(share, b.share ?? "");
     const runsOn = b.placement === undefined ? "" : `${b.kvType ?? "KV"} cells; runs on ${b.placement}`;
     setText(where, b.engine === undefined ? runsOn : `Remote engine: ${b.engine}`);
     setText(origin, b.poolOrigin === undefined ? "" : `Pool: ${b.poolOrigin}`);

@@ -3,6 +3,7 @@
 // batched events arrive. Otherwise: plain lines for the events a person reads in a log (states, thoughts, tool
 // results, findings), never the token stream. The block is a projection of the same view the extension shows
 // (src/core/swarmView.ts's reduceSwarm), never its own fold.
+import { poolShareText } from "../core/poolShare";
 import { kindLatencyText, latencyByKind } from "../core/requestLatency";
 import { emptySwarm, reduceSwarm, type AgentView, type SwarmViewState } from "../core/swarmView";
 import { describeWorkerMemory } from "../core/workerMemory";
@@ -25,10 +26,12 @@ function where(stats: SwarmStats): string {
 }
 
 export function budgetLine(stats: SwarmStats): string {
+  const share = poolShareText(stats.share);
   return (
     `KV ${stats.mode}${where(stats)}: ${stats.usedCells}/${stats.poolCells} cells (${kib(stats.usedBytes)}), trunk ${stats.trunkCells} cells x ${stats.trunkOwners} owners, ` +
     `free ${stats.freeCells}; ${stats.tokensPerSecond.toFixed(1)} tok/s, ${stats.rowsPerDispatch.toFixed(1)} rows/dispatch` +
-    (stats.memory === undefined ? "" : `; memory ${describeWorkerMemory(stats.memory)}`)
+    (stats.memory === undefined ? "" : `; memory ${describeWorkerMemory(stats.memory)}`) +
+    (share === undefined ? "" : `; ${share}`)
   );
 }
 

@@ -8,6 +8,8 @@ export const budgetViewSchema = z.object({
   /** The budget in one plain sentence (agents, memory used of the cache, room for more), shown first. */
   summary: z.string(),
   mode: runtimeModeSchema,
+  /** The swarm's part of a pool shared with other swarms, in words (absent: the pool is its own). */
+  share: z.string().optional(),
   /** A remote engine's prefix cache, in words ("llama-server at http://...: 7,168 of 8,264 prompt tokens cached"). */
   engine: z.string().optional(),
   poolCells: z.number(),

@@ -5,6 +5,7 @@ import { describeRule } from "../../core/agentRules";
 import { notServed, notServedText } from "../../core/standingService";
 import { triggerQueueLine } from "../../core/triggerView";
 import { kindLatencyText, latencyByKind } from "../../core/requestLatency";
+import { poolShareText } from "../../core/poolShare";
 import { agentsThatStillFit } from "../../core/swarmView";
 import { userTaskStates } from "../../core/userTaskRecords";
 import { describeWorkerMemory } from "../../core/workerMemory";
@@ -62,9 +63,11 @@ export function budgetView(stats: SwarmStats): BudgetView {
   const byMemory = stats.memory?.moreAgentsByMemory;
   const fit = byMemory === undefined ? kvFit : Math.min(kvFit, byMemory);
   const moreAgentsFit = Number.isFinite(fit) ? fit : null;
+  const share = poolShareText(stats.share);
   return {
     summary: budgetSummary(stats, moreAgentsFit),
     mode: stats.mode,
+    ...(share === undefined ? {} : { share }),
     ...(stats.engine === undefined ? {} : { engine: engineText(stats.engine) }),
     poolCells: stats.poolCells,
     trunkCells: stats.trunkCells,
