@@ -80,10 +80,11 @@ export class RuntimeOwner {
     this.pools.push({ pool, shape });
   }
 
-  /** The live pool a swarm of `shape` may join, if any (a disposed one is forgotten here). */
-  livePool(shape: TrunkShape): LivePool | undefined {
+  /** The live pools a swarm of `shape` may join, oldest first (a disposed one is forgotten here). */
+  livePools(shape: TrunkShape): LivePool[] {
     this.pools = this.pools.filter((entry) => !entry.pool.isDisposed);
-    return this.pools.find((entry) => samePoolShape(entry.shape, shape) && !shape.model.model.disposed)?.pool;
+    if (shape.model.model.disposed) return [];
+    return this.pools.filter((entry) => samePoolShape(entry.shape, shape)).map((entry) => entry.pool);
   }
 
   /** Keeps `context` for the next swarm (disposing the one kept before); one with live agents is disposed. */

@@ -30,7 +30,7 @@ describe("a swarm joining a running swarm's pool (stories260K)", () => {
   });
   after(() => owner.dispose());
 
-  it("joins the first swarm's pool, forks its trunk start, and refuses a launch that does not fit", async () => {
+  it("joins the first swarm's pool, forks its trunk start, refuses a share that does not fit, and gives a swarm without one a pool beside", async () => {
     const tokens = engine.model.tokenize(storyTrunk);
     const first = await engine.openTrunk(tokens, request("swarm-a"), sizePool);
     const longer = [...tokens, ...engine.model.tokenize(" She ran to get it and threw it high.")];
@@ -56,6 +56,14 @@ describe("a swarm joining a running swarm's pool (stories260K)", () => {
       assert.ok(error.message.includes(`the pool has ${free} of 1,024 cells`), error.message);
       return true;
     });
+
+    // Without a share of its own asked for, a swarm the pool has no room for gets a pool beside it (one model load).
+    const other = engine.model.tokenize(" A cat sat on the mat and looked at the moon.".repeat(80)).slice(0, 900);
+    const fourth = await engine.openTrunk(other, request("swarm-d"), sizePool);
+    assert.equal(poolsSized, 2, "the fourth swarm got a pool of its own");
+    assert.equal(fourth.context.stats().share, undefined, "alone on its pool");
+    assert.equal(first.context.stats().share?.swarms, 2, "the first pool still holds two swarms");
+    await fourth.context.dispose();
 
     await first.context.dispose();
     const agent = await second.context.fork("agent-1");

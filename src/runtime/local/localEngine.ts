@@ -50,8 +50,8 @@ export class LocalEngine implements SwarmEngine {
         throw error;
       }
     }
-    const live = this.owner.livePool(shape);
-    if (live instanceof SwarmPool) return this.joinPool(live, tokens, request);
+    const joined = await this.joinLivePool(tokens, request);
+    if (joined !== undefined) return joined;
     const pool = await sizePool();
     const context = await this.createContext({
       maxAgents: shape.maxAgents,
@@ -75,18 +75,37 @@ export class LocalEngine implements SwarmEngine {
     return { context };
   }
 
+  /**
+   * This swarm on the first live pool of its shape with room for it. None has room: a launch that asked for a share
+   * of its own (`cellCap`) is refused with what runs there; one that did not gets a pool of its own beside them
+   * (undefined here), sized from the memory that is free now: a pool sized for one swarm's agents rarely has room
+   * for a second, and the model is still loaded once.
+   */
+  private async joinLivePool(tokens: readonly Token[], request: TrunkRequest): Promise<OpenedTrunk | undefined> {
+    const trunk = withTrunkBos(this.model, [...tokens]);
+    let refusal: string | undefined;
+    for (const pool of this.owner.livePools(request.shape)) {
+      if (!(pool instanceof SwarmPool)) continue;
+      const need = this.need(pool, trunk, request);
+      if (need.cells <= pool.roomForAnother() && need.seats <= pool.freeSequences)
+        return this.joinPool(pool, tokens, request);
+      refusal ??= poolFullMessage(pool, need);
+    }
+    if (refusal !== undefined && request.cellCap !== undefined) throw new SwarmRuntimeError("pool-full", refusal);
+    return undefined;
+  }
+
+  /** Without a cap a swarm needs the trunk's rest past the start it shares and each agent's first promise. */
+  private need(pool: SwarmPool, trunk: readonly Token[], request: TrunkRequest): { cells: number; seats: number } {
+    const rest = trunk.length - (pool.bestTrunkSource(trunk)?.shared ?? 0);
+    const cells = request.cellCap ?? rest + request.shape.maxAgents * defaultExpectedTail;
+    return { cells, seats: request.shape.maxAgents + 2 };
+  }
+
   /** This swarm on a pool a running swarm of its shape created: its cap is the launch's, or what is free. */
   private async joinPool(pool: SwarmPool, tokens: readonly Token[], request: TrunkRequest): Promise<OpenedTrunk> {
     const { shape } = request;
-    const room = pool.roomForAnother();
-    const seats = shape.maxAgents + 2;
-    // Without a cap it needs at least the trunk's rest past the start it shares and each agent's first promise.
-    const trunk = withTrunkBos(this.model, [...tokens]);
-    const rest = trunk.length - (pool.bestTrunkSource(trunk)?.shared ?? 0);
-    const need = request.cellCap ?? rest + shape.maxAgents * defaultExpectedTail;
-    if (need > room || seats > pool.freeSequences)
-      throw new SwarmRuntimeError("pool-full", poolFullMessage(pool, { cells: need, seats }));
-    const cap = request.cellCap ?? room;
+    const cap = request.cellCap ?? pool.roomForAnother();
     const context = new SwarmContext(pool, {
       maxAgents: shape.maxAgents,
       kvCells: pool.poolCells,
