@@ -156,7 +156,15 @@ describe(`two windows on one shared worker (window ${part})`, function () {
     assert.equal(running.length, 2, `both swarms run at once in the server: ${both.swarms.join(", ")}`);
     const swarmId = launched.swarmId!;
     await endsCompleted(hooks, swarmId);
-    assert.equal(hooks.swarms.store.swarm(swarmId)?.entries.length, 15, "every finding on the board");
+    // Every one of this window's fifteen findings is on its board, and none of the other window's swarm: two swarms
+    // in one worker keep their boards apart. (The worker may add notes of its own, a watchdog's under load.)
+    const texts = (hooks.swarms.store.swarm(swarmId)?.entries ?? []).map((e) => `${e.kind} ${e.author}: ${e.text}`);
+    const ours = texts.filter((t) => t.startsWith(`OBSERVED agent-1: window ${part} observation `));
+    assert.equal(new Set(ours).size, 15, `every finding on the board: ${texts.join(" | ")}`);
+    assert.ok(
+      !texts.some((t) => t.includes(`window ${other} observation`)),
+      `the other's finding: ${texts.join(" | ")}`,
+    );
     say(part, "swarm-ended", { swarmId });
     const theirs2 = await hear<{ swarmId: string }>(other, "swarm-ended");
 
