@@ -19,8 +19,9 @@ import type { AddTaskToolInput, AnswerToolInput, MessageToolInput, TriggerToolIn
 import type { TurnScript } from "../protocol/turnScript";
 import { workerLogNotification } from "../protocol/workerRpc";
 import { watchRecipeInput } from "../core/builtinRecipes";
-import { defaultPolicyRules } from "../worker/swarm/defaultPolicy";
+import { defaultPolicy } from "../worker/swarm/defaultPolicy";
 import { WorkerService } from "../worker/workerService";
+import { newStateDirName } from "../core/stateDirNames";
 
 export interface McpSwarmOptions {
   readonly modelPath?: string;
@@ -102,8 +103,7 @@ export class McpSwarms {
         text: `No model to load (${modelPath ?? "none given"}): start the server as \`swarmboard mcp --model <file.gguf>\` or set SWARMBOARD_MODEL.`,
       };
     const recipe = input.recipe ?? "organization";
-    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-    const stateDir = path.join(options.stateRoot, `${stamp}-${Math.random().toString(36).slice(2, 8)}`);
+    const stateDir = path.join(options.stateRoot, newStateDirName());
     mkdirSync(stateDir, { recursive: true });
     try {
       const { swarmId } = await this.host.request(startSwarmMethod, {
@@ -114,11 +114,7 @@ export class McpSwarms {
         stateDir,
         launchedBy: "cli",
         threads: options.threads,
-        policy: {
-          allow: [...defaultPolicyRules.allow],
-          ask: [...defaultPolicyRules.ask],
-          deny: [...defaultPolicyRules.deny],
-        },
+        policy: defaultPolicy(),
         agentRules: options.agentRules,
         // Unless the server was told a client answers (--ask-user-timeout), agents are told at once to decide alone.
         askUserTimeoutSeconds: options.askUserTimeoutSeconds ?? 0,

@@ -18,7 +18,7 @@ import {
   type StartSwarmParams,
 } from "../protocol/swarmRpc";
 import { workerLogNotification } from "../protocol/workerRpc";
-import { defaultPolicyRules } from "../worker/swarm/defaultPolicy";
+import { defaultPolicy } from "../worker/swarm/defaultPolicy";
 import { UsageError } from "./flagParsing";
 import { checkModelFile, checkNewStateDir, checkWorkspace, InputError } from "./inputChecks";
 import type { RunOptions } from "./runArgs";
@@ -28,6 +28,7 @@ import { attachToServer } from "./serverAttach";
 import type { ServerConnection } from "./serverConnection";
 import { listenForSteering } from "./stdinMessages";
 import { TerminalView } from "./terminalView";
+import { fileTimeStamp } from "../core/stateDirNames";
 
 /** What an in-process run takes that the server's start request does not carry (yet): refused with what to do. */
 function refuseInProcessOnly(opts: RunOptions): void {
@@ -54,10 +55,9 @@ export async function serverStartParams(opts: RunOptions, cwd: string): Promise<
   const recipe = opts.recipe ?? "organization";
   const recipeFile = path.resolve(cwd, recipe);
   // The swarm's id is the server's to give: the default state dir is named by the time instead.
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   const stateDir =
     opts.stateDir === undefined
-      ? path.join(path.dirname(workspace), ".swarmboard-state", `${path.basename(workspace)}-${stamp}`)
+      ? path.join(path.dirname(workspace), ".swarmboard-state", `${path.basename(workspace)}-${fileTimeStamp()}`)
       : await checkNewStateDir(opts.stateDir);
   const flags = Object.fromEntries(Object.entries(flagInputs(opts)).filter(([, v]) => v !== undefined));
   const { threads, agentRules, ...rest } = flags as Partial<StartSwarmParams>;
@@ -69,11 +69,7 @@ export async function serverStartParams(opts: RunOptions, cwd: string): Promise<
     workspace,
     stateDir,
     threads: threads ?? 2,
-    policy: {
-      allow: [...defaultPolicyRules.allow],
-      ask: [...defaultPolicyRules.ask],
-      deny: [...defaultPolicyRules.deny],
-    },
+    policy: defaultPolicy(),
     ...(agentRules === false ? { agentRules } : {}),
     ...(files.script ? { script: files.script } : {}),
   };

@@ -21,6 +21,7 @@ import { askEditorContext, type LaunchContext } from "./editorContext";
 import { askAgents, askFolder, askGoal, askModel, askRecipe, LaunchSteps, recipeChoices } from "./launchPrompts";
 import { watchTrunkDecode } from "./trunkProgress";
 import { loadModel, preloadModel } from "./loadModelForLaunch";
+import { newStateDirName } from "../../core/stateDirNames";
 
 export interface LaunchDeps {
   readonly worker: WorkerProcess;
@@ -220,6 +221,5 @@ async function askModelPath(deps: LaunchDeps, configured: string): Promise<strin
 
 /** A fresh folder name for a swarm's state, outside the user's repository (the extension's storage). */
 function newStateDir(storageDir: vscode.Uri): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  return vscode.Uri.joinPath(storageDir, "swarms", `${stamp}-${Math.random().toString(36).slice(2, 8)}`).fsPath;
+  return vscode.Uri.joinPath(storageDir, "swarms", newStateDirName()).fsPath;
 }

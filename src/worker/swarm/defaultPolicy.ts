@@ -7,3 +7,12 @@ export const defaultPolicyRules: PolicyRules = {
   ask: [],
   deny: ["rm -rf", "curl", "wget"],
 };
+
+/** The default rules as a start request carries them: fresh arrays, so no request shares (or changes) these. */
+export function defaultPolicy(): { allow: string[]; ask: string[]; deny: string[] } {
+  return {
+    allow: [...defaultPolicyRules.allow],
+    ask: [...defaultPolicyRules.ask],
+    deny: [...defaultPolicyRules.deny],
+  };
+}
