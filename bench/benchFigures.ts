@@ -2,7 +2,12 @@
 // hold for the three modes, so their rows can be divided by each other.
 
 /** `remote`: llama-server on loopback, driven through the remote engine (bench/remoteArm.ts). */
-export type BenchMode = "shared-cells" | "copy-mode" | "usual-bill" | "remote";
+/**
+ * `remote`: llama-server with its slots sharing one KV pool (--kv-unified, its default), as a swarm sharing a pool
+ * would run it; `remote-split`: one KV stream per slot (--no-kv-unified), where each row attends only its own
+ * slot's cells: llama-server's fastest step, at the price of a fixed share of the context per slot.
+ */
+export type BenchMode = "shared-cells" | "copy-mode" | "usual-bill" | "remote" | "remote-split";
 
 export interface BenchConfig {
   readonly model: string;

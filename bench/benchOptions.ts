@@ -2,7 +2,7 @@
 // hour-long default), and every number is checked.
 import type { BenchMode } from "./benchFigures";
 
-const allModes: readonly BenchMode[] = ["shared-cells", "copy-mode", "usual-bill", "remote"];
+const allModes: readonly BenchMode[] = ["shared-cells", "copy-mode", "usual-bill", "remote", "remote-split"];
 const gpuValues = ["auto", "cuda", "vulkan", "metal", "false"] as const;
 
 export interface BenchOptions {
@@ -31,8 +31,8 @@ export interface BenchOptions {
    */
   readonly usualBillMaxPrefill: number;
   /**
-   * which of shared cells, copy mode, the usual bill and the remote arm (llama-server on loopback, built by
-   * scripts/buildLlamaServer.mjs) to run (default all four)
+   * which of shared cells, copy mode, the usual bill and the remote arms (llama-server on loopback, built by
+   * scripts/buildLlamaServer.mjs, with one KV pool for its slots or one stream per slot) to run (default all five)
    */
   readonly modes: readonly BenchMode[];
   /** where the model runs (default false: the CPU); a named backend that cannot load stops the run */
@@ -41,7 +41,7 @@ export interface BenchOptions {
 
 export const benchUsage = `usage: node dist/bench/runtimeBench.js [--quick] [--json FILE] [--model PATH]... [--threads N]
   [--agents 1,2,4,8,16] [--trunks 256,2048] [--generate 32] [--usual-bill-max-prefill 4096]
-  [--tails 0,512|none] [--tail-agents 8] [--modes shared-cells,copy-mode,usual-bill,remote]
+  [--tails 0,512|none] [--tail-agents 8] [--modes shared-cells,copy-mode,usual-bill,remote,remote-split]
   [--gpu false|auto|cuda|vulkan|metal]`;
 
 const fullDefaults = {

@@ -2,7 +2,7 @@
 // one table per model and trunk length, each mode's row followed by its ratios against the usual bill.
 import { type BenchFigures, type BenchMode, type BenchRow } from "./benchFigures";
 
-const modeOrder: readonly BenchMode[] = ["shared-cells", "copy-mode", "remote", "usual-bill"];
+const modeOrder: readonly BenchMode[] = ["shared-cells", "copy-mode", "remote", "remote-split", "usual-bill"];
 
 function num(value: number | null | undefined, digits = 0): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "-";

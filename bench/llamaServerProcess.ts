@@ -63,6 +63,8 @@ export interface LlamaServerOptions {
   readonly contextCells: number;
   readonly alias?: string;
   readonly threads?: number;
+  /** One KV pool for all slots (the default, --kv-unified) or one stream per slot (--no-kv-unified). */
+  readonly unified?: boolean;
 }
 
 export class LlamaServerProcess {
@@ -90,9 +92,10 @@ export class LlamaServerProcess {
   }
 
   async start(): Promise<void> {
-    const { modelPath, slots, contextCells, alias, threads } = this.options;
+    const { modelPath, slots, contextCells, alias, threads, unified } = this.options;
     const args = ["-m", modelPath, "--host", "127.0.0.1", "--port", String(this.port), "-np", String(slots)];
-    args.push("-c", String(contextCells), "--kv-unified", "-t", String(threads ?? 2), "--no-webui");
+    args.push("-c", String(contextCells), unified === false ? "--no-kv-unified" : "--kv-unified");
+    args.push("-t", String(threads ?? 2), "--no-webui");
     if (alias) args.push("--alias", alias);
     if (cpuReportsAmx()) args.push("--no-repack");
     this.log = "";

@@ -1,6 +1,7 @@
 // The remote arm: the same N agents on the same model, computed by llama-server on loopback and driven through
 // Swarmboard's remote engine (src/runtime/remote), as a team with a serving engine would run it. The server gets
-// N slots sharing one KV pool (-np N --kv-unified) and prompt caching; the trunk is sent once before the agents.
+// N slots sharing one KV pool (-np N --kv-unified; the `remote-split` mode gives each slot its own stream instead)
+// and prompt caching; the trunk is sent once before the agents.
 // `prefillTokens` is what the engine itself says it computed (timings.prompt_n summed over requests), the cells
 // are those it filled (computed prompt tokens plus generated ones). The engine runs in another process, so this
 // process's CPU time says nothing about it and those columns stay empty; no dispatch count is visible either.
@@ -20,6 +21,8 @@ export interface RemoteArmInput {
   readonly threads: number;
   readonly trunk: readonly number[];
   readonly bytesPerCell: number;
+  /** One KV pool for all slots (--kv-unified) or one stream per slot. */
+  readonly unified: boolean;
 }
 
 /** Why the remote arm cannot run here (no llama-server built), or undefined when it can. */
@@ -40,6 +43,7 @@ export async function runRemoteArm(input: RemoteArmInput): Promise<BenchFigures>
     slots: config.agents,
     contextCells: perSlot * config.agents,
     threads: input.threads,
+    unified: input.unified,
   });
   try {
     const settings = {
@@ -96,7 +100,7 @@ export async function runRemoteArm(input: RemoteArmInput): Promise<BenchFigures>
       cpuMsPerStep: Number.NaN,
       allFirstTokenCpuMs: Number.NaN,
       note:
-        `llama-server -np ${config.agents} --kv-unified: ${computed} prompt tokens computed, ` +
+        `llama-server -np ${config.agents} ${input.unified ? "--kv-unified" : "--no-kv-unified"}: ${computed} prompt tokens computed, ` +
         `${after.cachedPromptTokens - before.cachedPromptTokens} from its cache, ${after.requests - before.requests} requests`,
     };
   } finally {

@@ -47,10 +47,15 @@ async function runOne(model: SwarmModel, config: BenchConfig, options: BenchOpti
     forcedTokens(tokenizer, agent, config.generatedTokens),
   );
   const common = { config, threads: options.threads, trunk, forced, batchSize };
-  if (config.mode === "remote") {
+  if (config.mode === "remote" || config.mode === "remote-split") {
     const missing = remoteArmMissing();
     if (missing !== undefined) return { config, skipped: missing };
-    const remote = { modelPath: model.facts.path, threads: options.threads, bytesPerCell: model.facts.kvBytesPerCell };
+    const remote = {
+      modelPath: model.facts.path,
+      threads: options.threads,
+      bytesPerCell: model.facts.kvBytesPerCell,
+      unified: config.mode === "remote",
+    };
     return { config, figures: await runRemoteArm({ ...remote, config, trunk }) };
   }
   if (config.mode !== "usual-bill") return { config, figures: await runForkedAgents({ model, ...common }) };

@@ -110,7 +110,8 @@ async function main(): Promise<void> {
     // A throwaway round: the first context of a process pays for graph and buffer setup.
     await profileOne(model, { ...options, trunk: 32, generate: 4 }, 2);
     const lines = [
-      "| N | sampling | steps | step ms | llama_decode ms | sampling span ms | sampling calls ms | JS ms |",
+      "| N | sampling | steps | step ms | llama_decode ms | sampling span ms | sampling calls ms | JS ms | " +
+        "decode CPU ms | sampling CPU ms |",
     ];
     lines.push("|---|---|---|---|---|---|---|---|---|---|");
     for (const agents of options.agents) {
