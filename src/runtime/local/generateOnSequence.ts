@@ -9,6 +9,7 @@ import { SwarmRuntimeError } from "../runtimeErrors";
 import { afterToken, checkRequest, spell, type Progress } from "../generationStops";
 import type { GenerateRequest } from "../port/engineShapes";
 import { dropStopText } from "./dropStopText";
+import { stepUntilFits } from "./steppedDecode";
 import type { SwarmSequence } from "./swarmSequence";
 
 async function grammarState(
@@ -46,6 +47,12 @@ function takeCells(slot: SwarmSequence, count: number, progress: Progress): bool
 
 type StepGenerator = AsyncGenerator<Token, void, Token | Token[] | void>;
 
+/** node-llama-cpp's step generator, opened on the first step with what is left of the input then. */
+interface StepGenerators {
+  open(first: readonly Token[]): StepGenerator;
+  current: StepGenerator | undefined;
+}
+
 /** The sampler settings and grammar for node-llama-cpp's `evaluate`. */
 async function evaluateOptions(slot: SwarmSequence, request: GenerateRequest) {
   const sampling = request.sampling ?? {};
@@ -64,23 +71,24 @@ async function evaluateOptions(slot: SwarmSequence, request: GenerateRequest) {
 async function runSteps(
   slot: SwarmSequence,
   request: GenerateRequest,
-  steps: StepGenerator,
+  steps: StepGenerators,
   input: Token[],
   progress: Progress,
 ) {
-  const { model, barrier, meter, admission } = slot.shared;
+  const { model, meter, admission } = slot.shared;
   const forced = request.forcedTokens ?? [];
-  let feed = input;
-  let first = true;
+  let feed: readonly Token[] = input;
   while (takeCells(slot, feed.length, progress)) {
-    await barrier.arrive();
-    // The generator was given the input when it was created; later steps pass the token to decode.
-    const step = await steps.next(first ? undefined : feed).catch((error: unknown) => {
-      admission.giveBack(slot.id, feed.length);
+    // A long prompt goes in the chunks the steps grant it, beside the other agents' rows (steppedDecode.ts).
+    const now = await stepUntilFits(slot, feed);
+    // The generator is given the first step's input when it is created; later steps pass the token to decode.
+    const first = steps.current === undefined;
+    const generator = (steps.current ??= steps.open(now));
+    const step = await generator.next(first ? undefined : [...now]).catch((error: unknown) => {
+      admission.giveBack(slot.id, now.length);
       throw error;
     });
-    admission.commit(slot.id, feed.length);
-    first = false;
+    admission.commit(slot.id, now.length);
     const token = step.done === true ? undefined : (forced[progress.sampledTokens.length] ?? step.value);
     if (step.done !== true) progress.sampledTokens.push(step.value);
     if (token === undefined || model.model.isEogToken(token)) {
@@ -106,7 +114,11 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
   const { barrier, meter } = slot.shared;
   const progress: Progress = { tokens: [], sampledTokens: [], stopReason: "max-tokens" };
   slot.paused = false;
-  const steps: StepGenerator = slot.sequence.evaluate(input, await evaluateOptions(slot, request));
+  const options = await evaluateOptions(slot, request);
+  const steps: StepGenerators = {
+    open: (first) => slot.sequence.evaluate([...first], options),
+    current: undefined,
+  };
   barrier.join();
   meter.begin();
   try {
@@ -114,7 +126,7 @@ export async function generateOnSequence(slot: SwarmSequence, request: GenerateR
   } finally {
     barrier.leave();
     meter.end();
-    await steps.return(undefined);
+    await steps.current?.return(undefined);
   }
   // What the agent said but has not decoded yet: its last token, or everything when no cell was ever free.
   const nothingDecoded = progress.stopReason === "kv-full" && progress.sampledTokens.length === 0;

@@ -64,7 +64,7 @@ export class SwarmPool {
       context,
       ledger,
       admission: new KvAdmission(ledger, context.getAllocatedContextSize(), context.contextSize),
-      barrier: new StepBarrier(),
+      barrier: new StepBarrier(context.batchSize),
       meter: new GenerationMeter(() => context.decodeDispatchStats),
     };
   }

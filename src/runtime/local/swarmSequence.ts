@@ -14,6 +14,7 @@ import type { SwarmModel } from "../loadModel";
 import { runExclusive } from "../exclusiveUse";
 import { KvAdmissionError } from "../runtimeErrors";
 import type { StepBarrier } from "./stepBarrier";
+import { decodeInSteps } from "./steppedDecode";
 
 /** What all sequences of one swarm context share. */
 export interface SwarmShared {
@@ -67,13 +68,8 @@ export class SwarmSequence {
           available,
         );
       }
-      try {
-        await this.sequence.evaluateWithoutGeneratingNewTokens(toDecode);
-      } catch (error) {
-        admission.giveBack(this.id, toDecode.length);
-        throw error;
-      }
-      admission.commit(this.id, toDecode.length);
+      // In the pool's steps: a long append goes in chunks beside the generating agents (steppedDecode.ts).
+      await decodeInSteps(this, toDecode);
     }
     this.pending = all.slice(-1);
   }
