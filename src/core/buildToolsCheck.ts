@@ -1,7 +1,8 @@
 // Whether this machine can compile the shared-cells runtime, decided from what was found on it (the probes are in
-// src/runtime/buildToolProbes.ts): a C++ compiler and cmake, and the GPU toolkit the build is for. When something
-// is missing the answer says what and the command that installs it on that platform, and no build starts: a
-// compile that dies after minutes on a missing header says much less. Pure, so that every platform is tested.
+// src/worker/runtimeBuild/buildToolProbes.ts): a C++ compiler, cmake, npm (node-llama-cpp's build runs through
+// it), git where llama.cpp's source must be fetched, and the GPU toolkit the build is for. When something is
+// missing the answer says what and the command that installs it on that platform, and no build starts: a compile
+// that dies after minutes on a missing header says much less. Pure, so that every platform is tested.
 
 /** The GPU type of a build, as node-llama-cpp names it ("false" = CPU only). */
 export type BuildGpu = "false" | "cuda" | "vulkan" | "metal";
@@ -26,6 +27,12 @@ export interface BuildToolFacts {
   readonly msvc?: boolean;
   /** CUDA: nvcc's version. */
   readonly nvcc?: string;
+  /** npm: node-llama-cpp's build runs its cmake through `npm run` (and the builder through npx). */
+  readonly npm?: boolean;
+  /** git: needed only to fetch llama.cpp's source when the install carries no bundle of it (a packaged extension). */
+  readonly git?: boolean;
+  /** Whether node-llama-cpp/llama/gitRelease.bundle is here (a clone after npm ci): then nothing is fetched. */
+  readonly sourceBundled?: boolean;
   /** Vulkan: the shader compiler, the headers and the loader library to link. */
   readonly glslc?: boolean;
   readonly vulkanHeaders?: boolean;
@@ -44,11 +51,13 @@ export type BuildToolsVerdict =
   | { readonly kind: "missing"; readonly missing: readonly MissingTool[]; readonly text: string }
   | { readonly kind: "unsupported"; readonly text: string };
 
-type Need = "compiler" | "cmake" | "nvcc" | "glslc" | "vulkanHeaders" | "vulkanLibrary";
+type Need = "compiler" | "cmake" | "npm" | "git" | "nvcc" | "glslc" | "vulkanHeaders" | "vulkanLibrary";
 
 const needWords: Record<Need, string> = {
   compiler: "a C++ compiler",
   cmake: "cmake (3.19 or later)",
+  npm: "Node.js with npm",
+  git: "git (to fetch llama.cpp's source)",
   nvcc: "the CUDA toolkit (nvcc)",
   glslc: "the Vulkan shader compiler (glslc)",
   vulkanHeaders: "the Vulkan headers",
@@ -60,6 +69,8 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
   debian: {
     compiler: "sudo apt-get install build-essential",
     cmake: "sudo apt-get install cmake",
+    npm: "sudo apt-get install nodejs npm",
+    git: "sudo apt-get install git",
     nvcc: "sudo apt-get install nvidia-cuda-toolkit",
     glslc: "sudo apt-get install glslc",
     vulkanHeaders: "sudo apt-get install libvulkan-dev",
@@ -68,6 +79,8 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
   fedora: {
     compiler: "sudo dnf install gcc-c++ make",
     cmake: "sudo dnf install cmake",
+    npm: "sudo dnf install nodejs npm",
+    git: "sudo dnf install git",
     nvcc: "sudo dnf install cuda-toolkit (from NVIDIA's CUDA repository for Fedora/RHEL)",
     glslc: "sudo dnf install glslc",
     vulkanHeaders: "sudo dnf install vulkan-headers",
@@ -76,6 +89,8 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
   arch: {
     compiler: "sudo pacman -S base-devel",
     cmake: "sudo pacman -S cmake",
+    npm: "sudo pacman -S nodejs npm",
+    git: "sudo pacman -S git",
     nvcc: "sudo pacman -S cuda",
     glslc: "sudo pacman -S shaderc",
     vulkanHeaders: "sudo pacman -S vulkan-headers",
@@ -84,6 +99,8 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
   other: {
     compiler: "install g++ (or clang++) with your distribution's package manager",
     cmake: "install cmake with your distribution's package manager, or from https://cmake.org/download/",
+    npm: "install Node.js 20 or later (with npm) from https://nodejs.org/",
+    git: "install git with your distribution's package manager",
     nvcc: "install the CUDA toolkit from https://developer.nvidia.com/cuda-downloads",
     glslc: "install glslc (shaderc) with your distribution's package manager",
     vulkanHeaders: "install the Vulkan development headers with your distribution's package manager",
@@ -92,6 +109,8 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
   darwin: {
     compiler: "xcode-select --install",
     cmake: "brew install cmake",
+    npm: "brew install node",
+    git: "xcode-select --install",
     glslc: "brew install shaderc",
     vulkanHeaders: "brew install vulkan-headers",
     vulkanLibrary: "brew install vulkan-loader molten-vk",
@@ -100,6 +119,8 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
     compiler:
       'winget install Microsoft.VisualStudio.2022.BuildTools --override "--add Microsoft.VisualStudio.Workload.VCTools --includeRecommended --passive"',
     cmake: "winget install Kitware.CMake",
+    npm: "winget install OpenJS.NodeJS.LTS",
+    git: "winget install Git.Git",
     nvcc: "winget install Nvidia.CUDA",
     glslc: "winget install KhronosGroup.VulkanSDK",
     vulkanHeaders: "winget install KhronosGroup.VulkanSDK",
@@ -131,6 +152,8 @@ function missingNeeds(facts: BuildToolFacts, gpu: BuildGpu): Need[] {
         : facts.compiler !== undefined;
   if (!compilerFound) missing.push("compiler");
   if (facts.cmake === undefined) missing.push("cmake");
+  if (facts.npm !== true) missing.push("npm");
+  if (facts.sourceBundled !== true && facts.git !== true) missing.push("git");
   if (gpu === "cuda" && facts.nvcc === undefined) missing.push("nvcc");
   if (gpu === "vulkan") {
     if (facts.glslc !== true) missing.push("glslc");

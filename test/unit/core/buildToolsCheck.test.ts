@@ -9,14 +9,31 @@ const debianFull: BuildToolFacts = {
   linuxFamily: "debian",
   compiler: "g++ 12.2.0",
   cmake: "3.25.1",
+  npm: true,
+  sourceBundled: true,
   nvcc: "12.4",
   glslc: true,
   vulkanHeaders: true,
   vulkanLibrary: true,
 };
-const debianBare: BuildToolFacts = { platform: "linux", arch: "x64", linuxFamily: "debian" };
-const fedoraBare: BuildToolFacts = { platform: "linux", arch: "arm64", linuxFamily: "fedora" };
+// A clone after npm ci carries llama.cpp's source (node-llama-cpp's git bundle); a packaged extension does not.
+const debianBare: BuildToolFacts = {
+  platform: "linux",
+  arch: "x64",
+  linuxFamily: "debian",
+  npm: true,
+  sourceBundled: true,
+};
+const fedoraBare: BuildToolFacts = {
+  platform: "linux",
+  arch: "arm64",
+  linuxFamily: "fedora",
+  npm: true,
+  sourceBundled: true,
+};
+const packaged = { npm: true, git: true } as const;
 const macFull: BuildToolFacts = {
+  ...packaged,
   platform: "darwin",
   arch: "arm64",
   xcodeTools: true,
@@ -24,9 +41,28 @@ const macFull: BuildToolFacts = {
   cmake: "3.29.0",
 };
 // On macOS a clang on PATH without the command-line tools (the shim that asks to install them) does not count.
-const macNoTools: BuildToolFacts = { platform: "darwin", arch: "arm64", compiler: "clang++", cmake: "3.29.0" };
-const winFull: BuildToolFacts = { platform: "win32", arch: "x64", msvc: true, cmake: "3.28.0", nvcc: "12.4" };
-const winNoMsvc: BuildToolFacts = { platform: "win32", arch: "x64", compiler: "g++ 13", cmake: "3.28.0" };
+const macNoTools: BuildToolFacts = {
+  ...packaged,
+  platform: "darwin",
+  arch: "arm64",
+  compiler: "clang++",
+  cmake: "3.29.0",
+};
+const winFull: BuildToolFacts = {
+  ...packaged,
+  platform: "win32",
+  arch: "x64",
+  msvc: true,
+  cmake: "3.28.0",
+  nvcc: "12.4",
+};
+const winNoMsvc: BuildToolFacts = {
+  ...packaged,
+  platform: "win32",
+  arch: "x64",
+  compiler: "g++ 13",
+  cmake: "3.28.0",
+};
 
 /** The verdict in one line: ready + tools, or the install commands, or the refusal. */
 function verdict(facts: BuildToolFacts, gpu: BuildGpu): string {
@@ -68,7 +104,7 @@ describe("checkBuildTools", () => {
     ],
     [
       "unknown distribution, no cmake",
-      { platform: "linux", arch: "x64", compiler: "g++ 9" },
+      { platform: "linux", arch: "x64", compiler: "g++ 9", ...packaged },
       "false",
       "missing: cmake (3.19 or later) <- install cmake with your distribution's package manager, or from https://cmake.org/download/",
     ],
@@ -89,13 +125,26 @@ describe("checkBuildTools", () => {
       "macOS, nothing",
       { platform: "darwin", arch: "x64" },
       "false",
-      "missing: a C++ compiler <- xcode-select --install | cmake (3.19 or later) <- brew install cmake",
+      "missing: a C++ compiler <- xcode-select --install | cmake (3.19 or later) <- brew install cmake | Node.js with " +
+        "npm <- brew install node | git (to fetch llama.cpp's source) <- xcode-select --install",
     ],
     [
       "macOS, CUDA",
       macFull,
       "cuda",
       "unsupported: Cannot build the runtime for CUDA on darwin-arm64: CUDA does not run on macOS (Apple silicon uses Metal).",
+    ],
+    [
+      "a packaged extension (no source bundle) without git",
+      { ...debianFull, sourceBundled: false },
+      "false",
+      "missing: git (to fetch llama.cpp's source) <- sudo apt-get install git",
+    ],
+    [
+      "windows, no npm",
+      { ...winFull, npm: false },
+      "false",
+      "missing: Node.js with npm <- winget install OpenJS.NodeJS.LTS",
     ],
     ["windows, CUDA, all there", winFull, "cuda", "ready: MSVC build tools, cmake 3.28.0, nvcc 12.4"],
     [
@@ -118,7 +167,10 @@ describe("checkBuildTools", () => {
   }
 
   it("says each install command once, and that nothing was built", () => {
-    const result = checkBuildTools({ platform: "win32", arch: "x64", msvc: true, cmake: "3.28" }, "vulkan");
+    const result = checkBuildTools(
+      { ...packaged, platform: "win32", arch: "x64", msvc: true, cmake: "3.28" },
+      "vulkan",
+    );
     assert.equal(result.kind, "missing");
     if (result.kind !== "missing") return;
     assert.equal(result.text.match(/winget install KhronosGroup\.VulkanSDK/g)?.length, 1);
