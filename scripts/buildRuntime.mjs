@@ -4,7 +4,8 @@
 // The build is slow (minutes), so it is cached outside the clone, keyed by what decides the binary:
 // node-llama-cpp's version, the hash of the patch's native part (the files under llama/ that are compiled; a
 // change to the patched JS needs no rebuild, patch-package applies it on every install), platform, arch, GPU
-// type and CPU flavor (portable or native, scripts/runtimeBuildFlavor.mjs). On a hit the cached build is copied into node_modules/node-llama-cpp/llama/localBuilds, where
+// type and CPU flavor (portable or native, scripts/runtimeBuildFlavor.mjs). On a hit the cached build is copied
+// into node_modules/node-llama-cpp/llama/localBuilds, where
 // getLlama() finds local builds; on a miss it is built offline from the llama.cpp source node-llama-cpp ships
 // (llama/gitRelease.bundle) with `node-llama-cpp source download`, then stored.
 //
@@ -21,24 +22,31 @@
 //   --adopt-existing   store the local build already in node_modules under the current key instead of building
 //                      (for a build you just made by hand from the same patch)
 //   --check            build nothing: exit 1 unless the installed build is the patched one for the current key
-import { createHash } from "node:crypto";
+//   --status           build nothing: print {key, cacheDir, installed, cached} as one JSON line (what
+//                      `swarmboard runtime build` asks first: a build that is installed or cached needs no compiler)
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import {
-  droppedCpuVariants,
-  flavorEnv,
-  flavorKeySuffix,
-  plainBuildFolder,
-  runtimeFlavor,
-} from "./runtimeBuildFlavor.mjs";
+  buildKeyOf,
+  cacheHas,
+  cacheRoot,
+  dropCpuVariants as dropVariantsIn,
+  installedKey as installedKeyIn,
+  lastBuildFolder as lastBuildFolderIn,
+  layoutOf,
+  moveToPlainFolder as moveToPlainFolderIn,
+  restoreFromCache as restoreFromCacheIn,
+  storeInCache as storeInCacheIn,
+  writeInstalledKey,
+} from "./lib/buildSteps.mjs";
+import { flavorEnv, runtimeFlavor } from "./runtimeBuildFlavor.mjs";
 
+// The steps themselves live in scripts/lib/buildSteps.mjs (shared with the other scripts that build or install
+// a runtime); this script is their order for this checkout.
 const root = path.resolve(import.meta.dirname, "..");
-const nlcDir = path.join(root, "node_modules", "node-llama-cpp");
-const localBuildsDir = path.join(nlcDir, "llama", "localBuilds");
-const lastBuildFile = path.join(nlcDir, "llama", "lastBuild.json");
-const markerName = "swarmboard-build-key.txt";
+const layout = layoutOf(root);
+const { nlcDir } = layout;
 const started = Date.now();
 
 function say(line) {
@@ -47,17 +55,6 @@ function say(line) {
 
 function seconds() {
   return `${((Date.now() - started) / 1000).toFixed(1)} s`;
-}
-
-/** The part of the patch that changes compiled files: only it decides whether the addon must be rebuilt. */
-function nativePatchHash(version) {
-  const patchFile = path.join(root, "patches", `node-llama-cpp+${version}.patch`);
-  if (!existsSync(patchFile)) throw new Error(`no patch for node-llama-cpp ${version} at ${patchFile}`);
-  const sections = readFileSync(patchFile, "utf8").split(/^(?=diff --git )/m);
-  const native = sections.filter((section) => section.startsWith("diff --git a/node_modules/node-llama-cpp/llama/"));
-  if (native.length === 0)
-    throw new Error(`${patchFile} changes no file under llama/: it cannot make the addon unified`);
-  return createHash("sha256").update(native.join("")).digest("hex").slice(0, 16);
 }
 
 /** The value after `--gpu`, if given. */
@@ -71,90 +68,18 @@ function gpuFlag() {
 }
 
 function buildKey() {
-  const { version } = JSON.parse(readFileSync(path.join(nlcDir, "package.json"), "utf8"));
   const gpu = gpuFlag() ?? process.env.SWARMBOARD_GPU ?? "false";
-  if (!["false", "cuda", "vulkan", "metal", "auto"].includes(gpu)) {
-    throw new Error(`--gpu / SWARMBOARD_GPU=${gpu} is not one of false, cuda, vulkan, metal, auto`);
-  }
   const flavor = runtimeFlavor();
-  const patch = nativePatchHash(version);
-  return {
-    gpu,
-    flavor,
-    key: `nlc-${version}-native-${patch}-${process.platform}-${process.arch}-gpu-${gpu}${flavorKeySuffix(flavor)}`,
-  };
+  return { gpu, flavor, key: buildKeyOf(layout, gpu, flavor) };
 }
 
-function cacheRoot() {
-  if (process.env.SWARMBOARD_BUILD_CACHE) return path.resolve(process.env.SWARMBOARD_BUILD_CACHE);
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(base, "swarmboard", "llama-builds");
-}
-
-/** The local build folder node-llama-cpp wrote last (e.g. linux-x64, linux-x64-cuda). */
-function lastBuildFolder() {
-  if (!existsSync(lastBuildFile)) return undefined;
-  return JSON.parse(readFileSync(lastBuildFile, "utf8")).folderName;
-}
-
-function installedKey(folder) {
-  const marker = path.join(localBuildsDir, folder, markerName);
-  return existsSync(marker) ? readFileSync(marker, "utf8").trim() : undefined;
-}
-
-/** What getLlama() needs of a local build: Release/ (addon + metadata), bin/, buildDone.status. */
-const buildParts = ["Release", "bin", "buildDone.status"];
-
-function storeInCache(folder, key, cacheDir, buildSeconds) {
-  const staging = `${cacheDir}.partial-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  for (const part of buildParts) {
-    const from = path.join(localBuildsDir, folder, part);
-    if (existsSync(from)) cpSync(from, path.join(staging, "localBuilds", folder, part), { recursive: true });
-  }
-  cpSync(lastBuildFile, path.join(staging, "lastBuild.json"));
-  writeFileSync(
-    path.join(staging, "manifest.json"),
-    JSON.stringify({ key, folder, storedAt: new Date().toISOString(), buildSeconds }, null, 2),
-  );
-  rmSync(cacheDir, { recursive: true, force: true });
-  mkdirSync(path.dirname(cacheDir), { recursive: true });
-  renameSync(staging, cacheDir); // whole or nothing: a cache entry is never half written
-}
-
-function restoreFromCache(cacheDir) {
-  const { folder } = JSON.parse(readFileSync(path.join(cacheDir, "manifest.json"), "utf8"));
-  rmSync(path.join(localBuildsDir, folder), { recursive: true, force: true });
-  cpSync(path.join(cacheDir, "localBuilds", folder), path.join(localBuildsDir, folder), { recursive: true });
-  cpSync(path.join(cacheDir, "lastBuild.json"), lastBuildFile);
-  return folder;
-}
-
-/** Removes the CPU variant libraries a portable build must not ship (runtimeBuildFlavor.mjs says why). */
-function dropCpuVariants(folder, flavor) {
-  if (flavor !== "portable") return;
-  for (const variant of droppedCpuVariants) {
-    for (const ext of ["so", "dll", "dylib"]) {
-      for (const dir of ["Release", "bin"]) {
-        const library = path.join(localBuildsDir, folder, dir, `libggml-cpu-${variant}.${ext}`);
-        if (existsSync(library)) {
-          rmSync(library);
-          say(`left out the ${variant} CPU variant (${path.relative(root, library)})`);
-        }
-      }
-    }
-  }
-}
-
-/** A build with custom cmake options lands in <plain>-<hash>; getLlama() at run time looks in <plain>. */
-function moveToPlainFolder(folder, gpu) {
-  const plain = plainBuildFolder(gpu);
-  if (!folder.startsWith(`${plain}-`)) return folder;
-  rmSync(path.join(localBuildsDir, plain), { recursive: true, force: true });
-  renameSync(path.join(localBuildsDir, folder), path.join(localBuildsDir, plain));
-  writeFileSync(lastBuildFile, JSON.stringify({ folderName: plain }, null, 4));
-  return plain;
-}
+const lastBuildFolder = () => lastBuildFolderIn(layout);
+const installedKey = (folder) => installedKeyIn(layout, folder);
+const storeInCache = (folder, key, cacheDir, buildSeconds) =>
+  storeInCacheIn(layout, folder, key, cacheDir, buildSeconds);
+const restoreFromCache = (cacheDir) => restoreFromCacheIn(layout, cacheDir);
+const dropCpuVariants = (folder, flavor) => dropVariantsIn(layout, folder, flavor, say);
+const moveToPlainFolder = (folder, gpu) => moveToPlainFolderIn(layout, folder, gpu);
 
 function buildFromSource(gpu, flavor) {
   for (const tool of ["cmake", process.platform === "win32" ? "cl" : "c++"]) {
@@ -229,6 +154,11 @@ function main() {
   const { gpu, flavor, key } = buildKey();
   const cacheDir = path.join(cacheRoot(), key);
   const current = lastBuildFolder();
+  if (process.argv.includes("--status")) {
+    const installed = current !== undefined && installedKey(current) === key;
+    console.log(JSON.stringify({ key, cacheDir, installed, cached: cacheHas(cacheDir) }));
+    return;
+  }
   if (current !== undefined && installedKey(current) === key && !process.argv.includes("--adopt-existing")) {
     dropCpuVariants(current, flavor);
     const facts = verify(gpu, flavor);
@@ -251,7 +181,7 @@ function main() {
     dropCpuVariants(folder, flavor);
     storeInCache(folder, key, cacheDir, null);
     action = `adopted the existing local build ${folder} into the cache`;
-  } else if (existsSync(path.join(cacheDir, "manifest.json"))) {
+  } else if (cacheHas(cacheDir)) {
     folder = restoreFromCache(cacheDir);
     dropCpuVariants(folder, flavor);
     action = `cache hit: copied ${folder} from ${cacheDir}`;
@@ -263,7 +193,7 @@ function main() {
     storeInCache(folder, key, cacheDir, buildSeconds);
     action = `built ${folder} from source and stored it in ${cacheDir}`;
   }
-  writeFileSync(path.join(localBuildsDir, folder, markerName), `${key}\n`);
+  writeInstalledKey(layout, folder, key);
   const facts = verify(gpu, flavor);
   say(
     `${action}; loads as ${facts.buildType} (gpu ${facts.gpu}), kvUnified supported, ` +

@@ -12,6 +12,7 @@ import { parseReplay, replayCommand } from "./replayCommand";
 import { replayScriptCommand } from "./replayScript";
 import { parseRun, parseWatch } from "./runArgs";
 import { runCommand } from "./runCommand";
+import { parseRuntimeBuild, runtimeBuildCommand } from "./runtimeCommand";
 import { parseServe, serveCommand } from "./serveCommand";
 import { commandUsage, type CommandName } from "./usageText";
 
@@ -43,6 +44,7 @@ export const cliCommands: readonly CliCommandEntry[] = [
   entry("replay-script", (argv) => replayScriptCommand(parseReplayScript(argv).events)),
   entry("replay", (argv) => replayCommand(parseReplay(argv))),
   entry("serve", (argv) => serveCommand(parseServe(argv))),
+  entry("runtime build", (argv) => runtimeBuildCommand(parseRuntimeBuild(argv))),
 ];
 
 /** The command the arguments name, and the arguments after its name; undefined when none does. */

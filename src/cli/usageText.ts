@@ -115,6 +115,11 @@ export const commandUsage = {
   swarmboard serve --status | --stop         what the running server is doing (clients, swarms, models, memory);
                                              stop it (at once, or after its running swarms end)
 `,
+  "runtime build": `  swarmboard runtime build [--gpu <type>]   build the shared-cells runtime for this machine (the patched
+                                             node-llama-cpp), or install it from the cache when built before; says
+                                             what to install when a compiler, cmake or the GPU toolkit is missing
+      --gpu <type>                false (default: the CPU), cuda, vulkan, metal
+`,
   replay: `  swarmboard replay <state-dir|events.jsonl> [options]
                                              run a recorded swarm again as a new swarm, every call forced from its
                                              trace, with the goal, recipe, model and settings its state dir saved

@@ -19,6 +19,7 @@ export const hostCommands = {
   reviewBranches: { id: "swarmboard.reviewBranches" },
   selectModel: { id: "swarmboard.selectModel" },
   pullModel: { id: "swarmboard.pullModel" },
+  buildRuntime: { id: "swarmboard.buildRuntime" },
   pingWorker: { id: "swarmboard.pingWorker" },
   listFindings: { id: "swarmboard.listFindings" },
   openBranchDiff: { id: "swarmboard.openBranchDiff" },

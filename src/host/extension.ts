@@ -42,6 +42,7 @@ import { StuckWatch } from "./supervision/stuckWatch";
 import { createTestHooks, type SwarmboardApi } from "./testHooks";
 import { SwarmsTreeProvider } from "./tree/swarmsTree";
 import { WorkerProcess } from "./workerProcess";
+import { buildRuntimeCommand } from "./runtimeBuildCommand";
 
 export function activate(context: vscode.ExtensionContext): SwarmboardApi {
   // Nothing that edits or runs starts in an untrusted folder; the views and commands say why (restrictedMode.ts).
@@ -135,6 +136,7 @@ function activateTrusted(context: vscode.ExtensionContext): SwarmboardApi {
         selectModel(models, args),
       ),
       pullModel: reportingFailures(log, "pullModel", () => downloadModel(models)),
+      buildRuntime: (arg?: { gpu?: string }) => buildRuntimeCommand(context.extensionPath, log, arg),
       openPanel: () => panels.show(),
       pingWorker: () => pingWorker(log, worker),
       setEngineApiKey: () => setEngineApiKey(context.secrets),
