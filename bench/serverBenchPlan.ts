@@ -24,8 +24,8 @@ export interface ServerBenchOptions {
   readonly jsonPath: string | undefined;
 }
 
-export const serverBenchUsage = `usage: node dist/bench/serverVsWorkers.js [--model PATH] [--agents 8] [--findings 6]
-  [--think 40] [--threads 2] [--kv-cells 32768] [--goals different|same] [--json FILE]`;
+export const serverBenchUsage = `usage: node dist/bench/serverVsWorkers.js [--model PATH] [--agents 8] [--findings 3]
+  [--think 20] [--threads 2] [--kv-cells 32768] [--goals different|same] [--json FILE]`;
 
 /** The folder that holds package.json and dist/ (the bench runs from dist/bench or, compiled by tsc, out/bench). */
 export function projectRoot(): string {
@@ -49,8 +49,8 @@ export function parseServerBenchOptions(argv: readonly string[], root: string): 
   const options = {
     model: path.join(root, "..", "shared", "models", "tiny-random-qwen2-chatml.gguf"),
     agents: 8,
-    findings: 6,
-    think: 40,
+    findings: 3,
+    think: 20,
     threads: 2,
     kvCells: 32_768,
     goals: "different" as ServerBenchOptions["goals"],
@@ -110,6 +110,8 @@ export function startRequest(o: ServerBenchOptions, workspace: string, stateDir:
     stateDir,
     threads: o.threads,
     kvCells: o.kvCells,
+    // The recipe's 20 minutes would fan in early on a busy machine, and the arms would not do the same work.
+    budgetMs: 3_600_000,
     policy: defaultPolicy(),
     script: script(o),
   } satisfies StartSwarmParams;

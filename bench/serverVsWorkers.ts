@@ -5,7 +5,7 @@
 //                windows with a private worker each.
 // Each arm gets a fresh copy of the repository (no memories of the other arm's swarms in its trunks) and fresh
 // servers, started before the clock runs (a window's worker is up before its person launches).
-// Usage: node dist/bench/serverVsWorkers.js [--agents 8] [--findings 6] [--think 40] ... (serverBenchPlan.ts)
+// Usage: node dist/bench/serverVsWorkers.js [--agents 8] [--findings 3] [--think 20] ... (serverBenchPlan.ts)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
