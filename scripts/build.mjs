@@ -40,6 +40,7 @@ if (existsSync(path.join(root, "bench/runtimeBench.ts"))) {
   targets.push({ ...node, entryPoints: ["bench/memorySplit.ts"], outfile: "dist/bench/memorySplit.js" });
   targets.push({ ...node, entryPoints: ["bench/routerBatching.ts"], outfile: "dist/bench/routerBatching.js" });
   targets.push({ ...node, entryPoints: ["bench/stepProfile.ts"], outfile: "dist/bench/stepProfile.js" });
+  targets.push({ ...node, entryPoints: ["bench/serverVsWorkers.ts"], outfile: "dist/bench/serverVsWorkers.js" });
 }
 
 for (const t of targets) {
