@@ -2,7 +2,7 @@
 import type { EngineSettings } from "../protocol/engine";
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { askUserTimeoutSchema, maxAskUserTimeoutSeconds } from "../protocol/steering";
-import { memoryBudgetForm, parseMemoryBudget } from "../protocol/settings";
+import { maxPoolSwarms, memoryBudgetForm, parseMemoryBudget, poolShareCellsSchema } from "../protocol/settings";
 import { defaultWatchGoal } from "../core/builtinRecipes";
 import { engineFlags, mebibytes, positiveInt, readFlags, runtimeFlags, serverFlag, UsageError } from "./flagParsing";
 
@@ -24,6 +24,10 @@ export interface RunOptions {
   kvCells?: number;
   /** Most memory the KV cache may take, as written ("6GB"); checked to be a size with its unit. */
   memoryBudget?: string;
+  /** Most KV cells this swarm may take of a pool it shares with other swarms (default: a fair share). */
+  poolShare?: number;
+  /** How many swarms a pool this run creates is sized for (default 1). */
+  poolSwarms?: number;
   /** Where the model runs (default auto: the machine's GPU when a build for it loads, else the CPU). */
   gpu?: GpuSetting;
   /** The KV cache's element type (default f16). */
@@ -73,6 +77,8 @@ const runFlags = new Set([
   "--thinking-tokens",
   "--kv-cells",
   "--memory-budget",
+  "--pool-share",
+  "--pool-swarms",
   "--gpu",
   "--kv-cache-type",
   "--engine",
@@ -131,6 +137,8 @@ export function parseRun(argv: string[]): RunOptions {
     thinkingTokens: opt("--thinking-tokens", positiveInt),
     kvCells: opt("--kv-cells", positiveInt),
     memoryBudget: memoryBudgetFlag(f.get("--memory-budget")),
+    poolShare: opt("--pool-share", poolShareFlag),
+    poolSwarms: opt("--pool-swarms", poolSwarmsFlag),
     ...runtimeFlags(f),
     ...engineFlags(f),
     events: f.get("--events"),
@@ -158,4 +166,16 @@ export function askUserSeconds(flag: string, value: string): number {
 function memoryBudgetFlag(value: string | undefined): string | undefined {
   if (value === undefined || parseMemoryBudget(value) !== undefined) return value;
   throw new UsageError(`--memory-budget expects ${memoryBudgetForm}; got "${value}".`);
+}
+
+function poolShareFlag(flag: string, value: string): number {
+  const cells = positiveInt(flag, value);
+  if (poolShareCellsSchema.safeParse(cells).success) return cells;
+  throw new UsageError(`${flag} expects 256 KV cells or more (one llama.cpp block); got "${value}".`);
+}
+
+function poolSwarmsFlag(flag: string, value: string): number {
+  const swarms = positiveInt(flag, value);
+  if (swarms <= maxPoolSwarms) return swarms;
+  throw new UsageError(`${flag} expects 1 to ${maxPoolSwarms} swarms; got "${value}".`);
 }

@@ -45,6 +45,8 @@ export function flagInputs(opts: RunOptions): Partial<LaunchInputs> {
     agents: opts.agents,
     kvCells: opts.kvCells,
     memoryBudget: opts.memoryBudget,
+    poolShareCells: opts.poolShare,
+    poolSwarms: opts.poolSwarms,
     gpu: opts.gpu,
     kvCacheType: opts.kvCacheType,
     budgetMs: opts.budgetMs,

@@ -26,7 +26,7 @@ function where(stats: SwarmStats): string {
 }
 
 export function budgetLine(stats: SwarmStats): string {
-  const share = poolShareText(stats.share);
+  const share = poolShareText(stats.share, stats.poolCells);
   return (
     `KV ${stats.mode}${where(stats)}: ${stats.usedCells}/${stats.poolCells} cells (${kib(stats.usedBytes)}), trunk ${stats.trunkCells} cells x ${stats.trunkOwners} owners, ` +
     `free ${stats.freeCells}; ${stats.tokensPerSecond.toFixed(1)} tok/s, ${stats.rowsPerDispatch.toFixed(1)} rows/dispatch` +

@@ -26,6 +26,10 @@ export const commandUsage = {
       --kv-cells <n>              cap on the KV cells of the whole swarm (default: sized from free memory)
       --memory-budget <size>      most memory the swarm's KV cache may take, like 6GB or 512MiB (caps its cells
                                   at the model's bytes per cell; default: sized from free memory)
+      --pool-share <n>            most KV cells this swarm may take of a pool it shares with other swarms on
+                                  the same model (at least 256; default: a fair share of the pool)
+      --pool-swarms <n>           size a new pool for n swarms (1-16; default 1): each gets a fair share as
+                                  its cap, and swarms launched later join it and step in the same dispatch
       --sparse-above-mib <n>      writers get sparse worktrees when one checkout is above n MiB (0: always;
                                   default: the recipe's budgets.sparseCheckoutAboveMiB, else 128)
       --gpu <backend>             auto (default: the GPU when a runtime built for it loads, else the CPU),

@@ -47,6 +47,13 @@ export const memoryBudgetSchema = z
   .string()
   .refine((text) => parseMemoryBudget(text) !== undefined, { error: `expected ${memoryBudgetForm}` });
 
+/** Most swarms a pool may be sized for (llama.cpp's sequences bound it long before memory would). */
+export const maxPoolSwarms = 16;
+/** A swarm's cap of cells on a pool it shares: at least one llama.cpp block, so that its trunk has room. */
+export const poolShareCellsSchema = z.number().int().min(256);
+/** How many swarms a new pool is sized for (its cells count that many swarms' sequences). */
+export const poolSwarmsSchema = z.number().int().min(1).max(maxPoolSwarms);
+
 export const settingsSchema = z.object({
   /** Absolute path of the GGUF model; empty until the user picks one. */
   modelPath: z.string().default(""),
@@ -96,6 +103,12 @@ export const settingsSchema = z.object({
   sharedWorker: z.boolean().default(false),
   /** Most memory the swarm's KV cache may take ("6GB"); empty: sized from free memory (and kvCellsBudget). */
   memoryBudget: z.union([z.literal(""), memoryBudgetSchema]).default(""),
+  /** Most KV cells a swarm may take of a pool it shares; 0: a fair share of the pool among its swarms. */
+  poolShareCells: z
+    .union([z.literal(0), poolShareCellsSchema], { error: "expected 0 (a fair share) or 256 or more" })
+    .default(0),
+  /** How many swarms a new pool is sized for; each gets a fair share of it unless poolShareCells says otherwise. */
+  poolSwarms: poolSwarmsSchema.default(1),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -123,6 +136,8 @@ export const settingKeys = [
   "sparseCheckoutAboveMiB",
   "sharedWorker",
   "memoryBudget",
+  "poolShareCells",
+  "poolSwarms",
 ] as const;
 
 /** The web settings as a swarm's start request carries them. */

@@ -7,7 +7,7 @@ import { gpuChoiceSchema, kvCacheTypeSchema, kvPlacementSchema, modelFactsSchema
 import { swarmEventSchema } from "./swarmEvents";
 import { branchDiffSchema, branchReviewSchema, mergeIntoCurrentResultSchema } from "./userReview";
 import { turnScriptSchema } from "./turnScript";
-import { commandPolicySchema, memoryBudgetSchema } from "./settings";
+import { commandPolicySchema, memoryBudgetSchema, poolShareCellsSchema, poolSwarmsSchema } from "./settings";
 import { webSettingsSchema } from "./webTools";
 import { askUserTimeoutSchema } from "./steering";
 import { standingParamsSchema } from "./triggers";
@@ -33,6 +33,10 @@ export const startSwarmParams = z.object({
   kvCells: z.number().int().min(256).optional(),
   /** Most memory the KV pool may take ("6GB": --memory-budget, swarmboard.memoryBudget); caps the pool's cells. */
   memoryBudget: memoryBudgetSchema.optional(),
+  /** The most KV cells this swarm may take of a pool it shares (--pool-share, swarmboard.poolShareCells); default a fair share. */
+  poolShareCells: poolShareCellsSchema.optional(),
+  /** How many swarms a pool this swarm creates is sized for (--pool-swarms, swarmboard.poolSwarms); default 1. */
+  poolSwarms: poolSwarmsSchema.optional(),
   gpu: gpuChoiceSchema.optional(),
   kvCacheType: kvCacheTypeSchema.optional(),
   /** Which engine computes the tokens (default local); a remote one's API key travels only in this message. */

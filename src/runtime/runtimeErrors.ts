@@ -31,7 +31,14 @@ export class KvAdmissionError extends Error {
 }
 
 export type SwarmRuntimeErrorCode =
-  "no-sequence-left" | "agent-released" | "agent-busy" | "invalid-request" | "context-disposed" | "pool-full";
+  | "no-sequence-left"
+  | "agent-released"
+  | "agent-busy"
+  | "invalid-request"
+  | "context-disposed"
+  | "pool-full"
+  /** A second model does not fit beside the ones loaded (modelRoom.ts). */
+  | "memory-full";
 
 /** A request the swarm context cannot serve in its present state. */
 export class SwarmRuntimeError extends Error {

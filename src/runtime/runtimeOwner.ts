@@ -10,6 +10,7 @@ import { loadSwarmModel, type SwarmModel } from "./loadModel";
 import type { EngineContext } from "./port/engine";
 import type { GpuChoice, LoadSwarmModelOptions, TrunkShape } from "./port/engineShapes";
 import { SwarmRuntimeError } from "./runtimeErrors";
+import { checkRoomForModel, processMemoryRoom, type MemoryRoom } from "./modelRoom";
 
 /** A pool swarms share, as the owner sees it (the local engine's SwarmPool). */
 export interface LivePool {
@@ -50,6 +51,11 @@ export class RuntimeOwner {
   private disposed = false;
   /** Models this owner loaded with their weights: the shared worker reports it (one model, many clients: 1). */
   private weightLoads = 0;
+  /** The files of the models loaded with their weights, by load key (a second one loads only if memory allows). */
+  private readonly weightFiles = new Map<string, string>();
+
+  /** `memoryRoom`: the memory a second model must fit in (modelRoom.ts; a test gives its own). */
+  constructor(private readonly memoryRoom: () => MemoryRoom = processMemoryRoom) {}
 
   /** One Llama per GPU choice for the owner's life (the models are loaded on top of it). */
   async llama(gpu: GpuChoice = false): Promise<LoadedLlama> {
@@ -63,9 +69,20 @@ export class RuntimeOwner {
     const modelPath = path.resolve(options.modelPath);
     const key = JSON.stringify([modelPath, String(options.gpu ?? false), options.threads, options.vocabOnly === true]);
     return remember(this.models, key, async () => {
+      const weights = options.vocabOnly !== true;
+      if (weights) {
+        const others = new Set([...this.weightFiles.values()].filter((file) => file !== modelPath));
+        checkRoomForModel(modelPath, [...others], this.memoryRoom());
+      }
       const model = await loadSwarmModel({ ...options, modelPath }, (gpu) => this.llama(gpu));
-      if (options.vocabOnly !== true) this.weightLoads++;
-      model.model.onDispose.createListener(() => this.models.delete(key));
+      if (weights) {
+        this.weightLoads++;
+        this.weightFiles.set(key, modelPath);
+      }
+      model.model.onDispose.createListener(() => {
+        this.models.delete(key);
+        this.weightFiles.delete(key);
+      });
       return model;
     });
   }

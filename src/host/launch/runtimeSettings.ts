@@ -7,6 +7,9 @@ import type { GpuSetting, KvCacheType } from "../../protocol/runtime";
 export interface RuntimeRequest {
   readonly kvCells?: number;
   readonly memoryBudget?: string;
+  /** The swarm's cap on a pool it shares (0 in the settings: none asked, a fair share). */
+  readonly poolShareCells?: number;
+  readonly poolSwarms?: number;
   readonly gpu: GpuSetting;
   readonly kvCacheType: KvCacheType;
 }
@@ -18,5 +21,7 @@ export function runtimeSettings(settings: Settings, kvCells?: number): RuntimeRe
     kvCacheType: settings.kvCacheType,
     ...(cap === undefined ? {} : { kvCells: cap }),
     ...(settings.memoryBudget === "" ? {} : { memoryBudget: settings.memoryBudget }),
+    ...(settings.poolShareCells > 0 ? { poolShareCells: settings.poolShareCells } : {}),
+    ...(settings.poolSwarms > 1 ? { poolSwarms: settings.poolSwarms } : {}),
   };
 }

@@ -63,7 +63,7 @@ export function budgetView(stats: SwarmStats): BudgetView {
   const byMemory = stats.memory?.moreAgentsByMemory;
   const fit = byMemory === undefined ? kvFit : Math.min(kvFit, byMemory);
   const moreAgentsFit = Number.isFinite(fit) ? fit : null;
-  const share = poolShareText(stats.share);
+  const share = poolShareText(stats.share, stats.poolCells);
   return {
     summary: budgetSummary(stats, moreAgentsFit),
     mode: stats.mode,

@@ -18,7 +18,7 @@ export async function forkFrom(
   if (available < expectedTail) {
     throw new KvAdmissionError(
       `No room for a new agent: it is expected to need ${expectedTail} KV cells and ${available} are free. ` +
-        "Release finished agents, fork with a smaller expectedTail, or raise swarmboard.kvCellsBudget.",
+        admission.fullAdvice(parent.id, true),
       expectedTail,
       available,
     );

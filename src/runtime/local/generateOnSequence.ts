@@ -40,7 +40,7 @@ function takeCells(slot: SwarmSequence, count: number, progress: Progress): bool
     availableCells: available,
     message:
       `${slot.id} is paused: its next ${count === 1 ? "token needs a KV cell" : `${count} tokens need KV cells`} ` +
-      `and ${available} are free for it. Release finished agents or raise swarmboard.kvCellsBudget.`,
+      `and ${available} are free for it. ${admission.fullAdvice(slot.id)}`,
   });
   return false;
 }

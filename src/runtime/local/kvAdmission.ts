@@ -100,6 +100,27 @@ export class KvAdmission {
     return Math.max(0, Math.min(sequenceRoom, this.freeCells() - this.outstanding(), shareRoom));
   }
 
+  /**
+   * What to do when `id` (or a fork of it) found no room, in words for its kv-full message: when its swarm's cap on
+   * a shared pool is what binds (the pool itself has more), the cap and how to raise it; else the pool's remedy.
+   */
+  fullAdvice(id: string, fork = false): string {
+    const share = this.shares.get(id);
+    const shareRoom = fork ? this.shareRoom(id) : this.shareRoom(id, id);
+    const poolRoom = this.freeCells() - this.outstanding(fork ? undefined : id);
+    const capBinds = share !== undefined && Number.isFinite(share.cap) && shareRoom < poolRoom;
+    // A split cache (copy mode) is never shared: its limit is the sequence's stream, not a cap.
+    if (capBinds && this.ledger.mode !== "copy-mode")
+      return (
+        `Its swarm reached its cap of ${share!.cap.toLocaleString("en-US")} KV cells on the pool it shares ` +
+        `(${this.shareUsed(share!).toLocaleString("en-US")} written, the rest promised to its agents) while the pool ` +
+        "has more free: release finished agents, or launch it with a larger --pool-share / swarmboard.poolShareCells " +
+        "(or size the pool for fewer swarms: --pool-swarms / swarmboard.poolSwarms)."
+      );
+    const smaller = fork ? ", fork with a smaller expectedTail," : "";
+    return `Release finished agents${smaller} or raise swarmboard.kvCellsBudget.`;
+  }
+
   freeCells(): number {
     return this.poolCells - this.ledger.usedCells() - this.ledger.inFlightCells();
   }

@@ -15,6 +15,7 @@ import { defaultExpectedTail, llamaMaxSequences } from "./swarmContextOptions";
 import { SwarmPool } from "./swarmPool";
 import { withTrunkBos } from "../trunkTokens";
 import { poolFullMessage } from "./poolRoom";
+import { fairShareCells } from "../../core/poolShares";
 
 export class LocalEngine implements SwarmEngine {
   readonly kind = "local" as const;
@@ -53,11 +54,17 @@ export class LocalEngine implements SwarmEngine {
     const joined = await this.joinLivePool(tokens, request);
     if (joined !== undefined) return joined;
     const pool = await sizePool();
+    const poolSwarms = request.poolSwarms ?? 1;
+    // The first swarm's cap: its own, else its fair share of a pool sized for several (none on a pool for one).
+    const cellCap =
+      request.cellCap ?? fairShareCells({ poolCells: pool.cells, poolSwarms, running: 0, room: pool.cells });
     const context = await this.createContext({
       maxAgents: shape.maxAgents,
       kvCells: pool.cells,
       threads: shape.threads,
       poolOrigin: pool.origin,
+      poolSwarms,
+      ...(cellCap === undefined ? {} : { cellCap }),
       ...(request.swarmId === undefined ? {} : { label: request.swarmId }),
       // Sequences cost no cells in a unified pool (the cells are shared out by admission and each swarm's cap), so
       // the context has as many as llama.cpp allows for swarms of this shape: measured on stories260K, 256
@@ -76,10 +83,10 @@ export class LocalEngine implements SwarmEngine {
   }
 
   /**
-   * This swarm on the first live pool of its shape with room for it. None has room: a launch that asked for a share
-   * of its own (`cellCap`) is refused with what runs there; one that did not gets a pool of its own beside them
-   * (undefined here), sized from the memory that is free now: a pool sized for one swarm's agents rarely has room
-   * for a second, and the model is still loaded once.
+   * This swarm on the first live pool of its shape with room for it, its cap the launch's or a fair share of that
+   * pool. None has room: a launch that asked for a share of its own (`cellCap`) is refused with what runs there;
+   * one that did not gets a pool of its own beside them (undefined here), sized from the memory that is free now
+   * (the model is still loaded once; a pool sized for several swarms, swarmboard.poolSwarms, avoids it).
    */
   private async joinLivePool(tokens: readonly Token[], request: TrunkRequest): Promise<OpenedTrunk | undefined> {
     const trunk = withTrunkBos(this.model, [...tokens]);
@@ -87,8 +94,10 @@ export class LocalEngine implements SwarmEngine {
     for (const pool of this.owner.livePools(request.shape)) {
       if (!(pool instanceof SwarmPool)) continue;
       const need = this.need(pool, trunk, request);
-      if (need.cells <= pool.roomForAnother() && need.seats <= pool.freeSequences)
-        return this.joinPool(pool, tokens, request);
+      const room = pool.roomForAnother();
+      const cap = request.cellCap ?? fairShareOf(pool, room);
+      if (need.cells <= Math.min(cap, room) && need.seats <= pool.freeSequences)
+        return this.joinPool(pool, tokens, request, cap);
       refusal ??= poolFullMessage(pool, need);
     }
     if (refusal !== undefined && request.cellCap !== undefined) throw new SwarmRuntimeError("pool-full", refusal);
@@ -102,10 +111,14 @@ export class LocalEngine implements SwarmEngine {
     return { cells, seats: request.shape.maxAgents + 2 };
   }
 
-  /** This swarm on a pool a running swarm of its shape created: its cap is the launch's, or what is free. */
-  private async joinPool(pool: SwarmPool, tokens: readonly Token[], request: TrunkRequest): Promise<OpenedTrunk> {
+  /** This swarm on a pool a running swarm of its shape created, with the cap it was given. */
+  private async joinPool(
+    pool: SwarmPool,
+    tokens: readonly Token[],
+    request: TrunkRequest,
+    cap: number,
+  ): Promise<OpenedTrunk> {
     const { shape } = request;
-    const cap = request.cellCap ?? pool.roomForAnother();
     const context = new SwarmContext(pool, {
       maxAgents: shape.maxAgents,
       kvCells: pool.poolCells,
@@ -148,6 +161,12 @@ export class LocalEngine implements SwarmEngine {
       throw new SwarmRuntimeError("invalid-request", "That context is not one of this local engine's.");
     return context;
   }
+}
+
+/** A fair share of a live pool for a swarm joining it (core/poolShares.ts); it always has a tenant, so a number. */
+function fairShareOf(pool: SwarmPool, room: number): number {
+  const input = { poolCells: pool.poolCells, poolSwarms: pool.facts.poolSwarms, running: pool.tenantCount, room };
+  return fairShareCells(input) ?? room;
 }
 
 /** A trunk saved by an earlier worker is restored when it checks out (trunkStateFile.ts); else it is decoded. */

@@ -15,7 +15,8 @@ export function poolFullMessage(pool: SwarmPool, need: { cells: number; seats: n
     `This swarm does not fit beside the ${pool.tenantCount} running on this model's pool: it needs ` +
     `${count(need.cells)} KV cells and ${need.seats} sequences; the pool has ${count(free)} of ` +
     `${count(pool.poolCells)} cells and ${pool.freeSequences} of ${pool.context.totalSequences} sequences free. ` +
-    `Running: ${running}. Stopping one of them frees its cells; a smaller cap (--kv-cells / ` +
-    "swarmboard.kvCellsBudget) or fewer agents asks for less."
+    `Running: ${running}. Stopping one of them frees its cells; a smaller share (--pool-share / ` +
+    "swarmboard.poolShareCells) or fewer agents asks for less; a pool sized for more swarms (--pool-swarms / " +
+    "swarmboard.poolSwarms) holds more of them."
   );
 }

@@ -12,6 +12,8 @@ export interface PoolFacts {
   readonly cost: KvCellCost;
   readonly placement: KvPlacement;
   readonly poolOrigin?: string;
+  /** How many swarms the pool was sized for (a fair share of it is the pool over at least that many). */
+  readonly poolSwarms: number;
 }
 
 /**

@@ -23,7 +23,12 @@ export async function createSwarmPool(model: SwarmModel, options: SwarmContextOp
   const shared = options.unified !== false && (await model.supportsSharedCells());
   const headSize = Math.min(model.facts.keyHeadDim, model.facts.valueHeadDim);
   const context = await model.model.createContext(llamaContextOptions(options, shared, cost, model.threads, headSize));
-  const facts: PoolFacts = { cost, placement: await model.placement(), poolOrigin: options.poolOrigin };
+  const facts: PoolFacts = {
+    cost,
+    placement: await model.placement(),
+    poolOrigin: options.poolOrigin,
+    poolSwarms: options.poolSwarms ?? 1,
+  };
   return new SwarmPool(model, context, facts);
 }
 

@@ -63,7 +63,7 @@ export class SwarmSequence {
         const available = admission.availableFor(this.id);
         throw new KvAdmissionError(
           `${this.id} cannot append ${toDecode.length} tokens: only ${available} KV cells are free for it. ` +
-            "Release finished agents or raise swarmboard.kvCellsBudget.",
+            admission.fullAdvice(this.id),
           toDecode.length,
           available,
         );

@@ -1,24 +1,10 @@
 // Samples the worker's own memory for the budget: the resident set of this process, what of it the model's weights
 // and the KV pool hold, and what the machine can still give; the split into fixed and per-agent parts is the pure
 // rule of src/core/workerMemory.ts. Weights and KV count only where they sit in RAM (a GPU's share is in VRAM).
-import { readFileSync, statSync } from "node:fs";
-import { freemem } from "node:os";
+import { statSync } from "node:fs";
+import { availableMemoryBytes } from "../availableMemory";
 import { splitWorkerMemory, type MemorySplitState } from "../../core/workerMemory";
 import type { KvPlacement, WorkerMemory } from "../../protocol/runtime";
-
-/** Memory the machine can still give: Linux's MemAvailable (page cache it can drop included), else free memory. */
-export function availableMemoryBytes(): number {
-  try {
-    const line = readFileSync("/proc/meminfo", "utf8")
-      .split("\n")
-      .find((l) => l.startsWith("MemAvailable:"));
-    const kib = Number(line?.split(/\s+/)[1]);
-    if (Number.isFinite(kib)) return kib * 1024;
-  } catch {
-    // Not Linux: the OS's free memory is the nearest figure.
-  }
-  return freemem();
-}
 
 /** The share of the layers (and their KV cells) that stays in RAM. */
 function ramShare(placement: KvPlacement): number {

@@ -58,6 +58,8 @@ export interface SwarmContextOptions {
   swarms?: number;
   /** The most cells this swarm may write and be promised on a pool it shares (absent: the whole pool). */
   cellCap?: number;
+  /** How many swarms the pool was sized for (default 1): a swarm that joins without a cap gets a fair share. */
+  poolSwarms?: number;
   /** What to call this swarm to a launch its pool has no room for (its id). */
   label?: string;
 }
@@ -77,8 +79,10 @@ export interface TrunkRequest {
   readonly shape: TrunkShape;
   /** Where the trunk's state is saved and restored across processes; undefined: never. */
   readonly stateFile: string | undefined;
-  /** The most cells this swarm may take when it joins a pool other swarms use (undefined: what is free). */
+  /** The most cells this swarm may take of a pool other swarms use (undefined: a fair share, core/poolShares.ts). */
   readonly cellCap?: number;
+  /** How many swarms a pool this swarm creates is sized for (default 1). */
+  readonly poolSwarms?: number;
   /** The swarm's id, to name it to a launch its pool has no room for. */
   readonly swarmId?: string;
 }

@@ -24,10 +24,13 @@ export interface SwarmRunOptions {
   /** A cap on the KV pool (--kv-cells, swarmboard.kvCellsBudget); without it the pool is sized from free memory. */
   readonly kvCells?: number;
   /**
-   * The most KV cells this swarm may take when it joins the pool of a running swarm on the same model and settings
-   * (shown in its budget); without it, what that pool has free when it joins.
+   * The most KV cells this swarm may take of a pool it shares with other swarms on the same model and settings
+   * (--pool-share, swarmboard.poolShareCells, swarm/start; shown in its budget); without it, a fair share
+   * (src/core/poolShares.ts).
    */
   readonly poolShareCells?: number;
+  /** How many swarms a pool this swarm creates is sized for (--pool-swarms, swarmboard.poolSwarms); default 1. */
+  readonly poolSwarms?: number;
   /** Most memory the KV pool may take ("6GB": --memory-budget, swarmboard.memoryBudget); caps its cells. */
   readonly memoryBudget?: string;
   /** Sparse writers' worktrees above this many MiB per checkout (--sparse-above-mib, the setting); wins over the recipe's. */

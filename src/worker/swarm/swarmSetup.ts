@@ -163,7 +163,9 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const workerMemory = context.stats().memory;
     const short = workerMemory === undefined ? undefined : memoryRoomNote(workerMemory, plan.widestStage);
     if (short !== undefined) await observed(short);
-    const equalShare = Math.floor((context.poolCells - context.trunkTokens.length) / plan.widestStage) - 64;
+    // On a pool shared with other swarms this swarm's cap, not the pool, is what its agents share.
+    const cells = Math.min(context.poolCells, context.stats().share?.capCells ?? Number.POSITIVE_INFINITY);
+    const equalShare = Math.floor((cells - context.trunkTokens.length) / plan.widestStage) - 64;
     const tailBudget = Math.max(64, Math.min(equalShare, options.tailCells ?? equalShare));
     const releaseTrunk = keepOrDispose(engine, trunk);
     const close = async () => {

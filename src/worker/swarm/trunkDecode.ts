@@ -6,6 +6,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { plannedRoster } from "../../core/roster";
 import { renderTrunk } from "../../core/trunkPrompt";
+import { poolSizingSequences } from "../../core/poolShares";
 import type { AgentRule } from "../../protocol/agentRules";
 import type { Task } from "../../protocol/tasks";
 import { AgentChatFormat } from "../../runtime/modelServices";
@@ -60,13 +61,19 @@ export async function decodeTrunk(input: TrunkInput): Promise<DecodedTrunk> {
   const { model } = engine;
   const format = await AgentChatFormat.create(model, trunkText, plan.tools);
   const shape = trunkShape(options, model, plan.widestStage + plan.subagentSeats);
-  const sizePool = () => resolveKvPool(model, { ...options, sequences: shape.maxAgents + 2 });
-  const cellCap = options.poolShareCells;
+  // A pool sized for several swarms counts each one's sequences (core/poolShares.ts); memory and caps still bound it.
+  const { poolShareCells: cellCap, poolSwarms } = options;
+  const sequences = poolSizingSequences(shape.maxAgents + 2, poolSwarms);
+  const sizePool = async () => {
+    const size = await resolveKvPool(model, { ...options, sequences });
+    return poolSwarms && poolSwarms > 1 ? { ...size, origin: `${size.origin}; sized for ${poolSwarms} swarms` } : size;
+  };
   const request = {
     shape,
     stateFile: trunkStateFile(shape),
     swarmId: options.swarmId,
     ...(cellCap ? { cellCap } : {}),
+    ...(poolSwarms ? { poolSwarms } : {}),
   };
   const { context, trunkReuse } = await engine.openTrunk(format.trunkTokens, request, sizePool);
   return { context, format, rules, shape, ...(trunkReuse ? { trunkReuse } : {}) };
