@@ -55,7 +55,7 @@ export interface McpOptions {
   noAgentRules: boolean;
   /** Seconds an agent's ask_user waits for a client's answer_question (default 0: agents decide alone). */
   askUserTimeout?: number;
-  /** Launch on the user's shared worker (`swarmboard serve`): --server or $SWARMBOARD_SERVER. */
+  /** On the user's shared worker (`swarmboard serve`, the default); --no-server or SWARMBOARD_SERVER=0: here. */
   server: boolean;
 }
 

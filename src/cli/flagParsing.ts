@@ -79,16 +79,17 @@ export function readFlags(argv: string[], flags: Set<string>, switches: Set<stri
   return out;
 }
 
-/** The environment variable that makes `run`, `watch` and `mcp` attach to the shared server without --server. */
+/** The environment variable that makes `run`, `watch` and `mcp` run their swarms in process (0) without --no-server. */
 export const serverVariable = "SWARMBOARD_SERVER";
 
 /**
- * --server and --no-server (`run`, `watch`, `mcp`): whether the swarms run on the user's shared worker; without
- * either, $SWARMBOARD_SERVER=1 asks for it and anything else runs them in this process.
+ * --server and --no-server (`run`, `watch`, `mcp`): whether the swarms run on the user's shared worker (the default:
+ * one model loaded for every client) or in this process; without either, $SWARMBOARD_SERVER=0 (or false) asks for
+ * this process.
  */
 export function serverFlag(f: Map<string, string>, env: NodeJS.ProcessEnv = process.env): boolean {
   if (f.has("--server") && f.has("--no-server")) throw new UsageError("give --server or --no-server, not both.");
   if (f.has("--no-server")) return false;
   if (f.has("--server")) return true;
-  return env[serverVariable] === "1" || env[serverVariable] === "true";
+  return env[serverVariable] !== "0" && env[serverVariable] !== "false";
 }

@@ -103,7 +103,7 @@ export async function runMcpServer(options: Omit<McpSwarmOptions, "log">, onServ
   // stdout carries the protocol: anything else printed there (a library's console.log) would corrupt it.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const log = (line: string) => process.stderr.write(`swarmboard mcp: ${line}\n`);
-  // --server: the swarms run on the user's shared worker (started when none runs); it outlives this MCP server.
+  // The swarms run on the user's shared worker (started when none runs; --no-server: here); it outlives this MCP server.
   const connection = onServer ? await attachToServer("mcp", log) : undefined;
   connection?.onClose(() => log("the Swarmboard server closed the connection: launches fail until it is back"));
   const swarms = new McpSwarms({ ...options, log }, connection?.peer);

@@ -53,7 +53,7 @@ export interface RunOptions {
   sparseAboveMiB?: number;
   /** `swarmboard watch`: a standing swarm that takes triggers until stopped. */
   watch?: WatchOptions;
-  /** Run on the user's shared worker (`swarmboard serve`), started when none runs: --server or $SWARMBOARD_SERVER. */
+  /** On the user's shared worker (`swarmboard serve`, started when none runs); --no-server or SWARMBOARD_SERVER=0: here. */
   server: boolean;
 }
 

@@ -1,114 +1,38 @@
-// `swarmboard run --server`: the same run, on the user's shared worker instead of in this process. The CLI checks
-// its inputs as an in-process run does, asks the server to start the swarm (`swarm/start`, the way a window does),
-// then shows its event stream on the terminal, answers its approvals unattended, carries stdin's steering lines
-// to the server, and prints the same summary from the events when the swarm ends. The server writes the state dir's
-// events.jsonl itself; --events is appended here as well.
-import { appendFileSync, existsSync } from "node:fs";
+// `swarmboard run` and `watch` on the user's shared worker (the default; --no-server runs in this process). The CLI
+// checks its inputs as an in-process run does, asks the server to start the swarm (`swarm/start`, the way a window
+// does) or to resume it (`history/resume`, as a window's Resume), then shows its event stream on the terminal,
+// answers its approvals unattended, carries stdin's steering lines (a watch's triggers too) to the server, and prints
+// the same summary from the events when the swarm ends. The server writes the state dir's events.jsonl itself;
+// --events is appended here as well.
+import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { RpcError } from "../core/rpc/rpcPeer";
-import { reduceSwarm, emptySwarm, type SwarmViewState } from "../core/swarmView";
+import type { SwarmViewState } from "../core/swarmView";
 import { addTaskMethod, answerQuestionMethod, pauseAgentMethod } from "../protocol/steering";
-import type { SwarmEvent } from "../protocol/swarmEvents";
+import { resumeSwarmMethod } from "../protocol/swarmHistoryRpc";
 import {
   answerApprovalMethod,
   messageSwarmMethod,
   startSwarmMethod,
   stopSwarmMethod,
   swarmEventsNotification,
-  type StartSwarmParams,
 } from "../protocol/swarmRpc";
+import { swarmTriggerMethod, triggerInputSchema } from "../protocol/triggers";
+import { formatZodIssues } from "../protocol/zodIssues";
 import { workerLogNotification } from "../protocol/workerRpc";
-import { defaultPolicy } from "../worker/swarm/defaultPolicy";
-import { UsageError } from "./flagParsing";
-import { checkModelFile, checkNewStateDir, checkWorkspace, InputError } from "./inputChecks";
+import { FollowedSwarm } from "./followedSwarm";
+import { InputError } from "./inputChecks";
 import type { RunOptions } from "./runArgs";
 import { exitCodes, summaryText } from "./runSummary";
-import { checkRunFiles, flagInputs, noModelHelp } from "./runInputs";
 import { attachToServer } from "./serverAttach";
 import type { ServerConnection } from "./serverConnection";
+import { serverRequest, type ServerRequest } from "./serverRunParams";
 import { listenForSteering } from "./stdinMessages";
 import { TerminalView } from "./terminalView";
-import { fileTimeStamp } from "../core/stateDirNames";
+import { triggerSaid } from "./watchInputs";
 
-/** What an in-process run takes that the server's start request does not carry (yet): refused with what to do. */
-function refuseInProcessOnly(opts: RunOptions): void {
-  const only = opts.resume
-    ? "--resume"
-    : opts.watch
-      ? "swarmboard watch"
-      : opts.thinkingTokens
-        ? "--thinking-tokens"
-        : "";
-  if (only !== "")
-    throw new UsageError(`${only} runs in this process only for now: leave --server out (or give --no-server).`);
-}
-
-/** The start request of the run, its inputs checked here as an in-process run checks them. */
-export async function serverStartParams(opts: RunOptions, cwd: string): Promise<StartSwarmParams> {
-  refuseInProcessOnly(opts);
-  const files = await checkRunFiles(opts);
-  const workspace = await checkWorkspace(opts.workspace ?? cwd);
-  const model = opts.model ?? process.env.SWARMBOARD_MODEL;
-  if (!model) throw new InputError(noModelHelp);
-  const modelPath = await checkModelFile(model);
-  // The server resolves a recipe file from its own folder: a relative one is made absolute here.
-  const recipe = opts.recipe ?? "organization";
-  const recipeFile = path.resolve(cwd, recipe);
-  // The swarm's id is the server's to give: the default state dir is named by the time instead.
-  const stateDir =
-    opts.stateDir === undefined
-      ? path.join(path.dirname(workspace), ".swarmboard-state", `${path.basename(workspace)}-${fileTimeStamp()}`)
-      : await checkNewStateDir(opts.stateDir);
-  const flags = Object.fromEntries(Object.entries(flagInputs(opts)).filter(([, v]) => v !== undefined));
-  const { threads, agentRules, ...rest } = flags as Partial<StartSwarmParams>;
-  return {
-    ...rest,
-    goal: opts.goal,
-    recipe: recipe.endsWith(".json") && existsSync(recipeFile) ? recipeFile : recipe,
-    modelPath,
-    workspace,
-    stateDir,
-    threads: threads ?? 2,
-    policy: defaultPolicy(),
-    ...(agentRules === false ? { agentRules } : {}),
-    ...(files.script ? { script: files.script } : {}),
-  };
-}
-
-/** The swarm's events on this connection, held until its id is known (the first batch may beat the answer). */
-class FollowedSwarm {
-  readonly events: SwarmEvent[] = [];
-  view: SwarmViewState | undefined;
-  private readonly early: SwarmEvent[] = [];
-  private swarmId: string | undefined;
-  private ended!: (end: SwarmEvent & { type: "swarm-ended" }) => void;
-  readonly end = new Promise<SwarmEvent & { type: "swarm-ended" }>((resolve) => (this.ended = resolve));
-
-  constructor(private readonly take: (events: readonly SwarmEvent[]) => void) {}
-
-  receive(swarmId: string, batch: readonly SwarmEvent[]): void {
-    if (this.swarmId === undefined) this.early.push(...batch);
-    else if (swarmId === this.swarmId) this.apply(batch);
-  }
-
-  started(swarmId: string): void {
-    this.swarmId = swarmId;
-    this.view = emptySwarm(swarmId, Date.now());
-    this.apply(this.early.splice(0).filter((e) => e.swarmId === swarmId));
-  }
-
-  private apply(batch: readonly SwarmEvent[]): void {
-    if (batch.length === 0) return;
-    this.events.push(...batch);
-    for (const e of batch) this.view = reduceSwarm(this.view!, e);
-    this.take(batch);
-    const end = batch.find((e) => e.type === "swarm-ended");
-    if (end?.type === "swarm-ended") this.ended(end);
-  }
-}
-
-/** Stdin's steering lines, each a request to the server for this swarm. */
-function steerOnServer(connection: ServerConnection, swarmId: string): () => void {
+/** Stdin's steering lines, each a request to the server for this swarm; a standing swarm's take triggers too. */
+function steerOnServer(connection: ServerConnection, swarmId: string, standing: boolean): () => void {
   const { peer } = connection;
   return listenForSteering(
     process.stdin,
@@ -118,6 +42,17 @@ function steerOnServer(connection: ServerConnection, swarmId: string): () => voi
       addTask: async (text) => ({ id: (await peer.request(addTaskMethod, { swarmId, text })).taskId }),
       answer: async (questionId, text) =>
         (await peer.request(answerQuestionMethod, { swarmId, questionId, text })).known,
+      ...(standing
+        ? {
+            trigger: async (raw: unknown) => {
+              // Said here as the inbox says it in process, rather than as a failed request.
+              const parsed = triggerInputSchema.safeParse(raw);
+              if (!parsed.success) throw new Error(`not a trigger: ${formatZodIssues(parsed.error, "(trigger)")}`);
+              const taken = await peer.request(swarmTriggerMethod, { swarmId, trigger: parsed.data });
+              return { triggerId: taken.triggerId, said: triggerSaid(taken) };
+            },
+          }
+        : {}),
     },
     (line) => process.stderr.write(`${line}\n`),
   );
@@ -169,9 +104,21 @@ function agentLinesOf(view: SwarmViewState | undefined): string[] {
   );
 }
 
+/** Asks the server for the run's swarm: started, or resumed from its state dir; whether it stands (takes triggers). */
+async function launchOnServer(
+  connection: ServerConnection,
+  request: ServerRequest,
+): Promise<{ swarmId: string; standing: boolean }> {
+  if (request.kind === "resume") return connection.peer.request(resumeSwarmMethod, request.params).catch(asInputError);
+  const launch = { ...request.params, launchedBy: "cli" as const };
+  const { swarmId } = await connection.peer.request(startSwarmMethod, launch).catch(asInputError);
+  return { swarmId, standing: request.params.standing !== undefined };
+}
+
 export async function runThroughServer(opts: RunOptions, cwd: string): Promise<number> {
-  const params = await serverStartParams(opts, cwd);
-  const eventsFile = opts.events === undefined ? path.join(params.stateDir, "events.jsonl") : path.resolve(opts.events);
+  const request = await serverRequest(opts, cwd);
+  const { stateDir } = request;
+  const eventsFile = opts.events === undefined ? path.join(stateDir, "events.jsonl") : path.resolve(opts.events);
   const view = new TerminalView(process.stdout, process.stdout.isTTY === true && !opts.plain);
   const connection = await attachToServer("cli", (line) => process.stderr.write(`${line}\n`));
   const swarm = new FollowedSwarm((batch) => {
@@ -190,11 +137,11 @@ export async function runThroughServer(opts: RunOptions, cwd: string): Promise<n
   });
   const closed = new Promise<"closed">((resolve) => connection.onClose(() => resolve("closed")));
   try {
-    const launch = { ...params, launchedBy: "cli" as const };
-    const { swarmId } = await connection.peer.request(startSwarmMethod, launch).catch(asInputError);
+    const { swarmId, standing } = await launchOnServer(connection, request);
     swarm.started(swarmId);
-    process.stdout.write(`swarm ${swarmId}: state dir ${params.stateDir} (on the server, ${connection.socketPath})\n`);
-    const stopListening = steerOnServer(connection, swarmId);
+    const verb = request.kind === "resume" ? "resumed; " : "";
+    process.stdout.write(`swarm ${swarmId}: ${verb}state dir ${stateDir} (on the server, ${connection.socketPath})\n`);
+    const stopListening = steerOnServer(connection, swarmId, standing);
     const stopSignals = stopOnSignal(connection, swarmId);
     const end = await Promise.race([swarm.end, closed]);
     stopListening();
@@ -202,7 +149,7 @@ export async function runThroughServer(opts: RunOptions, cwd: string): Promise<n
     if (end === "closed") {
       process.stderr.write(
         `swarmboard: the server closed before swarm ${swarmId} ended; it is interrupted. Continue it with ` +
-          `\`swarmboard run --resume --state-dir ${params.stateDir}\`.\n`,
+          `\`swarmboard run --resume --state-dir ${stateDir}\`.\n`,
       );
       return exitCodes.failed;
     }

@@ -48,11 +48,13 @@ export const commandUsage = {
       --approve-asks              allow commands the policy would ask about (default: deny them)
       --plain                     plain lines even on a terminal
       --no-agent-rules            leave AGENTS.md, CLAUDE.md, .clinerules, ... out of the trunk
-      --server                    run on your shared worker (swarmboard serve, started detached when none runs):
-                                  the model it has loaded is not loaded again; Ctrl-C stops the swarm there, a
-                                  second Ctrl-C detaches; also on with SWARMBOARD_SERVER=1 (not with --resume,
-                                  watch or --thinking-tokens yet)
-      --no-server                 run in this process (the default), whatever SWARMBOARD_SERVER says
+      --server                    run on your shared worker (the default: swarmboard serve, started detached
+                                  when none runs and left running for the next client): the model it has loaded
+                                  is not loaded again; Ctrl-C stops the swarm there, a second Ctrl-C detaches
+      --no-server                 run in this process instead (also SWARMBOARD_SERVER=0): no server started or
+                                  used, the model loaded for this run alone and gone when it ends; for a machine
+                                  where a background process or a local socket is not wanted, or to keep a run
+                                  apart from the other clients' swarms
       --ask-user-timeout <s>      how long an agent's ask_user question waits for your answer on stdin (default
                                   300 on a terminal, 0 when stdin is not one: nobody answers, agents decide alone)
       While it runs, a line typed on stdin steers it: "@agent-2 <text>" messages one agent, any other line all;
@@ -82,9 +84,10 @@ export const commandUsage = {
                                              an MCP server on stdio: tools swarmboard_launch, _status, _findings,
                                              _stop, message_swarm, add_task, answer_question, send_trigger and
                                              the swarms' boards as resources (see the README); --ask-user-timeout:
-                                             how long ask_user waits for answer_question (default 0); --server (or
-                                             SWARMBOARD_SERVER=1): its swarms run on your shared worker, beside
-                                             your windows' and runs' (started detached when none runs)
+                                             how long ask_user waits for answer_question (default 0); its swarms
+                                             run on your shared worker beside your windows' and runs' (started
+                                             detached when none runs); --no-server (or SWARMBOARD_SERVER=0): in
+                                             this process instead
 `,
   eval: `  swarmboard eval [--suite <dir>] [--agents 1,4] [--tasks a,b] [--model <file.gguf>] [--free] [--json <file>]
                 [--threads <n>] [--kv-cells <n>] [--budget-ms <ms>] [--gpu <backend>] [--kv-cache-type <type>]

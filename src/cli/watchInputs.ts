@@ -4,6 +4,7 @@ import type { WatchOptions } from "./runArgs";
 import { checkTriggersFile, readTriggerRulesFile } from "./inputFiles";
 import type { StandingOptions } from "../worker/standing/standingSwarm";
 import type { TriggerDoor } from "../worker/swarm/seatSchedule";
+import type { FastPathRoute } from "../protocol/triggers";
 
 /** A watch's standing options, its files checked before anything is written or loaded. */
 export async function standingOptions(watch: WatchOptions): Promise<StandingOptions> {
@@ -16,8 +17,13 @@ export async function standingOptions(watch: WatchOptions): Promise<StandingOpti
 
 export async function takeTrigger(standing: TriggerDoor, raw: unknown): Promise<{ triggerId: string; said: string }> {
   const taken = await standing.take(raw);
+  return { triggerId: taken.trigger.id, said: triggerSaid(taken) };
+}
+
+/** What the person reads of a trigger taken (in this process, or by the server's `swarm/trigger`). */
+export function triggerSaid(taken: { readonly route: FastPathRoute; readonly duplicate: boolean }): string {
   const { route } = taken;
-  const said = taken.duplicate
+  return taken.duplicate
     ? "taken before, nothing new"
     : route.route === "dropped"
       ? `dropped (${route.reason})`
@@ -26,5 +32,4 @@ export async function takeTrigger(standing: TriggerDoor, raw: unknown): Promise<
         : route.route === "parked"
           ? `waits for the owner of ${route.thread}`
           : "sent to the router";
-  return { triggerId: taken.trigger.id, said };
 }

@@ -7,6 +7,7 @@ import { swarmEventSchema } from "./swarmEvents";
 import { askUserTimeoutSchema } from "./steering";
 import { swarmOutcomeSchema } from "./swarmRecord";
 import { turnScriptSchema } from "./turnScript";
+import { startSwarmParams, thisRunOnly } from "./swarmRpc";
 
 /**
  * A branch measured against the user's branch (HEAD): "merged" when its commits are reachable from it,
@@ -75,6 +76,19 @@ export const pastSwarmEventsMethod = defineMethod(
   }),
 );
 
+const resumeOverrides = startSwarmParams
+  .pick({
+    agents: true,
+    kvCells: true,
+    memoryBudget: true,
+    gpu: true,
+    kvCacheType: true,
+    budgetMs: true,
+    agentRules: true,
+    sparseCheckoutAboveMiB: true,
+  })
+  .partial();
+
 export const resumeSwarmMethod = defineMethod(
   "history/resume",
   repositoryTarget.extend({
@@ -88,6 +102,9 @@ export const resumeSwarmMethod = defineMethod(
     askUserTimeoutSeconds: askUserTimeoutSchema.optional(),
     /** Scripted turns for the resumed agents (tests and demos), as in swarm/start. */
     script: turnScriptSchema.optional(),
+    ...thisRunOnly.shape,
+    /** The CLI's flags on --resume (`swarmboard run --resume --agents 4`), each winning over the saved one. */
+    ...resumeOverrides.shape,
   }),
   /** `standing`: a standing swarm (Start Watching): the host sends it the editor's errors again. */
   z.object({ swarmId: z.string(), standing: z.boolean() }),

@@ -44,17 +44,25 @@ export type SwarmRecord = z.infer<typeof swarmRecordSchema>;
  * what they were given. Older CLI runs wrote more keys (and no swarmId): unknown keys are kept, a missing swarmId is
  * derived. The engine is saved without its API key (a resume asks the host or the environment again).
  */
-export const swarmInputsSchema = startSwarmParams.omit({ stateDir: true, script: true, launchedBy: true }).extend({
-  swarmId: z.string().min(1).optional(),
-  goal: z.string().min(1),
-  agents: z.number().int().positive().optional(),
-  threads: z.number().int().positive(),
-  kvCells: z.number().int().positive().optional(),
-  /** The CLI saves none: it runs the default policy. */
-  policy: commandPolicySchema.optional(),
-  /** The CLI's --approve-asks (nobody there to ask). */
-  approveAsks: z.boolean().optional(),
-  version: z.string().optional(),
-});
+export const swarmInputsSchema = startSwarmParams
+  .omit({
+    stateDir: true,
+    script: true,
+    launchedBy: true,
+    thinkingTokens: true,
+    triggerFiles: true,
+  })
+  .extend({
+    swarmId: z.string().min(1).optional(),
+    goal: z.string().min(1),
+    agents: z.number().int().positive().optional(),
+    threads: z.number().int().positive(),
+    kvCells: z.number().int().positive().optional(),
+    /** The CLI saves none: it runs the default policy. */
+    policy: commandPolicySchema.optional(),
+    /** The CLI's --approve-asks (nobody there to ask). */
+    approveAsks: z.boolean().optional(),
+    version: z.string().optional(),
+  });
 export type SwarmInputs = z.infer<typeof swarmInputsSchema>;
 export const savedSwarmInputsSchema = swarmInputsSchema.passthrough();

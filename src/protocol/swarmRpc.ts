@@ -16,6 +16,18 @@ import { sparseThresholdSchema } from "./recipe";
 /** The longest goal a swarm takes (it goes into every agent's trunk). */
 export const maxGoalChars = 20_000;
 
+/**
+ * What a launch or resume asks for this run alone (the CLI's flags): the worker runs with it and saves none of it,
+ * so a later resume goes back to the recipe's own.
+ */
+export const thisRunOnly = z.object({
+  /** Tokens an agent may write before each call (--thinking-tokens); default the recipe's budgets.thinkingTokens. */
+  thinkingTokens: z.number().int().positive().optional(),
+  /** A standing swarm's recorded trigger streams (--triggers: files the worker reads, one JSON trigger a line). */
+  triggerFiles: z.array(z.string().min(1)).max(16).optional(),
+});
+export type ThisRunOnly = z.infer<typeof thisRunOnly>;
+
 export const startSwarmParams = z.object({
   goal: z.string().min(1).max(maxGoalChars),
   /** A built-in or workspace recipe name, or a recipe file path. */
@@ -55,6 +67,7 @@ export const startSwarmParams = z.object({
   standing: standingParamsSchema.optional(),
   /** Sparse writers' worktrees above this many MiB per checkout (`swarmboard.sparseCheckoutAboveMiB`); wins over the recipe's. */
   sparseCheckoutAboveMiB: sparseThresholdSchema.optional(),
+  ...thisRunOnly.shape,
 });
 export type StartSwarmParams = z.infer<typeof startSwarmParams>;
 

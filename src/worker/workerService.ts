@@ -1,6 +1,6 @@
 // What the worker serves to the host: swarms (start, stop, stop an agent, answer an approval, the event stream;
 // steering in steeringService.ts, triggers and saves in standingService.ts) and what needs no swarm (review and
-// models: reviewAndModelRpc.ts). One swarm runs at a time per worker; the model stays loaded between swarms.
+// models: reviewAndModelRpc.ts). Many swarms run at once (swarmSlot.ts); the model stays loaded between swarms.
 import path from "node:path";
 import { HandlerError } from "../core/rpc/rpcPeer";
 import type { ServicePeer } from "../core/rpc/servicePeer";
@@ -13,6 +13,7 @@ import {
   stopSwarmMethod,
   swarmEventsNotification,
   type StartSwarmParams,
+  type ThisRunOnly,
 } from "../protocol/swarmRpc";
 import { workerLogNotification } from "../protocol/workerRpc";
 import {
@@ -25,7 +26,7 @@ import {
 import { EventsTrace } from "./eventsTrace";
 import { cleanUp, listSwarms, recordedEvents, resumableRecord } from "./historyService";
 import { recordSwarmEnd } from "./swarmRecords";
-import { prepareLaunch, startLaunch, type PreparedLaunch } from "./swarmLauncher";
+import { prepareLaunch, startLaunch, type LaunchSurface, type PreparedLaunch } from "./swarmLauncher";
 import { serveMemory } from "./memoryService";
 import { serveModels, serveReview } from "./reviewAndModelRpc";
 import { SwarmApprovals } from "./swarm/swarmApprovals";
@@ -51,6 +52,15 @@ function swarmApprovals(swarmId: string, emit: (event: SwarmEvent) => void): Swa
     (req, outcome) =>
       emit({ type: "approval-ended", swarmId, time: Date.now(), requestId: req.id, agentId: req.agent, outcome }),
   );
+}
+
+/** A launch's options for this run alone (not saved): a standing swarm's trigger streams join its saved options. */
+function thisRunsOptions(prepared: PreparedLaunch, only: ThisRunOnly): LaunchSurface<SwarmApprovals>["options"] {
+  const { standing } = prepared.inputs;
+  return {
+    ...(only.thinkingTokens ? { thinkingTokens: only.thinkingTokens } : {}),
+    ...(standing && only.triggerFiles ? { standing: { ...standing, triggerFiles: only.triggerFiles } } : {}),
+  };
 }
 
 interface RunningSwarm {
@@ -114,24 +124,23 @@ export class WorkerService implements Disposable {
   }
 
   private start(params: StartSwarmParams): Promise<{ swarmId: string }> {
-    const { script, stateDir, launchedBy, ...inputs } = params;
-    return this.claim(async () =>
-      this.launch(
-        await prepareLaunch({
-          kind: "new",
-          inputs,
-          stateDir: () => stateDir,
-          launchedBy: launchedBy ?? "vscode",
-          ...(script ? { script } : {}),
-        }),
-      ),
-    );
+    const { script, stateDir, launchedBy, thinkingTokens, triggerFiles, ...inputs } = params;
+    return this.claim(async () => {
+      const prepared = await prepareLaunch({
+        kind: "new",
+        inputs,
+        stateDir: () => stateDir,
+        launchedBy: launchedBy ?? "vscode",
+        ...(script ? { script } : {}),
+      });
+      return this.launch(prepared, thisRunsOptions(prepared, { thinkingTokens, triggerFiles }));
+    });
   }
 
   /** Continues an interrupted swarm from its saved inputs (the CLI's --resume), in this worker. */
   private resume(params: ResumeSwarmParams): Promise<{ swarmId: string; standing: boolean }> {
     return this.claim(async () => {
-      const { workspace, swarmId, script, ...overrides } = params;
+      const { workspace, swarmId, script, thinkingTokens, triggerFiles, ...overrides } = params;
       const record = await resumableRecord(workspace, swarmId);
       const prepared = await prepareLaunch({
         kind: "resume",
@@ -140,11 +149,12 @@ export class WorkerService implements Disposable {
         launchedBy: record.launchedBy,
         ...(script ? { script } : {}),
       });
-      return { ...this.launch(prepared), standing: prepared.inputs.standing !== undefined };
+      const options = thisRunsOptions(prepared, { thinkingTokens, triggerFiles });
+      return { ...this.launch(prepared, options), standing: prepared.inputs.standing !== undefined };
     });
   }
 
-  private launch(prepared: PreparedLaunch): { swarmId: string } {
+  private launch(prepared: PreparedLaunch, options: LaunchSurface<SwarmApprovals>["options"]): { swarmId: string } {
     for (const w of prepared.warnings) this.peer.notify(workerLogNotification, { level: "warn", message: w });
     const { recorded } = prepared;
     const { swarmId } = recorded;
@@ -152,6 +162,7 @@ export class WorkerService implements Disposable {
       this.peer.notify(workerLogNotification, { level: "warn", message }),
     );
     const started = startLaunch(prepared, {
+      options,
       approver: (emit) => swarmApprovals(swarmId, emit),
       deliver: (events) => {
         trace.append(events);

@@ -43,7 +43,16 @@ describe("a scripted swarm on a Vulkan device (lavapipe, official linux-x64-vulk
     const script: TurnScript = { agents: { "agent-1": agentScript(1), "agent-2": agentScript(2) } };
     writeFileSync(scriptFile, JSON.stringify(script));
     const cli = path.join(repoRoot(), "dist", "cli", "main.js");
-    const args = [cli, "run", "--goal", "Fix median for even-length lists", "--recipe", recipeFile, "--script"];
+    const args = [
+      cli,
+      "run",
+      "--no-server",
+      "--goal",
+      "Fix median for even-length lists",
+      "--recipe",
+      recipeFile,
+      "--script",
+    ];
     const run = spawnSync(
       process.execPath,
       [

@@ -17,7 +17,8 @@ const model = sharedModelPath("stories260K.gguf");
 /** Runs the real CLI; `wrap` is a command line it runs under (e.g. bubblewrap with a read-only mount). */
 function runCli(args: string[], options: SpawnSyncOptions = {}, wrap: string[] = []) {
   assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`);
-  const [command, ...rest] = [...wrap, process.execPath, cli, ...args];
+  // In process: these runs are about this process's checks and files, and start no shared server.
+  const [command, ...rest] = [...wrap, process.execPath, cli, ...args, ...(args[0] === "run" ? ["--no-server"] : [])];
   const out = spawnSync(command!, rest, { encoding: "utf8", ...options });
   return { status: out.status, stdout: String(out.stdout), stderr: String(out.stderr) };
 }

@@ -39,7 +39,7 @@ describe("an approved unsandboxed command's children die with the CLI (real runt
     const scriptFile = path.join(repo.root, "script.json");
     writeFileSync(scriptFile, JSON.stringify(script));
     const args = [
-      ...["run", "--goal", "Start a background job", "--script", scriptFile, "--approve-asks"],
+      ...["run", "--no-server", "--goal", "Start a background job", "--script", scriptFile, "--approve-asks"],
       ...["--recipe", recipeFile, "--model", sharedModelPath("tiny-random-qwen2-chatml.gguf")],
       ...["--workspace", repo.workspace, "--state-dir", repo.stateDir, "--threads", "1", "--plain"],
     ];

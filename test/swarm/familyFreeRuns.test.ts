@@ -52,7 +52,16 @@ describe("a free run of `swarmboard run` on each family's test model (grammar on
       const out = spawnSync(
         process.execPath,
         [
-          ...[cli, "run", "--goal", "Fix median for even-length lists", "--recipe", recipeFile, "--plain"],
+          ...[
+            cli,
+            "run",
+            "--no-server",
+            "--goal",
+            "Fix median for even-length lists",
+            "--recipe",
+            recipeFile,
+            "--plain",
+          ],
           ...["--model", familyModelFile(dir, family), "--workspace", repo.workspace, "--state-dir", repo.stateDir],
           ...["--threads", "1"],
         ],

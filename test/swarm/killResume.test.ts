@@ -12,6 +12,7 @@ import { BoardLogFile } from "../../src/workspace/boardLog";
 import { gatherTasks } from "../../src/worker/swarm/workspaceTasks";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, repoRoot, testRecipe } from "./swarmFixtures";
+import { ownServerFolder, serverPidsIn } from "../serverFolder";
 
 const goal = "Fix median for even-length lists";
 
@@ -52,6 +53,7 @@ function firstRunScript(goalTask: string, todoTask: string): TurnScript {
 }
 
 describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function () {
+  const serverFolder = ownServerFolder();
   it("keeps every acknowledged finding and every commit, and does not offer a finished task again", async function () {
     const repo = makeSampleRepo();
     const recipe = testRecipe(2);
@@ -77,9 +79,14 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
     ];
 
     // First run: killed once agent-1's commit is merged and agent-2 has finished, while agent-1 is still posting.
-    const child = spawn(process.execPath, [cli, "run", "--goal", goal, "--script", scriptFile, ...common], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    // In process, so that SIGKILL interrupts the swarm (a swarm on the shared server outlives its client).
+    const child = spawn(
+      process.execPath,
+      [cli, "run", "--no-server", "--goal", goal, "--script", scriptFile, ...common],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     await new Promise<void>((resolve, reject) => {
       child.on("exit", (code) =>
@@ -103,7 +110,8 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
     const integrationBefore = git(repo.workspace, "rev-parse", `swarmboard/${swarmId}/main`);
     assert.ok(acknowledged.length >= 8, `entries posted before the kill: ${acknowledged.length}`);
 
-    // Resume: the agents are scripted to finish at once; the state must have survived.
+    // Resume, on the shared server (the default; this suite's own): the agents are scripted to finish at once; the
+    // state must have survived.
     writeFileSync(path.join(repo.root, "none.json"), JSON.stringify({ agents: {} }));
     const resumed = spawnSync(
       process.execPath,
@@ -111,6 +119,8 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
       { encoding: "utf8" },
     );
     assert.equal(resumed.status, 0, `resume failed:\n${resumed.stdout}\n${resumed.stderr}`);
+    assert.match(resumed.stdout, new RegExp(`^swarm ${swarmId}: resumed; state dir .* \\(on the server, `, "m"));
+    assert.equal(serverPidsIn(serverFolder.dir).length, 1, "the resume started the suite's server");
 
     const after = boardIds(repo.stateDir);
     for (const id of acknowledged) assert.ok(after.includes(id), `entry ${id} survived the kill and the resume`);

@@ -58,7 +58,15 @@ describe("swarmboard mcp (the SDK's client over stdio)", function () {
     const scriptFile = path.join(mkdtempSync(path.join(os.tmpdir(), "swarmboard-mcp-")), "script.json");
     writeFileSync(scriptFile, JSON.stringify(script()));
     // Threads, pool, script and state root are what a test needs; a user's configuration needs only the model.
-    const args = [cli, "mcp", "--model", sharedModelPath("stories260K.gguf"), "--workspace", repo.workspace];
+    const args = [
+      cli,
+      "mcp",
+      "--no-server",
+      "--model",
+      sharedModelPath("stories260K.gguf"),
+      "--workspace",
+      repo.workspace,
+    ];
     args.push("--threads", "1", "--kv-cells", "8192", "--script", scriptFile, "--state-root", repo.stateDir);
     const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

@@ -45,7 +45,15 @@ async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T |
 async function connect(repo: SampleRepo, script: TurnScript, extra: string[] = []) {
   const scriptFile = path.join(repo.root, `script-${Date.now()}.json`);
   writeFileSync(scriptFile, JSON.stringify(script));
-  const args = [cli, "mcp", "--model", sharedModelPath("tiny-random-qwen2-chatml.gguf"), "--workspace", repo.workspace];
+  const args = [
+    cli,
+    "mcp",
+    "--no-server",
+    "--model",
+    sharedModelPath("tiny-random-qwen2-chatml.gguf"),
+    "--workspace",
+    repo.workspace,
+  ];
   args.push("--threads", "1", "--kv-cells", "16384", "--script", scriptFile, "--state-root", repo.stateDir, ...extra);
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
   const log = { stderr: "" };

@@ -81,7 +81,7 @@ interface RunOutcome {
 /** `swarmboard run` of the test recipe on a workspace with a turn script; what it ended with. */
 function runSwarm(workspace: string, stateDir: string, scriptFile: string, recipeFile: string): RunOutcome {
   const out = runCli([
-    ...["run", "--goal", goal, "--recipe", recipeFile, "--model", model, "--workspace", workspace],
+    ...["run", "--no-server", "--goal", goal, "--recipe", recipeFile, "--model", model, "--workspace", workspace],
     ...["--state-dir", stateDir, "--script", scriptFile, "--threads", "1", "--plain"],
   ]);
   return outcomeOf(workspace, stateDir, out);
@@ -299,7 +299,18 @@ describe("a free `swarmboard run` on a family test model replayed from its trace
       }),
     );
     const free = runCli([
-      ...["run", "--goal", goal, "--recipe", recipeFile, "--model", familyModel, "--workspace", repo.workspace],
+      ...[
+        "run",
+        "--no-server",
+        "--goal",
+        goal,
+        "--recipe",
+        recipeFile,
+        "--model",
+        familyModel,
+        "--workspace",
+        repo.workspace,
+      ],
       ...["--state-dir", repo.stateDir, "--threads", "1", "--plain"],
     ]);
     const recorded = outcomeOf(repo.workspace, repo.stateDir, free);

@@ -55,7 +55,7 @@ describe("a standing swarm's latency per request (real CLI watch, tiny ChatML mo
     );
     const stateDir = path.join(root, "state");
     const args = [
-      ...["watch", "--model", sharedModelPath("tiny-random-qwen2-chatml.gguf"), "--threads", "1"],
+      ...["watch", "--no-server", "--model", sharedModelPath("tiny-random-qwen2-chatml.gguf"), "--threads", "1"],
       ...["--kv-cells", "16384", "--plain", "--workspace", makeBenchRepo(root), "--state-dir", stateDir],
       ...["--triggers", path.join(root, "stream.jsonl"), "--script", path.join(root, "script.json")],
     ];

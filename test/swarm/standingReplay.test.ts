@@ -48,7 +48,7 @@ const ended = (lines: readonly TriggerLogLine[]) => lines.filter((l) => l.kind =
 
 /** Spawns `watch` and resolves once `until` holds of the trigger log (polled), or rejects when the child exits first. */
 function watchUntil(args: string[], stateDir: string, until: (lines: TriggerLogLine[]) => boolean) {
-  const child = spawn(process.execPath, [cli, "watch", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [cli, "watch", "--no-server", ...args], { stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (out += c.toString()));

@@ -69,7 +69,7 @@ describe("steering a running swarm: pause/resume, add a task, ask_user (real CLI
     const eventsFile = path.join(repo.root, "events.jsonl");
     const child = spawn(process.execPath, [
       cli,
-      ...["run", "--goal", "Fix the stats module", "--recipe", recipeFile, "--agents", "2"],
+      ...["run", "--no-server", "--goal", "Fix the stats module", "--recipe", recipeFile, "--agents", "2"],
       ...["--model", sharedModelPath("tiny-random-qwen2-chatml.gguf"), "--workspace", repo.workspace, "--threads", "1"],
       ...["--kv-cells", "8192", "--state-dir", repo.stateDir, "--events", eventsFile, "--script", scriptFile],
       ...["--ask-user-timeout", String(askUserTimeoutSeconds), "--plain"],

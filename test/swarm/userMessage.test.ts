@@ -53,7 +53,7 @@ describe("messages from the person to a running swarm (real CLI, stdin, tiny Cha
     const eventsFile = path.join(repo.root, "events.jsonl");
     const child = spawn(process.execPath, [
       cli,
-      ...["run", "--goal", "Read the stats module", "--recipe", recipeFile, "--agents", "1"],
+      ...["run", "--no-server", "--goal", "Read the stats module", "--recipe", recipeFile, "--agents", "1"],
       ...["--model", sharedModelPath("tiny-random-qwen2-chatml.gguf"), "--workspace", repo.workspace, "--threads", "1"],
       ...["--kv-cells", "8192", "--state-dir", repo.stateDir, "--events", eventsFile, "--script", scriptFile],
       "--plain",

@@ -46,9 +46,14 @@ describe("cli: the MCP server answers a line over its limit", function () {
     const repo = cleanRepo();
     const stateRoot = path.join(tempDir("mcp-state"), "root");
     try {
-      const child = spawn(process.execPath, [cli, "mcp", "--workspace", repo, "--state-root", stateRoot], {
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      // In process: the guard is this process's stdin, and a unit test starts no shared server.
+      const child = spawn(
+        process.execPath,
+        [cli, "mcp", "--no-server", "--workspace", repo, "--state-root", stateRoot],
+        {
+          stdio: ["pipe", "pipe", "pipe"],
+        },
+      );
       let stdout = "";
       let stderr = "";
       child.stdin.on("error", () => {}); // a server that closed its input is seen in the assertions below

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { cleanRepo, git, removeDir, tempDir, write } from "../workspace/gitFixture";
+import { ownServerFolder, serverPidsIn } from "../../serverFolder";
 
 const cli = path.resolve(__dirname, "../../../../dist/cli/main.js");
 
@@ -20,6 +21,8 @@ function runCli(...args: string[]) {
 
 describe("cli: input files and flags checked before anything starts", function () {
   this.timeout(120_000);
+  // Refused before a server is asked; were one started anyway, it would be this suite's own.
+  const serverFolder = ownServerFolder();
   let repoDir = "";
   let dir = "";
   let stateDir = "";
@@ -37,6 +40,7 @@ describe("cli: input files and flags checked before anything starts", function (
   afterEach(() => {
     removeDir(repoDir);
     removeDir(dir);
+    assert.deepEqual(serverPidsIn(serverFolder.dir), [], "bad input started no server");
   });
 
   /** Exit 2, the message on stderr, and nothing left behind: no state dir, no swarm branch, no registry record. */

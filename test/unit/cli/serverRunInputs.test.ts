@@ -1,24 +1,28 @@
-// `swarmboard run --server` and `mcp --server`: how the flags and $SWARMBOARD_SERVER choose where the swarms run,
-// and the start request a server run sends, checked as an in-process run checks its inputs (a relative recipe file
-// made absolute for the server, the default state dir beside the workspace, what only runs in process refused).
+// `swarmboard run`, `watch` and `mcp` on the shared server (the default): how the flags and $SWARMBOARD_SERVER choose
+// where the swarms run, and the request a server run sends, checked as an in-process run checks its inputs (a
+// relative recipe file made absolute for the server, the default state dir beside the workspace, a watch's standing
+// options and trigger stream, --thinking-tokens, a resume's state dir read back).
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseCommandLine, UsageError } from "../../../src/cli/args";
 import { serverFlag } from "../../../src/cli/flagParsing";
 import { parseRun, parseWatch } from "../../../src/cli/runArgs";
-import { serverStartParams } from "../../../src/cli/serverRun";
+import { serverRequest, serverStartParams } from "../../../src/cli/serverRunParams";
 import { cleanRepo, removeDir, tempDir } from "../workspace/gitFixture";
 
 const flags = (...names: string[]) => new Map(names.map((n) => [n, "true"]));
 
 describe("cli: where a run's swarm runs (--server, --no-server, SWARMBOARD_SERVER)", () => {
-  it("runs in process by default; --server or SWARMBOARD_SERVER=1 attach; --no-server wins over the variable", () => {
-    assert.equal(serverFlag(flags(), {}), false);
-    assert.equal(serverFlag(flags("--server"), {}), true);
+  it("runs on the server by default; --no-server or SWARMBOARD_SERVER=0 run here; a flag wins over the variable", () => {
+    assert.equal(serverFlag(flags(), {}), true);
     assert.equal(serverFlag(flags(), { SWARMBOARD_SERVER: "1" }), true);
+    assert.equal(serverFlag(flags(), { SWARMBOARD_SERVER: "" }), true);
     assert.equal(serverFlag(flags(), { SWARMBOARD_SERVER: "0" }), false);
+    assert.equal(serverFlag(flags(), { SWARMBOARD_SERVER: "false" }), false);
+    assert.equal(serverFlag(flags("--no-server"), {}), false);
     assert.equal(serverFlag(flags("--no-server"), { SWARMBOARD_SERVER: "1" }), false);
+    assert.equal(serverFlag(flags("--server"), { SWARMBOARD_SERVER: "0" }), true);
     assert.throws(() => serverFlag(flags("--server", "--no-server"), {}), UsageError);
   });
 
@@ -59,14 +63,34 @@ describe("cli: a server run's start request", () => {
     assert.equal(named.recipe, "research", "a built-in recipe's name stays a name");
   });
 
-  it("refuses what runs in process only, with what to do", async () => {
-    for (const argv of [
-      ["--resume", "--state-dir", "/nowhere"],
-      ["--goal", "g", "--thinking-tokens", "64"],
-    ])
-      await assert.rejects(serverStartParams(parseRun([...argv, "--server"]), repo), (e: Error) =>
-        /runs in this process only for now: leave --server out/.test(e.message),
+  it("carries --thinking-tokens and a watch's standing options and trigger stream, none refused", async () => {
+    const thinking = await serverStartParams(
+      parseRun(["--goal", "g", "--model", model, "--thinking-tokens", "64"]),
+      repo,
+    );
+    assert.equal(thinking.thinkingTokens, 64);
+    assert.equal(thinking.standing, undefined);
+    const triggers = path.join(repo, "triggers.jsonl");
+    writeFileSync(triggers, '{"source":"message","text":"hi"}\n');
+    const rules = path.join(repo, "rules.json");
+    writeFileSync(rules, JSON.stringify({ holdMs: 500 }));
+    const watchArgs = ["--model", model, "--triggers", triggers, "--trigger-rules", rules, "--poll-ms", "900"];
+    const watch = await serverStartParams(parseWatch(watchArgs), repo);
+    assert.equal(watch.recipe, "watch");
+    assert.equal(watch.standing?.pollMs, 900);
+    assert.equal(watch.standing?.rules?.holdMs, 500);
+    assert.deepEqual(watch.triggerFiles, [triggers]);
+  });
+
+  it("resumes from a state dir a run wrote, and refuses one it did not", async () => {
+    const empty = tempDir("sb-not-a-swarm-");
+    try {
+      await assert.rejects(
+        serverRequest(parseRun(["--resume", "--state-dir", empty]), repo),
+        /Only a state dir that a run wrote can be resumed/,
       );
-    await assert.rejects(serverStartParams(parseWatch(["--server"]), repo), /swarmboard watch runs in this process/);
+    } finally {
+      removeDir(empty);
+    }
   });
 });
