@@ -83,13 +83,17 @@ export function readFlags(argv: string[], flags: Set<string>, switches: Set<stri
 export const serverVariable = "SWARMBOARD_SERVER";
 
 /**
- * --server and --no-server (`run`, `watch`, `mcp`): whether the swarms run on the user's shared worker (the default:
- * one model loaded for every client) or in this process; without either, $SWARMBOARD_SERVER=0 (or false) asks for
- * this process.
+ * --server and --no-server (`run`, `watch`, `mcp`): whether the swarms run on the user's shared worker (one model
+ * loaded for every client) or in this process; without either, $SWARMBOARD_SERVER (1/true or 0/false), else the
+ * command's default: the server for `run` and `mcp`, this process for `watch` (a standing swarm on the server has
+ * not been run end to end by a test yet).
  */
-export function serverFlag(f: Map<string, string>, env: NodeJS.ProcessEnv = process.env): boolean {
+export function serverFlag(f: Map<string, string>, env: NodeJS.ProcessEnv = process.env, byDefault = true): boolean {
   if (f.has("--server") && f.has("--no-server")) throw new UsageError("give --server or --no-server, not both.");
   if (f.has("--no-server")) return false;
   if (f.has("--server")) return true;
-  return env[serverVariable] !== "0" && env[serverVariable] !== "false";
+  const asked = env[serverVariable];
+  if (asked === "0" || asked === "false") return false;
+  if (asked === "1" || asked === "true") return true;
+  return byDefault;
 }

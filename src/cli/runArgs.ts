@@ -107,6 +107,7 @@ export function parseWatch(argv: string[]): RunOptions {
   return {
     ...run,
     recipe: run.recipe ?? (resume ? undefined : "watch"),
+    server: serverFlag(f, process.env, false),
     watch: {
       triggers: f.get("--triggers"),
       rules: f.get("--trigger-rules"),

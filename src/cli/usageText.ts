@@ -77,6 +77,7 @@ export const commandUsage = {
       On stdin: a plain line is a message trigger for the router; "/trigger <json>" any trigger, e.g.
       /trigger {"source":"diagnostic","path":"src/a.ts","line":3,"text":"TS2322 ...","severity":"error"}.
       A killed watch continues with: swarmboard watch --resume --state-dir <dir>
+      watch runs in this process unless --server (or SWARMBOARD_SERVER=1) puts it on the shared worker.
 `,
   mcp: `  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
                 [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../../src/cli/args";
 import { parseRun } from "../../../src/cli/runArgs";
-import { serverStartParams } from "../../../src/cli/serverRun";
+import { serverStartParams } from "../../../src/cli/serverRunParams";
 import { runtimeSettings } from "../../../src/host/launch/runtimeSettings";
 import { settingsSchema } from "../../../src/protocol/settings";
 import { startSwarmParams } from "../../../src/protocol/swarmRpc";

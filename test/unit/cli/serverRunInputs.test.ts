@@ -32,6 +32,9 @@ describe("cli: where a run's swarm runs (--server, --no-server, SWARMBOARD_SERVE
     const mcp = parseCommandLine(["mcp", "--server"]);
     assert.equal(mcp.command === "mcp" && mcp.server, true);
     assert.equal(parseWatch(["--server"]).server, true);
+    assert.equal(parseWatch([]).server, false, "watch stays in process unless asked");
+    assert.equal(serverFlag(flags(), { SWARMBOARD_SERVER: "1" }, false), true);
+    assert.equal(serverFlag(flags(), {}, false), false);
     assert.equal(parseRun(["--goal", "g", "--no-server"]).server, false);
   });
 });
