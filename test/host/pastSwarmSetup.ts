@@ -72,7 +72,8 @@ export function recordPastSwarm(repoRoot: string, workspace: string, scratch: st
   writeFileSync(path.join(dir, "script.json"), JSON.stringify(script));
   const args = [cli, "run", "--goal", "Add a range function", "--recipe", path.join(dir, "recipe.json")];
   args.push("--model", model, "--workspace", workspace, "--state-dir", stateDir, "--threads", "1", "--plain");
-  args.push("--script", path.join(dir, "script.json"));
+  // In its own process (--no-server): a run that has ended with its process, as a window meets it later.
+  args.push("--script", path.join(dir, "script.json"), "--no-server");
   execFileSync(process.execPath, args, { cwd: workspace, stdio: "pipe", timeout: 300_000 });
   const saved = JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { swarmId?: string };
   if (!saved.swarmId) throw new Error(`past swarm setup: ${stateDir}/settings.json names no swarm id`);
