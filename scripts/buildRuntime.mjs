@@ -21,10 +21,8 @@
 //   --adopt-existing   store the local build already in node_modules under the current key instead of building
 //                      (for a build you just made by hand from the same patch)
 //   --check            build nothing: exit 1 unless the installed build is the patched one for the current key
-import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   droppedCpuVariants,
@@ -33,6 +31,12 @@ import {
   plainBuildFolder,
   runtimeFlavor,
 } from "./runtimeBuildFlavor.mjs";
+import {
+  installedNodeLlamaCppVersion,
+  nativePatchHash,
+  runtimeCacheRoot,
+  storeBuildInCache,
+} from "./runtimeBuildCache.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const nlcDir = path.join(root, "node_modules", "node-llama-cpp");
@@ -49,17 +53,6 @@ function seconds() {
   return `${((Date.now() - started) / 1000).toFixed(1)} s`;
 }
 
-/** The part of the patch that changes compiled files: only it decides whether the addon must be rebuilt. */
-function nativePatchHash(version) {
-  const patchFile = path.join(root, "patches", `node-llama-cpp+${version}.patch`);
-  if (!existsSync(patchFile)) throw new Error(`no patch for node-llama-cpp ${version} at ${patchFile}`);
-  const sections = readFileSync(patchFile, "utf8").split(/^(?=diff --git )/m);
-  const native = sections.filter((section) => section.startsWith("diff --git a/node_modules/node-llama-cpp/llama/"));
-  if (native.length === 0)
-    throw new Error(`${patchFile} changes no file under llama/: it cannot make the addon unified`);
-  return createHash("sha256").update(native.join("")).digest("hex").slice(0, 16);
-}
-
 /** The value after `--gpu`, if given. */
 function gpuFlag() {
   const at = process.argv.indexOf("--gpu");
@@ -71,24 +64,18 @@ function gpuFlag() {
 }
 
 function buildKey() {
-  const { version } = JSON.parse(readFileSync(path.join(nlcDir, "package.json"), "utf8"));
+  const version = installedNodeLlamaCppVersion(nlcDir);
   const gpu = gpuFlag() ?? process.env.SWARMBOARD_GPU ?? "false";
   if (!["false", "cuda", "vulkan", "metal", "auto"].includes(gpu)) {
     throw new Error(`--gpu / SWARMBOARD_GPU=${gpu} is not one of false, cuda, vulkan, metal, auto`);
   }
   const flavor = runtimeFlavor();
-  const patch = nativePatchHash(version);
+  const patch = nativePatchHash(root, version);
   return {
     gpu,
     flavor,
     key: `nlc-${version}-native-${patch}-${process.platform}-${process.arch}-gpu-${gpu}${flavorKeySuffix(flavor)}`,
   };
-}
-
-function cacheRoot() {
-  if (process.env.SWARMBOARD_BUILD_CACHE) return path.resolve(process.env.SWARMBOARD_BUILD_CACHE);
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(base, "swarmboard", "llama-builds");
 }
 
 /** The local build folder node-llama-cpp wrote last (e.g. linux-x64, linux-x64-cuda). */
@@ -102,24 +89,8 @@ function installedKey(folder) {
   return existsSync(marker) ? readFileSync(marker, "utf8").trim() : undefined;
 }
 
-/** What getLlama() needs of a local build: Release/ (addon + metadata), bin/, buildDone.status. */
-const buildParts = ["Release", "bin", "buildDone.status"];
-
 function storeInCache(folder, key, cacheDir, buildSeconds) {
-  const staging = `${cacheDir}.partial-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  for (const part of buildParts) {
-    const from = path.join(localBuildsDir, folder, part);
-    if (existsSync(from)) cpSync(from, path.join(staging, "localBuilds", folder, part), { recursive: true });
-  }
-  cpSync(lastBuildFile, path.join(staging, "lastBuild.json"));
-  writeFileSync(
-    path.join(staging, "manifest.json"),
-    JSON.stringify({ key, folder, storedAt: new Date().toISOString(), buildSeconds }, null, 2),
-  );
-  rmSync(cacheDir, { recursive: true, force: true });
-  mkdirSync(path.dirname(cacheDir), { recursive: true });
-  renameSync(staging, cacheDir); // whole or nothing: a cache entry is never half written
+  storeBuildInCache({ localBuildsDir, lastBuildFile, folder, key, cacheDir, buildSeconds });
 }
 
 function restoreFromCache(cacheDir) {
@@ -227,7 +198,7 @@ function main() {
   }
   if (!existsSync(nlcDir)) throw new Error("node_modules/node-llama-cpp is missing; run npm ci first");
   const { gpu, flavor, key } = buildKey();
-  const cacheDir = path.join(cacheRoot(), key);
+  const cacheDir = path.join(runtimeCacheRoot(), key);
   const current = lastBuildFolder();
   if (current !== undefined && installedKey(current) === key && !process.argv.includes("--adopt-existing")) {
     dropCpuVariants(current, flavor);
