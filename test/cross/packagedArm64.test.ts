@@ -4,8 +4,11 @@
 // resolves to the packaged copy, and runs it with Node's own arm64 build (scripts/arm64Node.mjs) on an emulated
 // Cortex-A53 (armv8.0-a: no dotprod, no SVE), the baseline the cross build targets. It must load the packaged patched
 // runtime and generate on shared cells, two agents forked from one trunk, what the native x64 runtime generates.
-// A runtime-level swarm (trunk, forks, batched greedy decode) rather than the CLI's: qemu runs Node's start-up,
-// the bundles' load and JIT in emulation, each whole swarm run would cost minutes of CPU (see the README, Platforms).
+// A runtime-level swarm (trunk, forks, batched greedy decode), not the CLI's: the CLI starts the worker as a child
+// process, and under qemu-user without binfmt_misc (containers, CI) a child arm64 Node cannot be started. For the
+// same reason the official binary (copy mode) cannot be checked here: node-llama-cpp test-loads a prebuilt binary in
+// a child process first (seen: "Binding binary test failed to run a test process"); a local build made for the same
+// distribution is loaded without that test.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
