@@ -119,8 +119,10 @@ function elfMachine(vsix: string, entry: string): number {
 /** linux-arm64's cross-built runtime: in linux-arm64/ (where getLlama() looks there), armv8-a, arm64 code. */
 function checkCrossBuilt(vsix: string, patched: readonly string[], entries: Map<string, number>): void {
   const release = "extension/node_modules/node-llama-cpp/llama/localBuilds/linux-arm64/Release/";
-  for (const file of ["llama-addon.node", "libggml-base.so", "libllama.so", "libggml-cpu.so"]) {
-    assert.ok(entries.get(`${release}${file}`)! >= minNativeBytes, `linux-arm64: the patched runtime's ${file}`);
+  // libllama carries the build's option hash in its name (libllama.v0.5.0.<hash>.so).
+  for (const prefix of ["llama-addon.node", "libggml-base.so", "libllama.", "libggml-cpu.so"]) {
+    const file = [...entries.keys()].find((entry) => entry.startsWith(`${release}${prefix}`));
+    assert.ok(file && entries.get(file)! >= minNativeBytes, `linux-arm64: the patched runtime's ${prefix}`);
   }
   assert.equal(elfMachine(vsix, `${release}llama-addon.node`), 183, "linux-arm64: the patched addon is arm64 code");
   const keyFile = patched.find((entry) => entry.endsWith("/linux-arm64/swarmboard-build-key.txt"));
