@@ -2,7 +2,9 @@
 // extension and worker bundles, node-llama-cpp's official prebuilt binaries for that target (CPU and the GPU
 // variants that fit, scripts/packageTargets.mjs; fetched with `npm pack` into a cache outside the clone,
 // scripts/officialBinaries.mjs) and, for the platform this machine is, the patched runtime that
-// scripts/buildRuntime.mjs installed (shared cells; the runtime prefers it, src/runtime/binaryChoice.ts).
+// scripts/buildRuntime.mjs installed (shared cells; the runtime prefers it, src/runtime/binaryChoice.ts). The
+// linux-arm64 package carries the cross-built patched runtime (scripts/buildRuntimeCross.mjs, scripts/checkArm64.sh)
+// when the build cache holds it for the current key, and says so when it does not (then it runs in copy mode).
 //   --target <t>   linux-x64, linux-arm64, darwin-arm64, darwin-x64, win32-x64, or all (default: this machine's)
 //   --out <file>   where to write the VSIX, one target only (default dist/swarmboard-<target>.vsix)
 //
@@ -13,6 +15,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { crossRuntimeEntry, crossTarget } from "./crossRuntimeKey.mjs";
 import { nodeLlamaCppVersion, officialBinaries } from "./officialBinaries.mjs";
 import { maxPackageBytes, packageTargets, platformOnlyPackages } from "./packageTargets.mjs";
 
@@ -84,8 +87,32 @@ function vscePackage(target, out, ignoreFile) {
   if (result.status !== 0) throw new Error(`vsce package failed (exit ${result.status ?? result.signal})`);
 }
 
-function addOfficialBinaries(out, dirs) {
-  const pairs = dirs.map(({ name, dir }) => `extension/node_modules/@node-llama-cpp/${name}=${dir}`);
+/**
+ * The cross-built runtime's parts the VSIX carries (those .vscodeignore keeps of a local build: Release/, the done
+ * marker and the key; not bin/), as vsixAddFolders pairs; none when the target is not cross-built.
+ */
+function crossRuntimeParts(target) {
+  if (target !== crossTarget || target === `${process.platform}-${process.arch}`) return { parts: [] };
+  const { key, dir } = crossRuntimeEntry(root);
+  if (!existsSync(path.join(dir, "manifest.json"))) {
+    log(
+      `${target}: no cross-built patched runtime ${key} (\`node scripts/buildRuntimeCross.mjs\`); official binaries only`,
+    );
+    return { parts: [] };
+  }
+  const folder = path.join(dir, "localBuilds", crossTarget);
+  const into = `extension/node_modules/node-llama-cpp/llama/localBuilds/${crossTarget}`;
+  const parts = ["Release", "buildDone.status", "swarmboard-build-key.txt"].map(
+    (part) => `${into}/${part}=${path.join(folder, part)}`,
+  );
+  return { key, parts };
+}
+
+function addToVsix(out, dirs, extraPairs) {
+  const pairs = [
+    ...dirs.map(({ name, dir }) => `extension/node_modules/@node-llama-cpp/${name}=${dir}`),
+    ...extraPairs,
+  ];
   const result = spawnSync("python3", [path.join(root, "scripts", "vsixAddFolders.py"), out, ...pairs], {
     stdio: "inherit",
   });
@@ -105,7 +132,8 @@ function packageTarget(target, out) {
   for (const d of dirs)
     if (d.fetchedSeconds > 0) log(`fetched @node-llama-cpp/${d.name}@${version} in ${d.fetchedSeconds.toFixed(1)} s`);
   const withPatched = target === `${process.platform}-${process.arch}`;
-  const key = withPatched ? patchedRuntimeKey() : undefined;
+  const cross = crossRuntimeParts(target);
+  const key = withPatched ? patchedRuntimeKey() : cross.key;
   log(
     `${target}: official ${official.join(", ")}${key ? `, patched runtime ${key}` : ", no patched runtime"} -> ${out}`,
   );
@@ -113,7 +141,7 @@ function packageTarget(target, out) {
   const scratch = mkdtempSync(path.join(os.tmpdir(), "swarmboard-package-"));
   try {
     vscePackage(target, out, ignoreFileFor(target, withPatched, scratch));
-    addOfficialBinaries(out, dirs);
+    addToVsix(out, dirs, cross.parts);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
-# Adds folders to a built VSIX (a zip): `python3 scripts/vsixAddFolders.py <vsix> <zip path>=<folder> ...`.
+# Adds folders (or single files) to a built VSIX (a zip):
+# `python3 scripts/vsixAddFolders.py <vsix> <zip path>=<folder or file> ...`.
 # scripts/packageExtension.mjs uses it for node-llama-cpp's official binaries of another platform, which vsce
-# cannot pick up (they are not installed in node_modules). The zip is rewritten whole, so that
+# cannot pick up (they are not installed in node_modules), and for the cross-built linux-arm64 runtime. The zip is rewritten whole, so that
 # [Content_Types].xml also names the file extensions added (.dylib, .dll, ...), as the VSIX format asks.
 import os
 import re
@@ -13,6 +14,9 @@ CONTENT_TYPES = "[Content_Types].xml"
 def added_files(pairs):
     for pair in pairs:
         zip_dir, folder = pair.split("=", 1)
+        if os.path.isfile(folder):
+            yield folder, zip_dir
+            continue
         for parent, _, names in os.walk(folder):
             for name in sorted(names):
                 full = os.path.join(parent, name)

@@ -77,11 +77,15 @@ export function writeInstalledKey(layout, folder, key) {
   writeFileSync(path.join(layout.localBuildsDir, folder, markerName), `${key}\n`);
 }
 
-/** Copies a local build into the cache through a staging folder: a cache entry is never half written. */
-export function storeInCache(layout, folder, key, cacheDir, buildSeconds) {
+/**
+ * Copies a local build into the cache through a staging folder: a cache entry is never half written. `layout` needs
+ * only `localBuildsDir` and `lastBuildFile` (the cross build stores from a scratch copy of node-llama-cpp);
+ * `extraParts` are more files of the build folder to keep (the cross build's key marker).
+ */
+export function storeInCache(layout, folder, key, cacheDir, buildSeconds, extraParts = []) {
   const staging = `${cacheDir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
-  for (const part of buildParts) {
+  for (const part of [...buildParts, ...extraParts]) {
     const from = path.join(layout.localBuildsDir, folder, part);
     if (existsSync(from)) cpSync(from, path.join(staging, "localBuilds", folder, part), { recursive: true });
   }

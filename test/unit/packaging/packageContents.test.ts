@@ -1,7 +1,8 @@
 // Every platform's package against what that platform must hold: `npm run package -- --target <t>` for each of the
 // five targets, then the VSIX's manifest target, each native file expected (the addon and its libraries, in that
 // platform's library suffix, for node-llama-cpp's official CPU and GPU binaries and, on this machine's platform, the
-// patched runtime), nothing of another platform, and sizes. A target whose official binaries are not in the registry
+// patched runtime; for linux-arm64 the cross-built patched runtime, an arm64 binary, whenever the build cache holds
+// it: scripts/buildRuntimeCross.mjs, run by scripts/checkArm64.sh), nothing of another platform, and sizes. A target whose official binaries are not in the registry
 // must be refused with that said, never packaged without a runtime. Needs dist/ (npm run build), the patched runtime
 // (npm ci) and the npm registry (the first run fetches the official binaries into ~/.cache/swarmboard).
 import assert from "node:assert/strict";
@@ -23,6 +24,12 @@ interface Expected {
 }
 
 const here = `${process.platform}-${process.arch}`;
+
+/** Whether the cross-built linux-arm64 runtime is in the build cache for the current key (then the package has it). */
+function crossBuilt(): boolean {
+  const script = path.join(root, "scripts", "buildRuntimeCross.mjs");
+  return spawnSync(process.execPath, [script, "--print-path"], { stdio: "ignore" }).status === 0;
+}
 const expected: Readonly<Record<string, Expected>> = {
   "linux-x64": {
     official: {
@@ -35,7 +42,7 @@ const expected: Readonly<Record<string, Expected>> = {
   "linux-arm64": {
     official: { "linux-arm64": ["llama-addon.node", "libggml-base", "libllama", "libggml-cpu-armv8"] },
     suffix: ".so",
-    patched: here === "linux-arm64",
+    patched: here === "linux-arm64" || crossBuilt(),
   },
   "darwin-arm64": {
     official: { "mac-arm64-metal": ["llama-addon.node", "libggml-base", "libllama", "libggml-metal"] },
@@ -102,7 +109,29 @@ function checkNativeFiles(target: string, entries: Map<string, number>): void {
   for (const entry of foreign) assert.ok(entry.includes(target), `${target}: ${entry} is another platform's`);
 }
 
-function checkPatched(target: string, entries: Map<string, number>): void {
+/** The ELF machine of a file in the VSIX (62 = x86-64, 183 = AArch64). */
+function elfMachine(vsix: string, entry: string): number {
+  const bytes = spawnSync("unzip", ["-p", vsix, entry], { maxBuffer: 256 * 1024 * 1024 }).stdout;
+  assert.equal(bytes.readUInt32BE(0), 0x7f454c46, `${entry} is not an ELF file`);
+  return bytes.readUInt16LE(18);
+}
+
+/** linux-arm64's cross-built runtime: in linux-arm64/ (where getLlama() looks there), armv8-a, arm64 code. */
+function checkCrossBuilt(vsix: string, patched: readonly string[], entries: Map<string, number>): void {
+  const release = "extension/node_modules/node-llama-cpp/llama/localBuilds/linux-arm64/Release/";
+  // libllama carries the build's option hash in its name (libllama.v0.5.0.<hash>.so).
+  for (const prefix of ["llama-addon.node", "libggml-base.so", "libllama.", "libggml-cpu.so"]) {
+    const file = [...entries.keys()].find((entry) => entry.startsWith(`${release}${prefix}`));
+    assert.ok(file && entries.get(file)! >= minNativeBytes, `linux-arm64: the patched runtime's ${prefix}`);
+  }
+  assert.equal(elfMachine(vsix, `${release}llama-addon.node`), 183, "linux-arm64: the patched addon is arm64 code");
+  const keyFile = patched.find((entry) => entry.endsWith("/linux-arm64/swarmboard-build-key.txt"));
+  assert.ok(keyFile, "linux-arm64: the build key");
+  const key = spawnSync("unzip", ["-p", vsix, keyFile], { encoding: "utf8" }).stdout;
+  assert.match(key, /-linux-arm64-gpu-false-cpu-armv8-a$/m);
+}
+
+function checkPatched(target: string, vsix: string, entries: Map<string, number>): void {
   const release = "extension/node_modules/node-llama-cpp/llama/localBuilds/";
   const patched = [...entries.keys()].filter((entry) => entry.startsWith(release));
   if (!expected[target]!.patched) {
@@ -115,6 +144,7 @@ function checkPatched(target: string, entries: Map<string, number>): void {
     patched.some((entry) => entry.endsWith("/swarmboard-build-key.txt")),
     `${target}: the build key`,
   );
+  if (target === "linux-arm64" && here !== "linux-arm64") checkCrossBuilt(vsix, patched, entries);
 }
 
 describe("the package of each platform (npm run package -- --target <t>)", function () {
@@ -158,7 +188,7 @@ describe("the package of each platform (npm run package -- --target <t>)", funct
         assert.ok(entries.has(`extension/${bundle}`), `${target}: ${bundle}`);
       }
       checkNativeFiles(target, entries);
-      checkPatched(target, entries);
+      checkPatched(target, vsix, entries);
     });
   }
 });

@@ -10,7 +10,8 @@ import {
 import { gpuOfBuildKey } from "../../../src/runtime/binaryInventory";
 
 const linuxX64Package = { patched: [false], official: ["linux-x64", "linux-x64-vulkan"] } as const;
-const linuxArm64Package = { patched: [], official: ["linux-arm64"] } as const;
+/** With the cross-built patched runtime (scripts/buildRuntimeCross.mjs) it carries when the build cache had it. */
+const linuxArm64Package = { patched: [false], official: ["linux-arm64"] } as const;
 const macArmPackage = { patched: [], official: ["mac-arm64-metal"] } as const;
 const macX64Package = { patched: [], official: ["mac-x64"] } as const;
 const winPackage = { patched: [], official: ["win-x64", "win-x64-vulkan"] } as const;
@@ -53,7 +54,16 @@ describe("binaryChoice", () => {
       { platform: "linux", arch: "x64", forceOfficial: true, present: linuxX64Package },
       "linux-x64/false",
     ],
-    ["linux-arm64, CPU", { platform: "linux", arch: "arm64", present: linuxArm64Package }, "linux-arm64/false"],
+    [
+      "linux-arm64, CPU: the cross-built patched runtime first, the official binary as the fallback",
+      { platform: "linux", arch: "arm64", present: linuxArm64Package },
+      "patched/false > linux-arm64/false",
+    ],
+    [
+      "linux-arm64 packaged without the cross build: the official binary (copy mode)",
+      { platform: "linux", arch: "arm64", present: { patched: [], official: ["linux-arm64"] } },
+      "linux-arm64/false",
+    ],
     [
       "darwin-arm64, auto: Metal",
       { platform: "darwin", arch: "arm64", gpu: "auto", machineGpus: ["metal"], present: macArmPackage },
@@ -113,6 +123,7 @@ describe("binaryChoice", () => {
   it("reads the GPU type from a patched build's key", () => {
     assert.equal(gpuOfBuildKey("nlc-3.22.1-native-a441047691e15ac0-linux-x64-gpu-false-cpu-portable\n"), false);
     assert.equal(gpuOfBuildKey("nlc-3.22.1-x-linux-x64-gpu-vulkan-cpu-portable"), "vulkan");
+    assert.equal(gpuOfBuildKey("nlc-3.22.1-native-502da1fdc34fd8db-linux-arm64-gpu-false-cpu-armv8-a\n"), false);
     assert.equal(gpuOfBuildKey("nlc-3.22.1-x-linux-x64"), undefined);
   });
 });
