@@ -3,8 +3,11 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { swarmboard, waitFor, waitForLogLine } from "./hostApi";
+import { usePrivateWorker } from "./sharedServer";
 
 describe("worker killed by SIGILL", () => {
+  usePrivateWorker();
+
   after(async () => {
     // Back to the patched runtime for the suites that follow (the user's restart clears the fallback), and wait
     // for the new worker: a suite that starts while the old one is being stopped would see it exit under it.
