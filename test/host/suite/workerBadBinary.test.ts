@@ -6,8 +6,6 @@ import { swarmboard, waitFor, waitForLogLine } from "./hostApi";
 import { usePrivateWorker } from "./sharedServer";
 
 describe("worker killed by SIGILL", () => {
-  usePrivateWorker();
-
   after(async () => {
     // Back to the patched runtime for the suites that follow (the user's restart clears the fallback), and wait
     // for the new worker: a suite that starts while the old one is being stopped would see it exit under it.
@@ -21,6 +19,8 @@ describe("worker killed by SIGILL", () => {
     );
     await hooks.worker.ping();
   });
+  // After the hook above (hooks run in the order they are declared): that one restarts a private worker.
+  usePrivateWorker();
 
   it("says the runtime does not fit this CPU, and restarts the worker on the official binaries", async () => {
     const { hooks } = await swarmboard();
