@@ -33,6 +33,8 @@ export interface SwarmboardTestHooks {
     readonly state: WorkerStatus;
     readonly onDidChangeState: vscode.Event<WorkerStatus>;
     ping(): Promise<PingResult>;
+    /** Whether the window is attached to the shared worker (false: a worker of its own). */
+    readonly shared: boolean;
   };
   readonly swarmsView: { readonly visible: boolean; roots(): SwarmsNode[]; reveal(node: SwarmsNode): Thenable<void> };
   /** The open panel, if any. */
@@ -136,6 +138,9 @@ export function createTestHooks(parts: HookedParts): SwarmboardTestHooks {
       },
       onDidChangeState: worker.onDidChangeState,
       ping: () => worker.ping(),
+      get shared() {
+        return worker.shared;
+      },
     },
     swarmsView: {
       get visible() {

@@ -24,6 +24,11 @@ export interface PanelInputRequest {
 
 export const hostArtifactsDir = path.resolve(__dirname, "../../../../.test-artifacts/host");
 
+/** A line of the suite's own in the runner's output (a figure a test states), beside mocha's report. */
+export function reportLine(text: string): void {
+  console.log(`${suiteOutputPrefix}${text}`);
+}
+
 /** Asks the runner for a screenshot of the whole workbench; resolves with the PNG's path once it is saved. */
 export async function requestScreenshot(name: string, timeoutMs = 30_000): Promise<string> {
   const file = path.join(hostArtifactsDir, `${name}.png`);

@@ -1,12 +1,13 @@
 // What the shared-worker host suites share: the version the bundle runs (the server only serves its own), a direct
 // connection to the server as a test client, and a way to put the window on the shared worker or back.
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { connectToServer } from "../../../src/cli/serverConnection";
 import { serverStatusMethod, serverStopMethod, type ServerStatus } from "../../../src/protocol/serverRpc";
 import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
-import { waitFor } from "./hostApi";
+import { swarmboard, waitFor } from "./hostApi";
 
 /** The version stamped into the bundle the host runs (tests compiled by tsc see "dev"). */
 export const bundleVersion: string = JSON.parse(
@@ -28,10 +29,15 @@ export function attachCount(hooks: SwarmboardTestHooks): number {
   return hooks.log.recentLines().filter((l) => l.includes("attached to the shared worker")).length;
 }
 
+/** The setting as it was before attachShared (the runner turns it on for every suite with SWARMBOARD_HOST_SHARED_WORKER). */
+let settingBefore: boolean | undefined;
+
 /** Turns `swarmboard.sharedWorker` on, restarts the worker onto it and waits until it is ready; resolves with its pid. */
 export async function attachShared(hooks: SwarmboardTestHooks): Promise<number> {
   const before = attachCount(hooks);
-  await vscode.workspace.getConfiguration("swarmboard").update("sharedWorker", true, vscode.ConfigurationTarget.Global);
+  const config = vscode.workspace.getConfiguration("swarmboard");
+  settingBefore = config.inspect<boolean>("sharedWorker")?.globalValue;
+  await config.update("sharedWorker", true, vscode.ConfigurationTarget.Global);
   await vscode.commands.executeCommand("swarmboard.restartWorker");
   await waitFor("the window to attach to the shared worker", () => attachCount(hooks) > before, 180_000);
   const ready = await waitFor(
@@ -42,15 +48,54 @@ export async function attachShared(hooks: SwarmboardTestHooks): Promise<number> 
   return ready.pid;
 }
 
-/** Back to a private worker for the suites after, and the server stopped (it would linger 10 idle minutes). */
-export async function leaveShared(): Promise<void> {
+/** The setting back as it was before attachShared (not merely unset: the suites after keep the runner's choice). */
+export async function restoreSetting(): Promise<boolean> {
   await vscode.workspace
     .getConfiguration("swarmboard")
-    .update("sharedWorker", undefined, vscode.ConfigurationTarget.Global);
+    .update("sharedWorker", settingBefore, vscode.ConfigurationTarget.Global);
+  return vscode.workspace.getConfiguration("swarmboard").get<boolean>("sharedWorker") === true;
+}
+
+/** The setting as it was for the suites after; back on a private worker, the server is stopped (it would linger). */
+export async function leaveShared(): Promise<void> {
+  const stillShared = await restoreSetting();
   await vscode.commands.executeCommand("swarmboard.restartWorker");
+  if (stillShared) return;
   const connection = await connectToServer("test", bundleVersion).catch(() => undefined);
   if (connection) {
     await connection.peer.request(serverStopMethod, {}).catch(() => undefined);
     connection.close();
   }
+}
+
+/**
+ * For a suite about the private worker (one this window forks, kills and restarts): the setting off while it runs,
+ * and back as it was after. On the shared worker, killing "the worker" would kill the server every client shares.
+ */
+export function usePrivateWorker(): void {
+  const config = () => vscode.workspace.getConfiguration("swarmboard");
+  let was: boolean | undefined;
+  /** The setting to `value`, and a new worker (not the one the restart stops) ready under it. */
+  const onto = async (value: boolean | undefined) => {
+    const { hooks } = await swarmboard();
+    const old = hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined;
+    await config().update("sharedWorker", value, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand("swarmboard.restartWorker");
+    await waitFor(
+      "the restarted worker to be ready",
+      () => (hooks.worker.state.state === "ready" && hooks.worker.state.pid !== old) || undefined,
+      180_000,
+    );
+    return hooks;
+  };
+  before(async function () {
+    this.timeout(240_000);
+    was = config().inspect<boolean>("sharedWorker")?.globalValue;
+    const hooks = await onto(false);
+    assert.equal(hooks.worker.shared, false, "a private worker for this suite");
+  });
+  after(async function () {
+    this.timeout(240_000);
+    await onto(was);
+  });
 }

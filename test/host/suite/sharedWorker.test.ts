@@ -33,9 +33,14 @@ describe("the shared worker", function () {
   this.timeout(600_000);
   const config = () => vscode.workspace.getConfiguration("swarmboard");
 
+  let was: boolean | undefined;
+  before(() => (was = config().inspect<boolean>("sharedWorker")?.globalValue));
+
   after(async () => {
-    await config().update("sharedWorker", undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand("swarmboard.restartWorker"); // back to a private worker for the next suites
+    // As it was for the suites after (the runner may have turned it on for all); a private worker stops the server.
+    await config().update("sharedWorker", was, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand("swarmboard.restartWorker");
+    if (config().get<boolean>("sharedWorker") === true) return;
     const connection = await connectToServer("test", version).catch(() => undefined);
     if (connection) {
       await connection.peer.request(serverStopMethod, {}).catch(() => undefined);

@@ -8,9 +8,11 @@ import { SwarmStore } from "../../../src/host/swarm/swarmStore";
 import { StuckWatch, type StuckReport } from "../../../src/host/supervision/stuckWatch";
 import type { WorkerProcess } from "../../../src/host/workerProcess";
 import { swarmboard, waitFor } from "./hostApi";
+import { usePrivateWorker } from "./sharedServer";
 
 describe("worker supervision", function () {
   this.timeout(120_000);
+  usePrivateWorker();
 
   it("restarts a crashed worker 4 times, then stops with a restart action that works", async () => {
     const { hooks } = await swarmboard();

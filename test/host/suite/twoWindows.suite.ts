@@ -1,20 +1,23 @@
 // Issue 26 with two windows (two extension hosts in one code-server, one on each folder) on one shared worker:
 // both attach to the same server, which loads the model once for both windows' swarms; each window shows the
-// swarms of its own folders only. Then the server is SIGKILLed: both windows say so and attach again to one new
+// swarms of its own folders only. A `swarmboard run --server` from the command line attaches to the same server and
+// its swarm runs beside both windows' (the server's status lists both windows and the CLI; its peak RSS is stated
+// against the model file's size). Then the server is SIGKILLed: both windows say so and attach again to one new
 // server (the start lock: one server for the machine however many windows start one), the swarm that ran is listed
 // interrupted, and Resume continues it. Both windows run this file; `myPart()` says which one this is.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as vscode from "vscode";
 import { sharedServerPaths } from "../../../src/host/workerLinks/sharedWorker";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import type { WorkerStatus } from "../../../src/protocol/webviewMessages";
-import { requestScreenshot } from "./automationMarkers";
+import { reportLine, requestScreenshot } from "./automationMarkers";
+import { peakRss, startCliServerRun, type CliServerRun } from "./cliServerRun";
 import { swarmboard, waitFor } from "./hostApi";
 import { modelPath, shortRecipe } from "./reviewSwarmRun";
-import { attachCount, attachShared, bundleVersion, leaveShared, serverStatus } from "./sharedServer";
+import { attachCount, attachShared, bundleVersion, leaveShared, restoreSetting, serverStatus } from "./sharedServer";
 import { hear, myPart, otherPart, say } from "./windowMeeting";
 
 const part = myPart();
@@ -115,7 +118,10 @@ function serversStarted(): number {
 describe(`two windows on one shared worker (window ${part})`, function () {
   this.timeout(900_000);
 
+  let cli: CliServerRun | undefined;
+
   afterEach(function () {
+    cli?.kill();
     // The other window stops waiting for this one (see hear).
     if (this.currentTest?.state === "failed") say(part, "failed");
   });
@@ -124,10 +130,7 @@ describe(`two windows on one shared worker (window ${part})`, function () {
     say(part, "done");
     await hear(other, "done", 600_000).catch(() => undefined);
     if (part === "a") await leaveShared();
-    else
-      await vscode.workspace
-        .getConfiguration("swarmboard")
-        .update("sharedWorker", undefined, vscode.ConfigurationTarget.Global);
+    else await restoreSetting();
   });
 
   it("attaches both windows to one server that loads the model once, each window showing its own swarms", async () => {
@@ -143,6 +146,15 @@ describe(`two windows on one shared worker (window ${part})`, function () {
     const clients = (await serverStatus()).clients.filter((c) => c.kind === "vscode");
     assert.ok(clients.length >= 2, `the server serves both windows: ${JSON.stringify(clients)}`);
 
+    // A command-line run on the same server (window a starts it): live, waiting for its answer, while both
+    // windows launch theirs.
+    cli = part === "a" ? startCliServerRun() : undefined;
+    const question = await cli?.asked(300_000);
+    say(part, "cli-asking", { swarmId: cli?.swarmId() });
+    const heard = part === "a" ? undefined : await hear<{ swarmId: string }>("a", "cli-asking", 600_000);
+    const cliSwarm = cli?.swarmId() ?? heard?.swarmId;
+    assert.ok(cliSwarm, "the command line's swarm started");
+
     const launched = await launchPosting(hooks);
     say(part, "launched", launched);
     const theirLaunch = await hear<{ swarmId?: string; refused?: string }>(other, "launched");
@@ -154,6 +166,9 @@ describe(`two windows on one shared worker (window ${part})`, function () {
       (id) => id !== undefined && both.swarms.includes(id),
     );
     assert.equal(running.length, 2, `both swarms run at once in the server: ${both.swarms.join(", ")}`);
+    assert.ok(both.swarms.includes(cliSwarm), `and the command line's: ${both.swarms.join(", ")}`);
+    const kinds = both.clients.map((c) => c.kind);
+    assert.ok(kinds.filter((k) => k === "vscode").length >= 2 && kinds.includes("cli"), `clients: ${kinds.join(", ")}`);
     const swarmId = launched.swarmId!;
     await endsCompleted(hooks, swarmId);
     // Every one of this window's fifteen findings is on its board, and none of the other window's swarm: two swarms
@@ -167,14 +182,23 @@ describe(`two windows on one shared worker (window ${part})`, function () {
     );
     say(part, "swarm-ended", { swarmId });
     const theirs2 = await hear<{ swarmId: string }>(other, "swarm-ended");
+    if (cli && question) {
+      cli.answer(question, "go on");
+      const code = await waitFor("the CLI to exit", () => cli?.exitCode(), 300_000);
+      assert.equal(code, 0, `the command line's swarm completed:\n${cli.output()}`);
+    }
 
     await hooks.history.refresh();
     assert.ok(hooks.swarms.store.swarm(swarmId), "this window shows its own swarm");
     assert.equal(hooks.swarms.store.swarm(theirs2.swarmId), undefined, "and not the other folder's");
     const status = await serverStatus();
     assert.equal(status.pid, pid);
-    assert.equal(status.modelLoads, 1, "one model load for both windows' swarms");
-    console.log(`window ${part}: server pid ${status.pid}, rss ${Math.round(status.rssBytes / 2 ** 20)} MiB`);
+    assert.equal(status.modelLoads, 1, "one model load for both windows' swarms and the command line's");
+    const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+    reportLine(
+      `    window ${part}: server pid ${status.pid}: peak RSS ${mib(peakRss(status.pid))} (VmHWM), now ` +
+        `${mib(status.rssBytes)}, for three swarms on one load of a ${mib(statSync(modelPath()).size)} model file`,
+    );
   });
 
   it("says so in both windows when the server is SIGKILLed, restarts one server, and Resume continues", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { swarmboard, waitFor, waitForLogLine } from "./hostApi";
+import { usePrivateWorker } from "./sharedServer";
 
 interface Ping {
   nonce: string;
@@ -10,6 +11,8 @@ interface Ping {
 }
 
 describe("worker process", () => {
+  usePrivateWorker();
+
   it("is forked by the host and says it is ready", async () => {
     const { hooks } = await swarmboard();
     const ready = await waitFor("the worker to be ready", () =>

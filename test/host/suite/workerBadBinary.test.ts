@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { swarmboard, waitFor, waitForLogLine } from "./hostApi";
+import { usePrivateWorker } from "./sharedServer";
 
 describe("worker killed by SIGILL", () => {
   after(async () => {
@@ -18,6 +19,8 @@ describe("worker killed by SIGILL", () => {
     );
     await hooks.worker.ping();
   });
+  // After the hook above (hooks run in the order they are declared): that one restarts a private worker.
+  usePrivateWorker();
 
   it("says the runtime does not fit this CPU, and restarts the worker on the official binaries", async () => {
     const { hooks } = await swarmboard();

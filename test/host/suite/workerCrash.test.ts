@@ -9,6 +9,7 @@ import type { TurnScript } from "../../../src/protocol/turnScript";
 import { requestScreenshot } from "./automationMarkers";
 import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
 import { modelPath, sampleRepo } from "./reviewSwarmRun";
+import { usePrivateWorker } from "./sharedServer";
 
 const waitingCommand = "node --version";
 const goal = "Wait for an answer that never comes";
@@ -43,6 +44,7 @@ const recipe = {
 
 describe("crash recovery", function () {
   this.timeout(420_000);
+  usePrivateWorker();
 
   it("shows a swarm whose worker was killed as interrupted, with no live state left, and says so", async () => {
     const { hooks } = await swarmboard();
