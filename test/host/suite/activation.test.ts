@@ -21,6 +21,7 @@ describe("activation", () => {
     assert.deepEqual(contributed.sort(), [
       "swarmboard.addTask",
       "swarmboard.answerQuestion",
+      "swarmboard.buildRuntime",
       "swarmboard.cleanUpSwarm",
       "swarmboard.deleteMemory",
       "swarmboard.discardBranchInDiff",
