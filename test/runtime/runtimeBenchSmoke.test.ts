@@ -26,7 +26,7 @@ describe("runtime benchmark --quick (stories260K)", function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("measures the four modes side by side (the remote one on a real llama-server) and writes the figures", function () {
+  it("measures the five modes side by side (the remote ones on a real llama-server) and writes the figures", function () {
     const json = path.join(dir, "figures.json");
     const { status, output } = runBench([
       "--quick",
@@ -43,8 +43,8 @@ describe("runtime benchmark --quick (stories260K)", function () {
     assert.deepEqual(
       rows.map((row) => `${row.config.agents}:${row.config.mode}`),
       [
-        ...["1:shared-cells", "1:copy-mode", "1:usual-bill", "1:remote"],
-        ...["4:shared-cells", "4:copy-mode", "4:usual-bill", "4:remote"],
+        ...["1:shared-cells", "1:copy-mode", "1:usual-bill", "1:remote", "1:remote-split"],
+        ...["4:shared-cells", "4:copy-mode", "4:usual-bill", "4:remote", "4:remote-split"],
       ],
     );
     const at4 = (mode: string) => {
@@ -69,6 +69,10 @@ describe("runtime benchmark --quick (stories260K)", function () {
     const remote = at4("remote");
     assert.ok(remote.prefillTokens >= trunk && remote.prefillTokens <= 4 * trunk + 4, `${remote.prefillTokens}`);
     assert.match(remote.note ?? "", /llama-server -np 4 --kv-unified: \d+ prompt tokens computed/);
+    // The split arm is the same server with one KV stream per slot: the same bounds, its own flag in the note.
+    const split = at4("remote-split");
+    assert.ok(split.prefillTokens >= trunk && split.prefillTokens <= 4 * trunk + 4, `${split.prefillTokens}`);
+    assert.match(split.note ?? "", /llama-server -np 4 --no-kv-unified: \d+ prompt tokens computed/);
   });
 
   it("refuses an unknown flag with the usage line", function () {

@@ -32,7 +32,7 @@ describe("a second model loads beside the first only if memory allows (two tiny 
         /^Not loading tiny-random-qwen2-chatml\.gguf beside llama-2-tiny-random\.gguf \(2 MiB\)/,
       );
       assert.match(error.message, /it needs about 10 MiB \(its 8 MiB file and a quarter more/);
-      assert.match(error.message, /MiB is left of the worker's limit of \d+ MiB \(SWARMBOARD_WORKER_MEMORY_LIMIT\)/);
+      assert.match(error.message, /MiB is left of the worker's limit of [\d,]+ MiB \(SWARMBOARD_WORKER_MEMORY_LIMIT\)/);
       assert.match(error.message, /stop its swarms and restart the worker/);
       return true;
     });
