@@ -31,7 +31,9 @@ interface BenchSetup {
 
 async function startServers(s: BenchSetup, arm: ArmFigures["arm"]): Promise<BenchServer[]> {
   const labels = arm === "one server" ? ["server"] : ["worker-1", "worker-2"];
-  const dir = (label: string) => path.join(s.tmp, `${arm.replace(" ", "-")}-${label}-run`);
+  // Short names: each server's socket lives under its folder, and a socket path past ~107 bytes makes the server
+  // fall back to one shared /tmp folder (both "workers" would then be one), as under a long TMPDIR.
+  const dir = (label: string) => path.join(s.tmp, `${arm === "one server" ? "one" : "two"}-${label}`);
   return Promise.all(labels.map((label) => BenchServer.start(label, s.script, s.version, dir(label))));
 }
 
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
   const script = path.join(root, "dist", "worker", "main.js");
   // Both arms read the model from the page cache, not the first from the disk.
   readFileSync(o.model);
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "swarmboard-bench-server-"));
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "sb-bench-"));
   const setup: BenchSetup = { o, script, version: distVersion(root), tmp };
   const loadBefore = load();
   try {
