@@ -14,9 +14,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { build } from "esbuild";
 import type { ProbeReport } from "../runtime/packagedRuntimeProbe";
 import { repoRoot, sharedModelPath } from "../runtime/runtimeTestModels";
+import { bundleRuntimeProbe } from "../runtime/runtimeProbeBundle";
 
 function run(
   command: string,
@@ -34,19 +34,6 @@ function probeReport(output: string, what: string): ProbeReport {
   const line = output.split("\n").find((l) => l.startsWith("PROBE "));
   assert.ok(line, `${what}: the probe printed no report:\n${output.slice(-3000)}`);
   return JSON.parse(line.slice("PROBE ".length)) as ProbeReport;
-}
-
-async function bundleProbe(root: string, outfile: string): Promise<void> {
-  await build({
-    entryPoints: [path.join(root, "test", "runtime", "packagedRuntimeProbe.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    external: ["node-llama-cpp"],
-    logLevel: "error",
-  });
 }
 
 describe("the linux-arm64 package under qemu-aarch64 (cross-built shared-cells runtime)", function () {
@@ -71,9 +58,9 @@ describe("the linux-arm64 package under qemu-aarch64 (cross-built shared-cells r
     const unpacked = run("unzip", ["-q", vsix, "-d", path.join(scratch, "unpacked")], scratch);
     assert.equal(unpacked.status, 0, `unzip failed: ${unpacked.output}`);
     extensionDir = path.join(scratch, "unpacked", "extension");
-    await bundleProbe(root, path.join(extensionDir, "dist", "runtimeProbe.js"));
+    await bundleRuntimeProbe(root, path.join(extensionDir, "dist", "runtimeProbe.js"));
     // The native reference beside the compiled tests, where node-llama-cpp resolves to the clone's x64 runtime.
-    await bundleProbe(root, nativeProbe);
+    await bundleRuntimeProbe(root, nativeProbe);
   });
 
   after(() => {

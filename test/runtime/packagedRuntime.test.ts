@@ -8,9 +8,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { build } from "esbuild";
 import type { ProbeReport } from "./packagedRuntimeProbe";
 import { repoRoot, sharedModelPath } from "./runtimeTestModels";
+import { bundleRuntimeProbe } from "./runtimeProbeBundle";
 
 const maxVsixBytes = 60 * 1000 * 1000;
 
@@ -56,16 +56,7 @@ describe("the packaged VSIX on older CPUs (linux-x64, qemu-x86_64)", function ()
     assert.equal(unpacked.status, 0, `unzip failed: ${unpacked.output}`);
     extensionDir = path.join(scratch, "unpacked", "extension");
     probeScript = path.join(extensionDir, "dist", "runtimeProbe.js");
-    await build({
-      entryPoints: [path.join(root, "test", "runtime", "packagedRuntimeProbe.ts")],
-      outfile: probeScript,
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      external: ["node-llama-cpp"],
-      logLevel: "error",
-    });
+    await bundleRuntimeProbe(root, probeScript);
   });
 
   after(() => {

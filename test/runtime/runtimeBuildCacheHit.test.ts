@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
 import { removeDir, tempDir } from "../unit/workspace/gitFixture";
 import type { ProbeReport } from "./packagedRuntimeProbe";
 import { repoRoot as findRepoRoot, sharedModelPath } from "./runtimeTestModels";
+import { bundleRuntimeProbe } from "./runtimeProbeBundle";
 
 const repoRoot = findRepoRoot();
 const modules = path.join(repoRoot, "node_modules");
@@ -60,16 +60,7 @@ describe("swarmboard runtime build: a cached build installed into a fresh instal
     mkdirSync(bin);
     symlinkSync(process.execPath, path.join(bin, "node"));
     env = { HOME: dir, PATH: bin, SWARMBOARD_BUILD_CACHE: path.join(dir, "cache") };
-    await build({
-      entryPoints: [path.join(repoRoot, "test", "runtime", "packagedRuntimeProbe.ts")],
-      outfile: path.join(root, "dist", "runtimeProbe.js"),
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      external: ["node-llama-cpp"],
-      logLevel: "error",
-    });
+    await bundleRuntimeProbe(repoRoot, path.join(root, "dist", "runtimeProbe.js"));
   });
 
   after(() => removeDir(dir));
