@@ -32,9 +32,11 @@ describe("server bench: one server vs two workers (tiny model, 2 researchers a s
   });
 
   it("runs both arms side by side and writes figures that hold together", function () {
-    this.timeout(450_000); // ~1 min on an idle 2-core machine; several minutes when other builds share it
+    this.timeout(450_000); // ~40 s on an idle 2-core machine; several minutes when other builds share it
     const json = path.join(dir, "figures.json");
-    const { status, output } = runBench(["--agents", "2", "--findings", "1", "--think", "5", "--json", json]);
+    // 300 words of thinking keep the first swarm live while the second starts (~2 s on an idle machine). With 5, an
+    // idle CI machine finished the first before the second joined: nothing to share, and the test failed.
+    const { status, output } = runBench(["--agents", "2", "--findings", "1", "--think", "300", "--json", json]);
     assert.equal(status, 0, output);
     assert.match(output, /\| \| one server \| two workers \| one server \/ two workers \|/);
     const { arms } = JSON.parse(readFileSync(json, "utf8")) as { arms: Array<ArmFigures & { trunkDecoded: number }> };
@@ -48,6 +50,7 @@ describe("server bench: one server vs two workers (tiny model, 2 researchers a s
       ],
     );
     // One server: the second swarm is a tenant of the first's pool and forks the trunk start they share.
+    assert.ok(one.firstLiveAtSecondStart, `the first swarm ended before the second had started:\n${output}`);
     assert.equal(one.second.poolSwarms, 2);
     assert.ok(one.second.trunkForked > 0, `the second forked ${one.second.trunkForked} trunk tokens`);
     assert.equal(one.trunkDecoded, one.first.trunkTokens + one.second.trunkTokens - one.second.trunkForked);
