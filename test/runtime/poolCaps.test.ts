@@ -68,8 +68,19 @@ describe("swarms with caps on one pool sized for several (stories260K)", () => {
     await assert.rejects(open(tokens, "swarm-c", 5000), (error: unknown) => {
       assert.ok(error instanceof SwarmRuntimeError && error.code === "pool-full", String(error));
       assert.match(error.message, /beside the 2 running on this model's pool: it needs 5,000 KV cells and 4 sequences/);
-      // Each holds its cap less what its agent was promised and has not used (64 - 8 = 56 cells, counted free).
-      assert.match(error.message, /Running: swarm-a \(968 cells, 4 sequences\); swarm-b \(244 cells, 4 sequences\)/);
+      // Each holds its whole cap: what it wrote, what its agent was promised at fork and has not written (64 - 8 =
+      // 56 cells), and the rest of its cap.
+      const held = (label: string) => {
+        const pattern = `${label} \\(([\\d,]+) cells written, ([\\d,]+) promised to its agents, ([\\d,]+) more kept for its cap; 4 sequences\\)`;
+        const parts = new RegExp(pattern).exec(error.message);
+        assert.ok(parts, `${label} in: ${error.message}`);
+        return parts.slice(1).map((n) => Number(n.replace(/,/g, "")));
+      };
+      const [aHeld, bHeld] = [held("swarm-a"), held("swarm-b")];
+      assert.deepEqual([aHeld[1], bHeld[1]], [56, 56], "one agent's promise each");
+      assert.equal(aHeld[0]! + aHeld[1]! + aHeld[2]!, 1024, `swarm-a's cap: ${aHeld.join(" + ")}`);
+      assert.equal(bHeld[0]! + bHeld[1]! + bHeld[2]!, 300, `swarm-b's cap: ${bHeld.join(" + ")}`);
+      assert.equal(bHeld[0], b.context.stats().share?.usedCells);
       // Promises of the agents' expected tails are not free either; the number is at most the cells not held.
       const free = Number(/the pool has ([\d,]+) of 2,048 cells/.exec(error.message)?.[1]?.replace(/,/g, ""));
       assert.ok(free <= room - keptForB, `${free} cells said free, ${room - keptForB} not held for a cap`);

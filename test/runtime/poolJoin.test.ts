@@ -52,7 +52,10 @@ describe("a swarm joining a running swarm's pool (stories260K)", () => {
     await assert.rejects(engine.openTrunk(tokens, request("swarm-c", 5000), sizePool), (error: unknown) => {
       assert.ok(error instanceof SwarmRuntimeError && error.code === "pool-full", String(error));
       assert.match(error.message, /needs 5,000 KV cells and 4 sequences/);
-      assert.match(error.message, /swarm-a \(\d+ cells, 4 sequences\); swarm-b \(300 cells, 4 sequences\)/);
+      const decoded = second.trunkReuse!.decodedTokens;
+      const kept = `${300 - decoded} more kept for its cap`;
+      assert.match(error.message, /swarm-a \([\d,]+ cells written, 0 promised to its agents; 4 sequences\)/);
+      assert.ok(error.message.includes(`swarm-b (${decoded} cells written, 0 promised to its agents, ${kept}; 4 `));
       assert.ok(error.message.includes(`the pool has ${free} of 1,024 cells`), error.message);
       return true;
     });

@@ -61,17 +61,22 @@ export class KvAdmission {
     return first === undefined ? share.cap : Math.max(0, this.shareRoom(first));
   }
 
-  /** What `id`'s share has left beyond what it used and promised (to its sequences but `except`); none: no cap. */
-  private shareRoom(id: string, except?: string): number {
-    const share = this.shares.get(id);
-    if (share === undefined) return Number.POSITIVE_INFINITY;
+  /** Cells promised at fork to a share's sequences (but `except`) and not written yet. */
+  sharePromised(share: PoolShare, except?: string): number {
     let promised = 0;
     for (const member of share.ids) {
       const reservation = this.reservations.get(member);
       if (member !== except && reservation !== undefined)
         promised += Math.max(0, reservation.expectedTail - reservation.grown);
     }
-    return share.cap - this.shareUsed(share) - promised;
+    return promised;
+  }
+
+  /** What `id`'s share has left beyond what it used and promised (to its sequences but `except`); none: no cap. */
+  private shareRoom(id: string, except?: string): number {
+    const share = this.shares.get(id);
+    if (share === undefined) return Number.POSITIVE_INFINITY;
+    return share.cap - this.shareUsed(share) - this.sharePromised(share, except);
   }
 
   /** Cells promised at fork and not used yet, over all agents but `except`. */

@@ -1,5 +1,5 @@
 // What a launch that does not fit on a shared pool is told: what it asked for, what the pool has free, what each
-// running swarm holds there (what it wrote and what is left of its cap), and what would free room. The numbers are
+// running swarm holds there (what it wrote, what its agents were promised at fork, and what is left of its cap), and what would free room. The numbers are
 // the admission's and llama.cpp's own.
 import type { SwarmPool } from "./swarmPool";
 
@@ -9,7 +9,11 @@ export function poolFullMessage(pool: SwarmPool, need: { cells: number; seats: n
   const free = pool.roomForAnother();
   const running = pool
     .holdings()
-    .map((held) => `${held.label} (${count(held.cells + held.unspentCap)} cells, ${held.seats} sequences)`)
+    .map((held) => {
+      const kept = held.unspentCap > 0 ? `, ${count(held.unspentCap)} more kept for its cap` : "";
+      const cells = `${count(held.cells)} cells written, ${count(held.promised)} promised to its agents${kept}`;
+      return `${held.label} (${cells}; ${held.seats} sequences)`;
+    })
     .join("; ");
   return (
     `This swarm does not fit beside the ${pool.tenantCount} running on this model's pool: it needs ` +

@@ -64,7 +64,9 @@ export class SwarmContext implements EngineContext, PoolTenant {
 
   get holding(): PoolTenant["holding"] {
     const label = this.options.label ?? `a swarm on ${path.basename(this.model.facts.path)}`;
-    return { label, cells: this.own.usedCells(), unspentCap: this.own.unspentCap(), seats: this.options.maxAgents + 2 };
+    const { own } = this;
+    const seats = this.options.maxAgents + 2;
+    return { label, cells: own.usedCells(), promised: own.promisedCells(), unspentCap: own.unspentCap(), seats };
   }
 
   decodedTrunk(): readonly Token[] {

@@ -39,7 +39,11 @@ export interface PoolTenant {
   /** What the tenant holds, to say so to a launch that does not fit beside it. */
   readonly holding: {
     readonly label: string;
+    /** Cells it wrote or has in flight. */
     readonly cells: number;
+    /** Cells promised to its agents at fork and not written yet. */
+    readonly promised: number;
+    /** What is left of its cap beyond those (0 without a cap). */
     readonly unspentCap: number;
     readonly seats: number;
   };

@@ -51,6 +51,11 @@ export class TenantSequences {
     return checks.map((check) => ({ ...check, id: this.nameOf(check.id) }));
   }
 
+  /** Cells promised to the swarm's agents at fork and not written yet. */
+  promisedCells(): number {
+    return this.shared.admission.sharePromised(this.share);
+  }
+
   /** What is left of the swarm's cap: kept for it from a swarm that joins the pool later (0 without a cap). */
   unspentCap(): number {
     return Number.isFinite(this.share.cap) ? this.shared.admission.unspentShare(this.share) : 0;
