@@ -18,7 +18,7 @@ export interface LivePool {
 }
 
 function sameShape(a: TrunkShape, b: TrunkShape): boolean {
-  return a.maxAgents === b.maxAgents && samePoolShape(a, b);
+  return a.maxAgents === b.maxAgents && (a.poolSwarms ?? 1) === (b.poolSwarms ?? 1) && samePoolShape(a, b);
 }
 
 /** Swarms may share a pool when they run the same model with the same threads, KV type and pool caps. */

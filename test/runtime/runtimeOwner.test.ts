@@ -63,6 +63,33 @@ describe("the runtime's owner and the local engine (stories260K)", () => {
     await engine.keepTrunk(other.context, request(3));
   });
 
+  it("gives the next swarm on a kept context its own cap, and a pool for more swarms a context of its own", async () => {
+    const tokens = engine.model.tokenize(storyTrunk);
+    const capped = { ...request(2), cellCap: 300, swarmId: "swarm-a" };
+    const first = await engine.openTrunk(tokens, capped, sizePool);
+    assert.equal(first.context.stats().share?.capCells, 300);
+    await engine.keepTrunk(first.context, capped);
+
+    const uncapped = { ...request(2), swarmId: "swarm-b" };
+    const second = await engine.openTrunk(tokens, uncapped, sizePool);
+    assert.equal(second.context, first.context, "the kept context");
+    assert.equal(
+      second.context.stats().share?.capCells,
+      undefined,
+      "alone on a pool for one: no cap, not the last 300",
+    );
+    await engine.keepTrunk(second.context, uncapped);
+
+    // Sized for one swarm, the kept pool is not what a launch sized for two asks for: it gets a pool of that size.
+    const sized = poolsSized;
+    const forTwo: TrunkRequest = { ...request(2), shape: { ...request(2).shape, poolSwarms: 2 }, poolSwarms: 2 };
+    const third = await engine.openTrunk(tokens, forTwo, sizePool);
+    assert.notEqual(third.context, first.context);
+    assert.equal(poolsSized, sized + 1);
+    assert.equal(third.context.stats().share?.capCells, 512, "a fair half of the 1,024 cells");
+    await engine.keepTrunk(third.context, forTwo);
+  });
+
   it("disposes the contexts an engine still holds, and leaves the kept one to the owner", async () => {
     const held = await engine.createContext({ maxAgents: 1, kvCells: 512, threads: 1 });
     const kept = await engine.openTrunk(engine.model.tokenize(storyTrunk), request(3), sizePool);

@@ -7,7 +7,8 @@ import type { CellLedger } from "./cellLedger";
 
 /** One swarm's part of a shared pool: its sequences and the most cells they may write and be promised. */
 export interface PoolShare {
-  readonly cap: number;
+  /** Set at launch; a kept context takes the next swarm's (SwarmContext.retune). */
+  cap: number;
   readonly ids: Set<string>;
 }
 

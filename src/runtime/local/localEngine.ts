@@ -44,6 +44,12 @@ export class LocalEngine implements SwarmEngine {
     if (kept !== undefined) {
       const context = this.own(kept);
       this.contexts.add(context);
+      // Its cap as on a new context of this pool (the launch's, else its fair share), not the last swarm's.
+      const poolCells = context.poolCells;
+      const running = context.host.tenantCount - 1;
+      const poolSwarms = request.poolSwarms ?? 1;
+      const cellCap = request.cellCap ?? fairShareCells({ poolCells, poolSwarms, running, room: poolCells });
+      context.retune({ cellCap, label: request.swarmId });
       try {
         return { context, trunkReuse: await context.replaceTrunk(tokens) };
       } catch (error) {

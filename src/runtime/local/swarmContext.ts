@@ -47,6 +47,8 @@ export class SwarmContext implements EngineContext, PoolTenant {
   private disposed = false;
   /** What the budget shows, counted from the present trunk (a kept context counts from there). */
   private readonly figures: SwarmFigures;
+  /** The swarm's name to a launch that does not fit beside it (the next swarm's on a kept context). */
+  private label: string | undefined;
 
   /** A swarm on `host`: its first, or one more beside the others (refused when the pool has no sequences left). */
   constructor(
@@ -55,6 +57,7 @@ export class SwarmContext implements EngineContext, PoolTenant {
   ) {
     const seats = options.maxAgents + 2;
     this.own = new TenantSequences(host, seats, options.cellCap);
+    this.label = options.label;
     ({ mode: this.mode, model: this.model } = host);
     this.trunk = this.own.open(this.own.prefix + trunkId);
     this.own.shared.ledger.addRoot(this.trunk.id);
@@ -63,7 +66,7 @@ export class SwarmContext implements EngineContext, PoolTenant {
   }
 
   get holding(): PoolTenant["holding"] {
-    const label = this.options.label ?? `a swarm on ${path.basename(this.model.facts.path)}`;
+    const label = this.label ?? `a swarm on ${path.basename(this.model.facts.path)}`;
     const { own } = this;
     const seats = this.options.maxAgents + 2;
     return { label, cells: own.usedCells(), promised: own.promisedCells(), unspentCap: own.unspentCap(), seats };
@@ -137,6 +140,12 @@ export class SwarmContext implements EngineContext, PoolTenant {
       const kept = await rewriteTrunk(this.trunk, tokens);
       return { restored: true, restoredTokens: kept.reusedTokens };
     });
+  }
+
+  /** The next swarm on a kept context takes its own cap and name, not the last one's. */
+  retune(next: { cellCap: number | undefined; label: string | undefined }): void {
+    this.own.setCap(next.cellCap);
+    this.label = next.label;
   }
 
   /** A new swarm's trunk on a kept context: decodes only what differs from the last (trunkReuse.ts). */

@@ -56,6 +56,11 @@ export class TenantSequences {
     return this.shared.admission.sharePromised(this.share);
   }
 
+  /** The next swarm's cap on a kept context (infinite: none beyond the pool). */
+  setCap(cellCap: number | undefined): void {
+    this.share.cap = cellCap ?? Number.POSITIVE_INFINITY;
+  }
+
   /** What is left of the swarm's cap: kept for it from a swarm that joins the pool later (0 without a cap). */
   unspentCap(): number {
     return Number.isFinite(this.share.cap) ? this.shared.admission.unspentShare(this.share) : 0;

@@ -72,6 +72,8 @@ export interface TrunkShape {
   readonly kvCacheType: KvCacheType | undefined;
   /** The launch's and the recipe's caps on the pool (undefined: sized from memory). */
   readonly caps: readonly (number | undefined)[];
+  /** Swarms its pool is sized for (undefined: 1): a kept context sized for fewer is not handed to this one. */
+  readonly poolSwarms?: number;
 }
 
 /** A swarm's trunk, to be put on an engine (SwarmEngine.openTrunk) and kept after it (SwarmEngine.keepTrunk). */

@@ -29,5 +29,6 @@ export function trunkShape(options: SwarmRunOptions, model: SwarmModel, maxAgent
     threads: options.threads,
     kvCacheType: options.kvCacheType,
     caps: [options.kvCells, options.recipe.budgets.kvCells],
+    ...(options.poolSwarms === undefined ? {} : { poolSwarms: options.poolSwarms }),
   };
 }
