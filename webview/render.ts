@@ -30,6 +30,8 @@ export interface PanelDom {
   summary: HTMLElement;
   /** The repository's agent-rules files in the trunk, on their own line (the summary line is cut to fit). */
   rules: HTMLElement;
+  /** How agent commands run (sandboxed or not), on its own line; a warning when there is no sandbox. */
+  commands: HTMLElement;
   stop: HTMLButtonElement;
   lanes: LanesDom;
   steering: SteeringDom;
@@ -70,6 +72,9 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
   const rules = el("div", "swarm-rules", "");
   rules.id = "swarm-rules";
   rules.hidden = true;
+  const commands = el("div", "swarm-commands", "");
+  commands.id = "swarm-commands";
+  commands.hidden = true;
   const stop = button("Stop swarm", "secondary", () => on.action("stopSwarm"));
   const lanes = mountLanes({ stop: (id) => on.stopAgent(id), pause: (id, paused) => on.pauseAgent(id, paused) });
   const steering = mountSteering(on);
@@ -94,6 +99,7 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
     ),
     el("section", "card status", el("span", "dot"), worker, el("span", "sep", "·"), summary),
     rules,
+    commands,
     el(
       "div",
       "layout",
@@ -101,7 +107,22 @@ export function mountPanel(root: HTMLElement, on: PanelHandlers): PanelDom {
       el("aside", "side-col", budget.root, usage.root, triggers.root, latency.root, feed.root),
     ),
   );
-  return { title, worker, summary, rules, stop, lanes, steering, feed, budget, usage, triggers, latency, addedTasks };
+  return {
+    title,
+    worker,
+    summary,
+    rules,
+    commands,
+    stop,
+    lanes,
+    steering,
+    feed,
+    budget,
+    usage,
+    triggers,
+    latency,
+    addedTasks,
+  };
 }
 
 function elapsed(from: number, to: number): string {
@@ -122,6 +143,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   dom.addedTasks.update(swarm?.addedTasks);
   if (!swarm) {
     dom.rules.hidden = true;
+    dom.commands.hidden = true;
     setText(dom.summary, "No swarm yet");
     return;
   }
@@ -139,6 +161,9 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
     dom.rules,
     swarm.rules?.length ? `Agent rules in the trunk: ${swarm.rules.join(", ")}` : "No agent rules files in the trunk",
   );
+  dom.commands.hidden = swarm.commands === undefined;
+  dom.commands.classList.toggle("no-sandbox", swarm.commands?.startsWith("no sandbox") === true);
+  setText(dom.commands, swarm.commands ?? "");
   dom.lanes.update(swarm.agents);
   dom.feed.update(swarm.findings, new Map(swarm.agents.map((a) => [a.id, a.colour])), swarm.id);
   dom.budget.update(swarm.budget, swarm.agents);

@@ -120,7 +120,7 @@ export class TerminalView {
     switch (e.type) {
       case "swarm-started":
         this.print(
-          `swarm ${e.swarmId}: recipe ${e.recipe}, model ${e.model.path} (${e.mode}), trunk ${e.trunkTokens} tokens decoded once${e.rules?.length ? `; rules: ${e.rules.map((r) => r.path).join(", ")}` : ""}${e.disk ? `; disk: ${e.disk.text}` : ""}${e.verification ? `; ${e.verification}` : ""}`,
+          `swarm ${e.swarmId}: recipe ${e.recipe}, model ${e.model.path} (${e.mode}), trunk ${e.trunkTokens} tokens decoded once${e.rules?.length ? `; rules: ${e.rules.map((r) => r.path).join(", ")}` : ""}${e.disk ? `; disk: ${e.disk.text}` : ""}${e.verification ? `; ${e.verification}` : ""}${e.commands ? `; ${e.commands}` : ""}`,
         );
         break;
       case "agent-added":

@@ -72,6 +72,7 @@ function reduceEvent(s: SwarmViewState, e: SwarmEvent): SwarmViewState {
         model: e.model,
         trunkTokens: e.trunkTokens,
         ...(e.rules ? { rules: e.rules } : {}),
+        ...(e.commands ? { commands: e.commands } : {}),
         ...(e.integrationBranch ? { integrationBranch: e.integrationBranch } : {}),
       };
     case "agent-added":

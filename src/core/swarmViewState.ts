@@ -67,6 +67,8 @@ export interface SwarmViewState {
   readonly trunkTokens: number;
   /** The repository's agent-rules files in the trunk. */
   readonly rules?: readonly AgentRuleListing[];
+  /** How agent commands run: in the sandbox, or why not (each then asks for approval). */
+  readonly commands?: string;
   readonly agents: readonly AgentView[];
   readonly entries: readonly BoardEntry[];
   readonly stats?: SwarmStats;

@@ -41,6 +41,8 @@ export const swarmEventSchema = z.discriminatedUnion("type", [
     rules: z.array(agentRuleListingSchema).optional(),
     /** How merges are verified: the test command and what a run that cannot happen does (absent from older traces). */
     verification: z.string().optional(),
+    /** How agent commands run: in the sandbox, or why not (then each asks for approval). Absent from older traces. */
+    commands: z.string().optional(),
     /** The disk the swarm's worktrees will take at most: the shared read view plus one checkout per writer. */
     disk: z
       .object({

@@ -116,6 +116,8 @@ export const swarmPanelViewSchema = z.object({
   mode: z.string().optional(),
   /** The agent-rules files in the trunk, one line each ("AGENTS.md (1,234 chars)"). */
   rules: z.array(z.string()).optional(),
+  /** How agent commands run: in the sandbox, or "no sandbox ..." and why (each command then asks for approval). */
+  commands: z.string().optional(),
   agents: z.array(agentLaneViewSchema),
   findings: z.array(findingViewSchema),
   budget: budgetViewSchema.optional(),

@@ -46,6 +46,14 @@ export function platformWithoutSandbox(platform: NodeJS.Platform): string | unde
   );
 }
 
+/** How agent commands run here, in one line for the swarm's start (CLI, panel): sandboxed, or why not. */
+export function commandsLine(probe: BubblewrapProbe): string {
+  if (probe.usable) return "agent commands run in the sandbox (bubblewrap: their worktree only, no network)";
+  return probe.reason.startsWith("no sandbox")
+    ? probe.reason
+    : `no sandbox, so every agent command asks for approval: ${probe.reason}`;
+}
+
 /** Whether commands can run inside bubblewrap here (cached after the first call). */
 export function probeBubblewrap(platform: NodeJS.Platform = process.platform): Promise<BubblewrapProbe> {
   const absent = platformWithoutSandbox(platform);

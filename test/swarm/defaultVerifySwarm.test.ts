@@ -115,6 +115,8 @@ describe("verification on by default: the organisation recipe on a mocha project
       assert.equal(saved.testCommand, "npm test", "a resume verifies with the same command");
       const started = ofType(run.events, "swarm-started")[0];
       assert.equal(started?.verification, 'merges verified with "npm test"; refused when the tests cannot run');
+      // The tiers need a usable bubblewrap (test/unit/workspace/bubblewrap.test.ts): the start says commands run in it.
+      assert.match(started?.commands ?? "", /^agent commands run in the sandbox \(bubblewrap/);
     });
 
     it("refuses the merge, naming the test it breaks, and the integration branch does not move", () => {
@@ -162,6 +164,12 @@ describe("verification on by default: the organisation recipe on a mocha project
       const answer = ofType(run.events, "tool-result").find((r) => r.summary === "merge: refused");
       assert.ok(answer, "the agent was answered");
       assert.equal(run.after, run.before, "the integration branch moved");
+      const started = ofType(run.events, "swarm-started")[0];
+      assert.equal(
+        started?.commands,
+        "no sandbox, so every agent command asks for approval: the test's stand-in for a machine without bubblewrap",
+        "the start says there is no sandbox and why",
+      );
     });
   });
 });

@@ -146,6 +146,7 @@ export function projectSwarm(view: HostSwarmView, now = Date.now()): SwarmPanelV
     ...(view.model ? { model: modelName(view.model.path) } : {}),
     ...(view.mode ? { mode: view.mode } : {}),
     ...(view.rules ? { rules: view.rules.map((r) => describeRule(r)) } : {}),
+    ...(view.commands ? { commands: view.commands } : {}),
     agents,
     findings,
     ...(view.stats

@@ -20,8 +20,11 @@ export function stampEvents(
   };
 }
 
-/** The start of a set-up swarm, as the views show it: goal, recipe, mode, model, branch, trunk, rules, disk. */
-export function swarmStartedEvent(run: SwarmRun): SessionEvent {
+/**
+ * The start of a set-up swarm, as the views show it: goal, recipe, mode, model, branch, trunk, rules, disk, how
+ * merges are verified and how agent commands run (`commands`: workspace/bubblewrap.ts commandsLine).
+ */
+export function swarmStartedEvent(run: SwarmRun, commands: string): SessionEvent {
   const { options, context, repo, model } = run;
   return {
     type: "swarm-started",
@@ -35,6 +38,7 @@ export function swarmStartedEvent(run: SwarmRun): SessionEvent {
     rules: listRules(run.rules),
     disk: run.disk,
     verification: verificationText(options.recipe),
+    commands,
   };
 }
 

@@ -11,6 +11,7 @@ import { DeclaredStages } from "./declaredSchedule";
 import type { SeatHooks } from "./seatRunner";
 import type { SeatSchedule } from "./seatSchedule";
 import { stampEvents, swarmStartedEvent, type SessionEvent } from "./sessionEvents";
+import { commandsLine, probeBubblewrap } from "../../workspace/bubblewrap";
 import { reportStats } from "./statsReporter";
 import { writeSwarmReport } from "./swarmReport";
 import type { SwarmRun } from "./swarmRun";
@@ -103,7 +104,7 @@ export class SwarmSession {
   }
 
   private async runSeats(run: SwarmRun): Promise<SwarmSummary> {
-    this.emit(swarmStartedEvent(run));
+    this.emit(swarmStartedEvent(run, commandsLine(await probeBubblewrap())));
     const seats = new SwarmSeats(run, this.seatHooks());
     const stopStats = reportStats(run.context, this.emit);
     try {
