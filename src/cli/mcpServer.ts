@@ -39,7 +39,7 @@ function registerTools(server: McpServer, swarms: McpSwarms): void {
       inputSchema: t.swarmboard_status.input,
       annotations: { readOnlyHint: true },
     },
-    (input) => toolResult(swarms.status(input)),
+    async (input) => toolResult(await swarms.status(input)),
   );
   server.registerTool(
     "swarmboard_findings",
@@ -49,7 +49,7 @@ function registerTools(server: McpServer, swarms: McpSwarms): void {
       inputSchema: t.swarmboard_findings.input,
       annotations: { readOnlyHint: true },
     },
-    (input) => toolResult(swarms.findings(input)),
+    async (input) => toolResult(await swarms.findings(input)),
   );
   server.registerTool(
     "swarmboard_stop",
@@ -60,14 +60,19 @@ function registerTools(server: McpServer, swarms: McpSwarms): void {
 
 /** Each swarm's status and its board, as resources a client can list and read. */
 function registerResources(server: McpServer, swarms: McpSwarms): void {
-  const list = (suffix: string, what: string) => async () => ({
-    resources: swarms.swarms().map((s) => ({
-      uri: `swarmboard://swarms/${s.id}/${suffix}`,
-      name: `${s.id} ${what}`,
-      mimeType: "text/plain",
-    })),
-  });
-  const view = (swarmId: unknown) => {
+  // On the server the list holds the swarms other clients run on this workspace too (McpSwarms.catchUp).
+  const list = (suffix: string, what: string) => async () => {
+    await swarms.catchUp();
+    return {
+      resources: swarms.swarms().map((s) => ({
+        uri: `swarmboard://swarms/${s.id}/${suffix}`,
+        name: `${s.id} ${what}`,
+        mimeType: "text/plain",
+      })),
+    };
+  };
+  const view = async (swarmId: unknown) => {
+    await swarms.catchUp();
     const found = swarms.swarms().find((s) => s.id === String(swarmId));
     if (!found) throw new Error(`No swarm "${String(swarmId)}" in this server; launch one with swarmboard_launch.`);
     return found;
@@ -77,7 +82,7 @@ function registerResources(server: McpServer, swarms: McpSwarms): void {
     new ResourceTemplate("swarmboard://swarms/{swarmId}/status", { list: list("status", "status") }),
     { description: "A swarm's status: agents, findings per kind, KV budget, report.", mimeType: "text/plain" },
     async (uri, { swarmId }) => ({
-      contents: [{ uri: uri.href, mimeType: "text/plain", text: statusText(view(swarmId)) }],
+      contents: [{ uri: uri.href, mimeType: "text/plain", text: statusText(await view(swarmId)) }],
     }),
   );
   server.registerResource(
@@ -85,7 +90,7 @@ function registerResources(server: McpServer, swarms: McpSwarms): void {
     new ResourceTemplate("swarmboard://swarms/{swarmId}/findings", { list: list("findings", "board") }),
     { description: "A swarm's board: every typed finding with its file:line references.", mimeType: "text/plain" },
     async (uri, { swarmId }) => ({
-      contents: [{ uri: uri.href, mimeType: "text/plain", text: findingsText(view(swarmId), { limit: 500 }) }],
+      contents: [{ uri: uri.href, mimeType: "text/plain", text: findingsText(await view(swarmId), { limit: 500 }) }],
     }),
   );
   server.registerResource(
@@ -93,7 +98,9 @@ function registerResources(server: McpServer, swarms: McpSwarms): void {
     new ResourceTemplate("swarmboard://swarms/{swarmId}/board.json", { list: undefined }),
     { description: "A swarm's board entries as JSON (the board's own schema).", mimeType: "application/json" },
     async (uri, { swarmId }) => ({
-      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(view(swarmId).entries, null, 2) }],
+      contents: [
+        { uri: uri.href, mimeType: "application/json", text: JSON.stringify((await view(swarmId)).entries, null, 2) },
+      ],
     }),
   );
 }

@@ -2,7 +2,9 @@
 // extension's palette launch reaches) runs in this process behind an in-process envelope, so an MCP launch
 // takes the same `swarm/start` path. Its event stream is folded by the core reducer the extension uses, and
 // approvals are answered unattended (nobody is there to ask), as the headless `run` does. With --server the same
-// requests go to the user's shared worker instead, so a delegation's swarms run beside a window's on one model.
+// requests go to the user's shared worker instead, so a delegation's swarms run beside a window's on one model, and the
+// swarms other clients run there on this workspace are listed too (mcpServedSwarms.ts); their approvals are left to
+// the clients that show them.
 import type { GpuSetting, KvCacheType } from "../protocol/runtime";
 import { existsSync, mkdirSync, rmdirSync } from "node:fs";
 import path from "node:path";
@@ -22,6 +24,7 @@ import { watchRecipeInput } from "../core/builtinRecipes";
 import { defaultPolicy } from "../worker/swarm/defaultPolicy";
 import { WorkerService } from "../worker/workerService";
 import { newStateDirName } from "../core/stateDirNames";
+import { ServedSwarms } from "./mcpServedSwarms";
 
 export interface McpSwarmOptions {
   readonly modelPath?: string;
@@ -52,6 +55,10 @@ export class McpSwarms {
   private readonly store = new DisposableStore();
   private readonly views = new Map<string, SwarmViewState>();
   private readonly host: RpcPeer;
+  /** On the server: the swarms other clients started there, listed here too. */
+  private readonly served: ServedSwarms | undefined;
+  /** A launch and a catch-up never interleave: a catch-up must know every swarm launched here. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   /** `server`: the shared worker's peer (`mcp --server`); without it the worker's service runs in this process. */
   constructor(
@@ -60,6 +67,7 @@ export class McpSwarms {
   ) {
     if (server !== undefined) {
       this.host = server;
+      this.served = new ServedSwarms(server, options.workspace, this.views);
     } else {
       const [hostSide, workerSide] = createInProcessTransportPair();
       const worker = this.store.add(new RpcPeer(workerSide));
@@ -78,10 +86,11 @@ export class McpSwarms {
   }
 
   private apply(swarmId: string, events: readonly SwarmEvent[]): void {
+    if (this.served?.hold(swarmId, events)) return;
     let view = this.views.get(swarmId) ?? emptySwarm(swarmId, Date.now());
     for (const e of events) {
       view = reduceSwarm(view, e);
-      if (e.type === "approval-request") {
+      if (e.type === "approval-request" && !this.served?.adopted.has(swarmId)) {
         const decision = this.options.approveAsks ? "once" : "deny";
         this.options.log(`${e.agentId} asked to run \`${e.command}\`: ${decision} (unattended)`);
         void this.host.request(answerApprovalMethod, { swarmId, requestId: e.requestId, decision }).catch(() => {});
@@ -94,7 +103,36 @@ export class McpSwarms {
     return [...this.views.values()].sort((a, b) => b.startedAt - a.startedAt);
   }
 
-  async launch(input: LaunchToolInput): Promise<McpAnswer> {
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.turn.then(work, work);
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+
+  /** On the server: lists the swarms other clients run there on this workspace too. Never throws. */
+  catchUp(): Promise<void> {
+    const { served } = this;
+    if (served === undefined) return Promise.resolve();
+    return this.inTurn(() =>
+      served.catchUp(
+        (swarmId, events) => this.apply(swarmId, events),
+        (why) => this.options.log(`the server's other swarms could not be listed: ${why}`),
+      ),
+    );
+  }
+
+  /** Left without an id, a tool means a swarm this client launched (another client's only when it launched none). */
+  private choosable(swarmId: string | undefined): SwarmViewState[] {
+    const all = this.swarms();
+    const own = all.filter((s) => !this.served?.adopted.has(s.id));
+    return swarmId === undefined && own.length > 0 ? own : all;
+  }
+
+  launch(input: LaunchToolInput): Promise<McpAnswer> {
+    return this.inTurn(() => this.launchNow(input));
+  }
+
+  private async launchNow(input: LaunchToolInput): Promise<McpAnswer> {
     const { options } = this;
     const modelPath = options.modelPath;
     if (modelPath === undefined || !existsSync(modelPath))
@@ -149,13 +187,15 @@ export class McpSwarms {
     }
   }
 
-  status(input: StatusToolInput): McpAnswer {
-    const view = pickSwarm(this.swarms(), input.swarmId);
+  async status(input: StatusToolInput): Promise<McpAnswer> {
+    await this.catchUp();
+    const view = pickSwarm(this.choosable(input.swarmId), input.swarmId);
     return "error" in view ? { ok: false, text: view.error } : { ok: true, text: statusText(view) };
   }
 
-  findings(input: FindingsToolInput): McpAnswer {
-    const view = pickSwarm(this.swarms(), input.swarmId);
+  async findings(input: FindingsToolInput): Promise<McpAnswer> {
+    await this.catchUp();
+    const view = pickSwarm(this.choosable(input.swarmId), input.swarmId);
     if ("error" in view) return { ok: false, text: view.error };
     try {
       return { ok: true, text: findingsText(view, input) };
@@ -165,7 +205,8 @@ export class McpSwarms {
   }
 
   async stop(input: StopToolInput): Promise<McpAnswer> {
-    const view = pickSwarm(this.swarms(), input.swarmId);
+    await this.catchUp();
+    const view = pickSwarm(this.choosable(input.swarmId), input.swarmId);
     if ("error" in view) return { ok: false, text: view.error };
     if (!isRunning(view)) return { ok: false, text: `Swarm ${view.id} is not running (${view.status}).` };
     const { stopping } = await this.host.request(stopSwarmMethod, { swarmId: view.id });
@@ -175,20 +216,24 @@ export class McpSwarms {
   }
 
   /** The talk tools: each reaches the worker's own steering or trigger method for the swarm. */
-  message(input: MessageToolInput): Promise<TalkAnswer> {
-    return messageSwarm(this.host, this.swarms(), input);
+  async message(input: MessageToolInput): Promise<TalkAnswer> {
+    await this.catchUp();
+    return messageSwarm(this.host, this.choosable(input.swarmId), input);
   }
 
-  addTask(input: AddTaskToolInput): Promise<TalkAnswer> {
-    return addTask(this.host, this.swarms(), input);
+  async addTask(input: AddTaskToolInput): Promise<TalkAnswer> {
+    await this.catchUp();
+    return addTask(this.host, this.choosable(input.swarmId), input);
   }
 
-  answer(input: AnswerToolInput): Promise<TalkAnswer> {
-    return answerQuestion(this.host, this.swarms(), input);
+  async answer(input: AnswerToolInput): Promise<TalkAnswer> {
+    await this.catchUp();
+    return answerQuestion(this.host, this.choosable(input.swarmId), input);
   }
 
-  trigger(input: TriggerToolInput): Promise<TalkAnswer> {
-    return sendTrigger(this.host, this.swarms(), input);
+  async trigger(input: TriggerToolInput): Promise<TalkAnswer> {
+    await this.catchUp();
+    return sendTrigger(this.host, this.choosable(input.swarmId), input);
   }
 
   dispose(): void {
