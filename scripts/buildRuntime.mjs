@@ -31,6 +31,7 @@ import {
   buildKeyOf,
   cacheHas,
   cacheRoot,
+  cmakeJsShimDir,
   dropCpuVariants as dropVariantsIn,
   installedKey as installedKeyIn,
   lastBuildFolder as lastBuildFolderIn,
@@ -95,14 +96,22 @@ function buildFromSource(gpu, flavor) {
   );
   say(`building node-llama-cpp from its bundled llama.cpp source for gpu=${gpu}, ${flavor} CPU code`);
   say(`(${options.join(" ") || "GGML_NATIVE=ON"}); this takes minutes...`);
-  const result = spawnSync("npx", ["--no", "node-llama-cpp", "source", "download", "--gpu", gpu], {
+  // node-llama-cpp's CLI file run by the `node` on PATH (the one its build's `npm run` uses too), not `npx`: an
+  // installed extension has no node_modules/.bin and a package's unpacked files may have lost their executable bit
+  // (`npx` then fails with "node-llama-cpp: Permission denied" before anything is built).
+  const cli = path.join(nlcDir, "dist", "cli", "cli.js");
+  const shims = cmakeJsShimDir(layout);
+  const pathVar = Object.keys(process.env).find((name) => name.toUpperCase() === "PATH") ?? "PATH";
+  const searchPath = [shims, process.env[pathVar]].filter(Boolean).join(path.delimiter);
+  const result = spawnSync("node", [cli, "source", "download", "--gpu", gpu], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, ...cmakeEnv, NODE_LLAMA_CPP_SKIP_DOWNLOAD: "false" },
-    shell: process.platform === "win32", // npx is npx.cmd there, which Node runs only through a shell
+    env: { ...process.env, ...cmakeEnv, NODE_LLAMA_CPP_SKIP_DOWNLOAD: "false", [pathVar]: searchPath },
   });
-  if (result.status !== 0)
-    throw new Error(`node-llama-cpp source download --gpu ${gpu} failed (exit ${result.status})`);
+  if (result.status !== 0) {
+    const how = result.error?.message ?? (result.signal ? `killed by ${result.signal}` : `exit ${result.status}`);
+    throw new Error(`node-llama-cpp source download --gpu ${gpu} failed (${how})`);
+  }
   const folder = lastBuildFolder();
   if (folder === undefined)
     throw new Error("the build finished but node-llama-cpp/llama/lastBuild.json names no build");
