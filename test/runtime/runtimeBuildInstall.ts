@@ -1,7 +1,8 @@
-// An install folder like an unpacked extension's, for the tests of `swarmboard runtime build`: this checkout's CLI
-// bundle, builder scripts and patch, a copy of node-llama-cpp without its local builds or llama.cpp source, every
-// other package linked, and no node_modules/.bin (a VSIX carries none). The shared node_modules is never built in:
-// node-llama-cpp's build replaces its llama.cpp source folder and writes into localBuilds.
+// An install folder like an unpacked extension's, for the tests of `swarmboard runtime build` (a cache hit, a failed
+// and a cancelled build): this checkout's CLI bundle, builder scripts and patch, a copy of node-llama-cpp without
+// its local builds or llama.cpp source, every other package linked, and no node_modules/.bin (a VSIX carries none).
+// The shared node_modules is never built in: node-llama-cpp's build replaces its llama.cpp source folder and writes
+// into localBuilds.
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot as findRepoRoot } from "./runtimeTestModels";
