@@ -111,7 +111,13 @@ describe("swarmboard runtime build: a failed build and a cancelled one keep the 
     const bin = path.join(dir, "broken-bin");
     mkdirSync(bin);
     for (const name of ["c++", "g++", "cc", "gcc", "clang", "clang++"]) {
-      const script = `#!/bin/sh\n[ "$1" = "--version" ] && { echo "${name} (Broken) 12.2.0"; exit 0; }\necho "${name}: internal error: broken on purpose by the test" >&2\nexit 1\n`;
+      const script = [
+        "#!/bin/sh",
+        `[ "$1" = "--version" ] && { echo "${name} (Broken) 12.2.0"; exit 0; }`,
+        `echo "${name}: internal error: broken on purpose by the test" >&2`,
+        "exit 1",
+        "",
+      ].join("\n");
       writeFileSync(path.join(bin, name), script);
       chmodSync(path.join(bin, name), 0o755);
     }

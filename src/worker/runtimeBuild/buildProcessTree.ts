@@ -5,6 +5,7 @@
 // a cancel signals the builder's group and every group found under it, first SIGTERM (each tool cleans up), then,
 // for a build that has not ended after a grace period, SIGKILL to the groups found at either time.
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 interface ProcessRow {
   readonly pid: number;
@@ -12,8 +13,9 @@ interface ProcessRow {
   readonly pgid: number;
 }
 
-/** Every process's parent and group, from ps (Linux, macOS); empty where ps cannot say. */
+/** Every process's parent and group: from /proc on Linux (no tool needed), else from ps (macOS). */
 function processTable(): ProcessRow[] {
+  if (process.platform === "linux") return procTable();
   const result = spawnSync("ps", ["-A", "-o", "pid=,ppid=,pgid="], { encoding: "utf8", timeout: 5_000 });
   if (result.status !== 0) return [];
   return result.stdout
@@ -21,6 +23,23 @@ function processTable(): ProcessRow[] {
     .map((line) => line.trim().split(/\s+/).map(Number))
     .filter((cols) => cols.length === 3 && cols.every((n) => Number.isInteger(n) && n > 0))
     .map(([pid, ppid, pgid]) => ({ pid: pid!, ppid: ppid!, pgid: pgid! }));
+}
+
+/** /proc/<pid>/stat is "pid (comm) state ppid pgid ...", and comm may hold spaces and parentheses: read after the
+ * last ")". */
+function procTable(): ProcessRow[] {
+  const rows: ProcessRow[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const [, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      rows.push({ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid) });
+    } catch {
+      // It ended while the table was read.
+    }
+  }
+  return rows;
 }
 
 /** The process groups of `rootPid` (a group leader) and of every process below it; never this process's own. */

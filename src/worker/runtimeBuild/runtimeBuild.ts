@@ -3,11 +3,11 @@
 // install runs (same steps, same cache key): it is asked first whether the build for this key is installed or
 // cached (then no compiler is needed); else the tools are checked (src/core/buildToolsCheck.ts) and a machine
 // without them gets what to install and no build. The builder's lines go to the caller (progress) and to a log
-// file; a cancel kills its whole process tree (buildProcessTree.ts). A build is stored in the cache through a staging folder renamed at
-// the end (buildSteps.mjs), so a killed or failed one leaves no entry, and the installed runtime is only replaced
-// after a build succeeded: a failure leaves the working one in place, and says its first error, what to do and
-// where its log is. A failed or cancelled build's half-compiled folder (hundreds of MB of objects in node-llama-cpp's
-// localBuilds, never loaded) is removed.
+// file; a cancel kills its whole process tree (buildProcessTree.ts). A build is stored in the cache through a
+// staging folder renamed at the end (buildSteps.mjs), so a killed or failed one leaves no entry, and the installed
+// runtime is only replaced once the new one has compiled: a failed compile leaves the working one in place, and
+// says its first error, what to do and where its log is. A failed or cancelled build's half-compiled folder
+// (hundreds of MB of objects in node-llama-cpp's localBuilds, never loaded) is removed.
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
