@@ -24,6 +24,8 @@
 //   --check            build nothing: exit 1 unless the installed build is the patched one for the current key
 //   --status           build nothing: print {key, cacheDir, installed, cached} as one JSON line (what
 //                      `swarmboard runtime build` asks first: a build that is installed or cached needs no compiler)
+//   --from-command     run by `swarmboard runtime build` (and so by the VS Code command): a failure says to run
+//                      that again rather than this script, which an installed extension's user does not run
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -214,6 +216,9 @@ try {
   main();
 } catch (error) {
   say(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
-  say("Swarmboard can still run the stock binary in copy mode; fix the above and run `node scripts/buildRuntime.mjs`.");
+  const again = process.argv.includes("--from-command")
+    ? "Swarmboard: Build Runtime for This Machine (or `swarmboard runtime build`) again"
+    : "`node scripts/buildRuntime.mjs`";
+  say(`Swarmboard can still run the stock binary in copy mode; fix the above and run ${again}.`);
   process.exitCode = 1;
 }

@@ -139,6 +139,8 @@ describe("swarmboard runtime build: a failed build and a cancelled one keep the 
     assert.match(readFileSync(logFile, "utf8"), /internal error: broken on purpose by the test/);
     const last = said.slice(said.indexOf("\nLast lines:\n") + "\nLast lines:\n".length);
     assert.match(last, /\[swarmboard runtime\] FAILED: node-llama-cpp source download --gpu false failed/);
+    // Its last line (what the VS Code notification shows last) says to run the command again, not a clone's script.
+    assert.match(last, /run Swarmboard: Build Runtime for This Machine \(or `swarmboard runtime build`\) again\.\n$/);
     assert.doesNotMatch(last, /--noBundle|^\s+at /m, "node-llama-cpp's usage text and stack frames are left out");
     assertNothingLeft(before);
     const report = probe();

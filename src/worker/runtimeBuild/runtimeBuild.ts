@@ -115,7 +115,8 @@ function runBuilder(options: RuntimeBuildOptions, status: BuildStatus): Promise<
   const tail: string[] = [];
   let firstError: string | undefined;
   // Its own process group, so that a cancel reaches npm, cmake and the compilers under it.
-  const child = spawn(process.execPath, [builderScript(options.root), "--gpu", options.gpu], {
+  const args = [builderScript(options.root), "--gpu", options.gpu, "--from-command"];
+  const child = spawn(process.execPath, args, {
     cwd: options.root,
     env: builderEnv(options),
     detached: process.platform !== "win32",
