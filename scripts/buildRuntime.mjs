@@ -24,6 +24,8 @@
 //   --check            build nothing: exit 1 unless the installed build is the patched one for the current key
 //   --status           build nothing: print {key, cacheDir, installed, cached} as one JSON line (what
 //                      `swarmboard runtime build` asks first: a build that is installed or cached needs no compiler)
+//   --from-command     run by `swarmboard runtime build` (and so by the VS Code command): a failure says to run
+//                      that again rather than this script, which an installed extension's user does not run
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -31,6 +33,7 @@ import {
   buildKeyOf,
   cacheHas,
   cacheRoot,
+  cmakeJsShimDir,
   dropCpuVariants as dropVariantsIn,
   installedKey as installedKeyIn,
   lastBuildFolder as lastBuildFolderIn,
@@ -95,14 +98,22 @@ function buildFromSource(gpu, flavor) {
   );
   say(`building node-llama-cpp from its bundled llama.cpp source for gpu=${gpu}, ${flavor} CPU code`);
   say(`(${options.join(" ") || "GGML_NATIVE=ON"}); this takes minutes...`);
-  const result = spawnSync("npx", ["--no", "node-llama-cpp", "source", "download", "--gpu", gpu], {
+  // node-llama-cpp's CLI file run by the `node` on PATH (the one its build's `npm run` uses too), not `npx`: an
+  // installed extension has no node_modules/.bin and a package's unpacked files may have lost their executable bit
+  // (`npx` then fails with "node-llama-cpp: Permission denied" before anything is built).
+  const cli = path.join(nlcDir, "dist", "cli", "cli.js");
+  const shims = cmakeJsShimDir(layout);
+  const pathVar = Object.keys(process.env).find((name) => name.toUpperCase() === "PATH") ?? "PATH";
+  const searchPath = [shims, process.env[pathVar]].filter(Boolean).join(path.delimiter);
+  const result = spawnSync("node", [cli, "source", "download", "--gpu", gpu], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, ...cmakeEnv, NODE_LLAMA_CPP_SKIP_DOWNLOAD: "false" },
-    shell: process.platform === "win32", // npx is npx.cmd there, which Node runs only through a shell
+    env: { ...process.env, ...cmakeEnv, NODE_LLAMA_CPP_SKIP_DOWNLOAD: "false", [pathVar]: searchPath },
   });
-  if (result.status !== 0)
-    throw new Error(`node-llama-cpp source download --gpu ${gpu} failed (exit ${result.status})`);
+  if (result.status !== 0) {
+    const how = result.error?.message ?? (result.signal ? `killed by ${result.signal}` : `exit ${result.status}`);
+    throw new Error(`node-llama-cpp source download --gpu ${gpu} failed (${how})`);
+  }
   const folder = lastBuildFolder();
   if (folder === undefined)
     throw new Error("the build finished but node-llama-cpp/llama/lastBuild.json names no build");
@@ -205,6 +216,9 @@ try {
   main();
 } catch (error) {
   say(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
-  say("Swarmboard can still run the stock binary in copy mode; fix the above and run `node scripts/buildRuntime.mjs`.");
+  const again = process.argv.includes("--from-command")
+    ? "Swarmboard: Build Runtime for This Machine (or `swarmboard runtime build`) again"
+    : "`node scripts/buildRuntime.mjs`";
+  say(`Swarmboard can still run the stock binary in copy mode; fix the above and run ${again}.`);
   process.exitCode = 1;
 }

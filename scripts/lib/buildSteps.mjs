@@ -6,7 +6,7 @@
 // The cache key names what decides the binary: node-llama-cpp's version, the hash of the patch's native part (the
 // files under llama/ that are compiled), platform, arch, GPU type and CPU flavor (portable or native).
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { droppedCpuVariants, flavorKeySuffix, plainBuildFolder } from "../runtimeBuildFlavor.mjs";
@@ -131,4 +131,27 @@ export function moveToPlainFolder(layout, folder, gpu) {
   renameSync(path.join(layout.localBuildsDir, folder), path.join(layout.localBuildsDir, plain));
   writeFileSync(layout.lastBuildFile, JSON.stringify({ folderName: plain }, null, 4));
   return plain;
+}
+
+/**
+ * node-llama-cpp compiles through `npm run cmake-js-llama` ("cd llama && cmake-js"), which finds cmake-js in
+ * node_modules/.bin. A clone has it; an installed extension does not (a VSIX carries no .bin), and there the build
+ * failed at once with "cmake-js: not found". Returns a folder holding a `cmake-js` that runs the package's own
+ * bin file with node, for the front of PATH, or undefined where .bin has one. The folder sits in node-llama-cpp's
+ * own, is rewritten on every build and never removed, so a killed build leaves nothing in a temporary folder.
+ */
+export function cmakeJsShimDir(layout) {
+  const bin = path.join(layout.root, "node_modules", ".bin");
+  if (["cmake-js", "cmake-js.cmd"].some((name) => existsSync(path.join(bin, name)))) return undefined;
+  const script = path.join(layout.root, "node_modules", "cmake-js", "bin", "cmake-js");
+  if (!existsSync(script)) return undefined;
+  const dir = path.join(layout.nlcDir, "llama", "swarmboard-bin");
+  mkdirSync(dir, { recursive: true });
+  if (process.platform === "win32") {
+    writeFileSync(path.join(dir, "cmake-js.cmd"), `@node "${script}" %*\r\n`);
+  } else {
+    writeFileSync(path.join(dir, "cmake-js"), `#!/bin/sh\nexec node "${script}" "$@"\n`);
+    chmodSync(path.join(dir, "cmake-js"), 0o755);
+  }
+  return dir;
 }

@@ -6,37 +6,13 @@
 // shares cells, with no reinstall. The full compile (a cache miss) is not run here: minutes of CPU (see the report).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { removeDir, tempDir } from "../unit/workspace/gitFixture";
 import type { ProbeReport } from "./packagedRuntimeProbe";
-import { repoRoot as findRepoRoot, sharedModelPath } from "./runtimeTestModels";
+import { freshInstall, repoRoot } from "./runtimeBuildInstall";
 import { bundleRuntimeProbe } from "./runtimeProbeBundle";
-
-const repoRoot = findRepoRoot();
-const modules = path.join(repoRoot, "node_modules");
-const skippedInCopy = new Set(["llama.cpp", "gitRelease.bundle", "localBuilds", "lastBuild.json"]);
-
-/** An install folder like an unpacked extension's, with no patched build in it. */
-function freshInstall(dir: string): string {
-  const root = path.join(dir, "install");
-  for (const file of ["scripts/buildRuntime.mjs", "scripts/runtimeBuildFlavor.mjs", "scripts/lib/buildSteps.mjs"]) {
-    cpSync(path.join(repoRoot, file), path.join(root, file));
-  }
-  for (const patch of readdirSync(path.join(repoRoot, "patches"))) {
-    cpSync(path.join(repoRoot, "patches", patch), path.join(root, "patches", patch));
-  }
-  cpSync(path.join(repoRoot, "dist/cli/main.js"), path.join(root, "dist/cli/main.js"));
-  mkdirSync(path.join(root, "node_modules"));
-  for (const name of readdirSync(modules)) {
-    if (name !== "node-llama-cpp") symlinkSync(path.join(modules, name), path.join(root, "node_modules", name));
-  }
-  cpSync(path.join(modules, "node-llama-cpp"), path.join(root, "node_modules/node-llama-cpp"), {
-    recursive: true,
-    filter: (from) => !skippedInCopy.has(path.basename(from)) || !from.includes(`${path.sep}llama${path.sep}`),
-  });
-  return root;
-}
+import { sharedModelPath } from "./runtimeTestModels";
 
 describe("swarmboard runtime build: a cached build installed into a fresh install", function () {
   this.timeout(600_000);

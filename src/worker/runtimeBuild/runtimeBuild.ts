@@ -3,13 +3,17 @@
 // install runs (same steps, same cache key): it is asked first whether the build for this key is installed or
 // cached (then no compiler is needed); else the tools are checked (src/core/buildToolsCheck.ts) and a machine
 // without them gets what to install and no build. The builder's lines go to the caller (progress) and to a log
-// file; a cancel kills its whole process tree. A build is stored in the cache through a staging folder renamed at
-// the end (buildSteps.mjs), so a killed or failed one leaves no entry, and the installed runtime is only replaced
-// after a build succeeded: a failure leaves the working one in place, and says where its log is.
+// file; a cancel kills its whole process tree (buildProcessTree.ts). A build is stored in the cache through a
+// staging folder renamed at the end (buildSteps.mjs), so a killed or failed one leaves no entry, and the installed
+// runtime is only replaced once the new one has compiled: a failed compile leaves the working one in place, and
+// says its first error, what to do and where its log is. A failed or cancelled build's half-compiled folder
+// (hundreds of MB of objects in node-llama-cpp's localBuilds, never loaded) is removed.
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { isBuildErrorLine, withoutBuildNoise } from "../../core/buildFailureLines";
 import { checkBuildTools, type BuildGpu } from "../../core/buildToolsCheck";
+import { killBuildTree } from "./buildProcessTree";
 import { probeBuildTools } from "./buildToolProbes";
 
 export interface RuntimeBuildOptions {
@@ -22,6 +26,8 @@ export interface RuntimeBuildOptions {
   readonly onLine?: (line: string) => void;
   /** Aborting kills the build; nothing is left in the cache. */
   readonly signal?: AbortSignal;
+  /** How long a cancelled build's processes have after SIGTERM before SIGKILL (default 10 s). */
+  readonly killGraceMs?: number;
 }
 
 export type RuntimeBuildOutcome =
@@ -29,7 +35,13 @@ export type RuntimeBuildOutcome =
   | { readonly kind: "restored"; readonly key: string; readonly cacheDir: string }
   | { readonly kind: "built"; readonly key: string; readonly cacheDir: string; readonly seconds: number }
   | { readonly kind: "refused"; readonly text: string }
-  | { readonly kind: "failed"; readonly text: string; readonly logFile: string; readonly lastLines: readonly string[] }
+  | {
+      readonly kind: "failed";
+      readonly text: string;
+      readonly logFile: string;
+      /** The last lines without node-llama-cpp's usage text and stack frames (the log has every line). */
+      readonly lastLines: readonly string[];
+    }
   | { readonly kind: "cancelled"; readonly text: string };
 
 interface BuildStatus {
@@ -40,6 +52,9 @@ interface BuildStatus {
 }
 
 const lastLineCount = 20;
+/** Lines kept before the noise is taken out, so that 20 remain after node-llama-cpp's usage text. */
+const tailCount = 80;
+const defaultKillGraceMs = 10_000;
 
 function builderScript(root: string): string {
   return path.join(root, "scripts", "buildRuntime.mjs");
@@ -97,9 +112,11 @@ function runBuilder(options: RuntimeBuildOptions, status: BuildStatus): Promise<
   mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${status.key}-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
   const log = createWriteStream(logFile);
-  const lastLines: string[] = [];
-  // Its own process group, so that a cancel reaches npx, cmake and the compilers under it.
-  const child = spawn(process.execPath, [builderScript(options.root), "--gpu", options.gpu], {
+  const tail: string[] = [];
+  let firstError: string | undefined;
+  // Its own process group, so that a cancel reaches npm, cmake and the compilers under it.
+  const args = [builderScript(options.root), "--gpu", options.gpu, "--from-command"];
+  const child = spawn(process.execPath, args, {
     cwd: options.root,
     env: builderEnv(options),
     detached: process.platform !== "win32",
@@ -107,35 +124,52 @@ function runBuilder(options: RuntimeBuildOptions, status: BuildStatus): Promise<
   });
   const onData = lineSplitter((line) => {
     log.write(`${line}\n`);
-    lastLines.push(line);
-    if (lastLines.length > lastLineCount) lastLines.shift();
+    tail.push(line);
+    if (tail.length > tailCount) tail.shift();
+    if (firstError === undefined && isBuildErrorLine(line)) firstError = line.trim();
     options.onLine?.(line);
   });
   child.stdout.on("data", onData);
   child.stderr.on("data", onData);
   let cancelled = false;
+  let stopKilling = (): void => undefined;
   const cancel = () => {
     cancelled = true;
-    killTree(child.pid);
+    if (child.pid !== undefined) stopKilling = killBuildTree(child.pid, options.killGraceMs ?? defaultKillGraceMs);
   };
   options.signal?.addEventListener("abort", cancel, { once: true });
   if (options.signal?.aborted === true) cancel();
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
+      stopKilling();
       options.signal?.removeEventListener("abort", cancel);
       log.end();
+      if (code !== 0 || cancelled) removeUnfinished(options.root, status.cacheDir);
       if (cancelled) {
-        removeStaging(status.cacheDir);
         resolve({ kind: "cancelled", text: "The runtime build was cancelled; nothing was stored in the cache." });
       } else if (code === 0) {
         resolve({ kind: "done" });
       } else {
         const how = signal !== null ? `killed by ${signal}` : `exit ${String(code)}`;
-        const text = `The runtime build failed (${how}); the runtime you have keeps working. Log: ${logFile}`;
-        resolve({ kind: "failed", text, logFile, lastLines: [...lastLines] });
+        resolve({ kind: "failed", text: failureText(how, firstError, logFile), logFile, lastLines: lastOf(tail) });
       }
     });
   });
+}
+
+/** What a failed build says: that the working runtime stays, its first error, what to do, where the log is. */
+function failureText(how: string, firstError: string | undefined, logFile: string): string {
+  return [
+    `The runtime build failed (${how}); the runtime you have keeps working.`,
+    ...(firstError !== undefined ? [`First error: ${firstError}`] : []),
+    "Fix what the log says (often a missing or broken compiler, cmake or GPU toolkit), then build again: " +
+      "Swarmboard: Build Runtime for This Machine, or `swarmboard runtime build`.",
+    `Log: ${logFile}`,
+  ].join("\n");
+}
+
+function lastOf(tail: readonly string[]): string[] {
+  return withoutBuildNoise(tail).slice(-lastLineCount);
 }
 
 /** Calls `each` with every whole line of a stream's chunks (a line split across chunks is joined). */
@@ -148,26 +182,22 @@ function lineSplitter(each: (line: string) => void): (chunk: Buffer) => void {
   };
 }
 
-function killTree(pid: number | undefined): void {
-  if (pid === undefined) return;
-  if (process.platform === "win32") {
-    spawnSync("taskkill", ["/pid", String(pid), "/T", "/F"], { windowsHide: true });
-    return;
-  }
-  try {
-    process.kill(-pid, "SIGTERM");
-  } catch {
-    // The group is gone already.
-  }
-}
-
-/** A build killed while it stored itself leaves its staging folder (<key>.partial-<pid>); never the entry. */
-function removeStaging(cacheDir: string): void {
+/**
+ * What a failed or killed build leaves: its staging folder in the cache (<key>.partial-<pid>, when killed while it
+ * stored itself; never the entry) and node-llama-cpp's half-compiled build folder (no buildDone.status, which
+ * node-llama-cpp writes last; such a folder never loads). The installed build has buildDone.status and stays.
+ */
+function removeUnfinished(root: string, cacheDir: string): void {
   const parent = path.dirname(cacheDir);
-  if (!existsSync(parent)) return;
-  for (const name of readdirSync(parent)) {
-    if (name.startsWith(`${path.basename(cacheDir)}.partial-`)) {
-      rmSync(path.join(parent, name), { recursive: true, force: true });
+  const staging = `${path.basename(cacheDir)}.partial-`;
+  const localBuilds = path.join(root, "node_modules", "node-llama-cpp", "llama", "localBuilds");
+  for (const [dir, unfinished] of [
+    [parent, (name: string) => name.startsWith(staging)],
+    [localBuilds, (name: string) => !existsSync(path.join(localBuilds, name, "buildDone.status"))],
+  ] as const) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      if (unfinished(name)) rmSync(path.join(dir, name), { recursive: true, force: true });
     }
   }
 }
