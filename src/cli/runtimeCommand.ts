@@ -42,7 +42,9 @@ export function outcomeText(outcome: RuntimeBuildOutcome): { text: string; code:
     case "refused":
       return { text: outcome.text, code: exitCodes.failed };
     case "failed":
-      return { text: `${outcome.text}\nLast lines:\n${outcome.lastLines.join("\n")}`, code: exitCodes.failed };
+      // The summary last: a terminal's last screen and the VS Code notification (the output's last lines) show the
+      // first error, what to do and the log, after the build's own last lines.
+      return { text: `Last lines:\n${outcome.lastLines.join("\n")}\n${outcome.text}`, code: exitCodes.failed };
     case "cancelled":
       return { text: outcome.text, code: exitCodes.stopped };
   }

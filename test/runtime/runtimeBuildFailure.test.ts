@@ -131,15 +131,17 @@ describe("swarmboard runtime build: a failed build and a cancelled one keep the 
     const seconds = (Date.now() - started) / 1000;
     const said = result.stderr;
     assert.equal(result.status, 1, `${result.stdout.slice(-3000)}\n${said}`);
-    assert.match(said, /^The runtime build failed \(exit 1\); the runtime you have keeps working\.\n/);
+    assert.match(said, /^Last lines:\n/);
+    assert.match(said, /\nThe runtime build failed \(exit 1\); the runtime you have keeps working\.\n/);
     assert.match(said, /\nFirst error: .*(internal error: broken on purpose|CMake Error)/);
     assert.match(said, /then build again: Swarmboard: Build Runtime for This Machine, or `swarmboard runtime build`/);
-    const logFile = /\nLog: (.+\.log)\n/.exec(said)?.[1];
+    // The summary ends the output (what the notification, the output's last lines, shows): the log's path last.
+    const logFile = /\nLog: (.+\.log)\n$/.exec(said)?.[1];
     assert.ok(logFile !== undefined && path.dirname(logFile) === path.join(cache, "logs"), said);
     assert.match(readFileSync(logFile, "utf8"), /internal error: broken on purpose by the test/);
-    const last = said.slice(said.indexOf("\nLast lines:\n") + "\nLast lines:\n".length);
+    const last = said.slice("Last lines:\n".length, said.indexOf("The runtime build failed"));
     assert.match(last, /\[swarmboard runtime\] FAILED: node-llama-cpp source download --gpu false failed/);
-    // Its last line (what the VS Code notification shows last) says to run the command again, not a clone's script.
+    // The build's own last line says to run the command again, not a clone's script.
     assert.match(last, /run Swarmboard: Build Runtime for This Machine \(or `swarmboard runtime build`\) again\.\n$/);
     assert.doesNotMatch(last, /--noBundle|^\s+at /m, "node-llama-cpp's usage text and stack frames are left out");
     assertNothingLeft(before);
