@@ -20,6 +20,7 @@ import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { removeDir } from "../unit/workspace/gitFixture";
 import { makeSampleRepo, repoRoot, testRecipe, until, type SampleRepo } from "./swarmFixtures";
 import { SwarmRegistry } from "../../src/workspace/swarmRegistry";
+import { startCli } from "./cliChild";
 
 const cli = path.join(repoRoot(), "dist/cli/main.js");
 /** The version stamped into dist/ (tests compiled by tsc see "dev"): the server's socket and hello use it. */
@@ -43,16 +44,6 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** A CLI child with stdin open (steering lines), its output so far, and its exit. */
-function startCli(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-  const out = { stdout: "", stderr: "" };
-  child.stdout.on("data", (c: Buffer) => (out.stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (out.stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, out, exited };
 }
 
 /** The summary's lines that do not name this run's paths or ids: the same for the same forced swarm. */

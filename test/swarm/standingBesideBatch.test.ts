@@ -7,7 +7,6 @@
 // (`swarmboard mcp`, the SDK's client over stdio) on the same server lists both swarms, which other clients
 // started. The tiny ChatML model and forced turns; needs `npm run build`.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,6 +18,7 @@ import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { removeDir } from "../unit/workspace/gitFixture";
 import { ownServerFolder } from "../serverFolder";
 import { makeSampleRepo, ofType, repoRoot, testRecipe, until, type SampleRepo } from "./swarmFixtures";
+import { startCli as startCliChild } from "./cliChild";
 
 const cli = path.join(repoRoot(), "dist/cli/main.js");
 /** The version stamped into dist/ (tests compiled by tsc see "dev"): the server's socket and hello use it. */
@@ -27,16 +27,11 @@ const model = sharedModelPath("tiny-random-qwen2-chatml.gguf");
 const finish = { tool: "finish", args: { summary: "-" } };
 const thinking = (words: number, what: string) => Array.from({ length: words }, (_, i) => `${what}${i}`).join(" ");
 
-/** A CLI child with stdin open (steering lines), its output so far, and its exit. */
+/** The CLI without the environment's server choice: each command says --server or not itself. */
 function startCli(args: string[]) {
   const env = { ...process.env };
   delete env.SWARMBOARD_SERVER;
-  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-  const out = { stdout: "", stderr: "" };
-  child.stdout.on("data", (c: Buffer) => (out.stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (out.stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, out, exited };
+  return startCliChild(args, env);
 }
 
 /** The events the server wrote to a state dir's trace so far (a line being written is left for the next read). */
