@@ -65,12 +65,12 @@ export interface SessionSetup {
 }
 
 /**
- * The runner's choice of worker: the extension's default; SWARMBOARD_HOST_SHARED_WORKER=1 runs every suite on the
- * shared worker (the evidence for its default), =0 on a private one.
+ * The runner's choice of worker: the shared one by default (as a person's window gets it);
+ * SWARMBOARD_HOST_SHARED_WORKER=0 runs every suite on a private worker instead (the suites about the shared worker
+ * turn it on themselves).
  */
 function workerSettings(): Record<string, unknown> {
-  const choice = process.env.SWARMBOARD_HOST_SHARED_WORKER;
-  return choice === "1" || choice === "0" ? { "swarmboard.sharedWorker": choice === "1" } : {};
+  return process.env.SWARMBOARD_HOST_SHARED_WORKER === "0" ? { "swarmboard.sharedWorker": false } : {};
 }
 
 export async function startCodeServer(repoRoot: string, scratch: string, session: SessionSetup): Promise<CodeServer> {

@@ -31,7 +31,7 @@ export function attachCount(hooks: SwarmboardTestHooks): number {
   return hooks.log.recentLines().filter((l) => l.includes("attached to the shared worker")).length;
 }
 
-/** The setting as it was before attachShared (SWARMBOARD_HOST_SHARED_WORKER sets it for a run). */
+/** The setting as it was before attachShared (on by default; SWARMBOARD_HOST_SHARED_WORKER=0 turns it off for a run). */
 let settingBefore: boolean | undefined;
 
 /** Turns `swarmboard.sharedWorker` on, restarts the worker onto it and waits until it is ready; resolves with its pid. */
