@@ -99,8 +99,8 @@ export const settingsSchema = z.object({
   askUserTimeoutSeconds: askUserTimeoutSchema.default(defaultAskUserTimeoutSeconds),
   /** Writers' worktrees are sparse above this many MiB per checkout; null: the recipe's threshold, else 128. */
   sparseCheckoutAboveMiB: sparseThresholdSchema.nullable().default(null),
-  /** Attach to the user's shared worker (one model for every window; a reload leaves swarms running). */
-  sharedWorker: z.boolean().default(false),
+  /** Attach to the user's shared worker (one model for every window; a reload leaves swarms running); off: private. */
+  sharedWorker: z.boolean().default(true),
   /** Most memory the swarm's KV cache may take ("6GB"); empty: sized from free memory (and kvCellsBudget). */
   memoryBudget: z.union([z.literal(""), memoryBudgetSchema]).default(""),
   /** Most KV cells a swarm may take of a pool it shares; 0: a fair share of the pool among its swarms. */

@@ -2,10 +2,11 @@
 // tests: on a free loopback port, no auth, with throwaway user-data, extensions and config folders, and with
 // telemetry, update checks and workspace trust prompts off.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { stopServersIn } from "../serverFolder";
 
 export interface CodeServer {
   readonly url: string;
@@ -55,14 +56,31 @@ const userSettings = {
   "window.commandCenter": false,
 };
 
-export async function startCodeServer(repoRoot: string, scratch: string): Promise<CodeServer> {
+/** What one session's code-server gets of its own. */
+export interface SessionSetup {
+  /** Names the session's runtime folder (short: the shared worker's socket path must stay under the OS limit). */
+  readonly name: string;
+  /** User settings over the runner's for this session (a suite about the private worker turns the shared one off). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The runner's choice of worker: the shared one by default (as a person's window gets it);
+ * SWARMBOARD_HOST_SHARED_WORKER=0 runs every suite on a private worker instead (the suites about the shared worker
+ * turn it on themselves).
+ */
+function workerSettings(): Record<string, unknown> {
+  return process.env.SWARMBOARD_HOST_SHARED_WORKER === "0" ? { "swarmboard.sharedWorker": false } : {};
+}
+
+export async function startCodeServer(repoRoot: string, scratch: string, session: SessionSetup): Promise<CodeServer> {
   const bin = codeServerBinary(repoRoot);
   const port = await freePort();
   const userData = path.join(scratch, "user-data");
   mkdirSync(path.join(userData, "User"), { recursive: true });
-  // SWARMBOARD_HOST_SHARED_WORKER=1 runs the suites with `swarmboard.sharedWorker` on (the evidence for its default).
-  const shared = process.env.SWARMBOARD_HOST_SHARED_WORKER === "1" ? { "swarmboard.sharedWorker": true } : {};
-  writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify({ ...userSettings, ...shared }, null, 2));
+  // Written afresh for each session: a setting one session's suite changed does not reach the next.
+  const settings = { ...userSettings, ...workerSettings(), ...session.settings };
+  writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify(settings, null, 2));
   const extensions = path.join(scratch, "extensions");
   mkdirSync(extensions, { recursive: true });
   const config = path.join(scratch, "config.yaml");
@@ -83,9 +101,10 @@ export async function startCodeServer(repoRoot: string, scratch: string): Promis
     "--disable-workspace-trust",
     "--disable-getting-started-override",
   ];
-  // The shared worker's socket and token go in this run's own runtime folder: a run never attaches to a server of
-  // the person's, or of another run on the same machine (its model loads and pid would not be this run's).
-  const runtimeDir = path.join(scratch, "run");
+  // The shared worker's socket and token go in this session's own runtime folder: a session never attaches to a
+  // server of the person's, of another run on the same machine, or of an earlier session of this run (its model
+  // loads, clients and draining state would not be this session's).
+  const runtimeDir = path.join(scratch, `run-${session.name}`);
   mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
   const env = { ...process.env, XDG_RUNTIME_DIR: runtimeDir };
   const child = spawn(bin, args, { cwd: scratch, stdio: ["ignore", "pipe", "pipe"], env });
@@ -101,27 +120,11 @@ export async function startCodeServer(repoRoot: string, scratch: string): Promis
     output: () => output,
     stop: async () => {
       await stopProcess(child);
-      stopSharedWorkers(runtimeDir);
+      // The shared workers this session's windows started are detached and outlive code-server (one still running
+      // a swarm would drain for minutes after a failed test): stopped, and waited for, before the next session.
+      await stopServersIn(runtimeDir);
     },
   };
-}
-
-/**
- * Stops the shared workers this run's windows started (detached, they outlive code-server; one still running a
- * swarm would drain for minutes after a failed test, on a machine other runs share). Each wrote its pid beside its
- * socket.
- */
-function stopSharedWorkers(runtimeDir: string): void {
-  const dir = path.join(runtimeDir, "swarmboard");
-  if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir).filter((n) => /^server-.*\.json$/.test(n))) {
-    try {
-      const { pid } = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as { pid: number };
-      process.kill(pid, "SIGTERM");
-    } catch {
-      // already gone, or the file half-written by a server that was killed
-    }
-  }
 }
 
 async function waitForHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {

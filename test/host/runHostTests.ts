@@ -9,7 +9,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync,
 import { format } from "node:util";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { makeScratch, startCodeServer, type CodeServer } from "./codeServer";
+import { makeScratch, startCodeServer, type CodeServer, type SessionSetup } from "./codeServer";
 import { drivePanel } from "./panelDriver";
 import { recordPastSwarm, wantsPastSwarm } from "./pastSwarmSetup";
 import {
@@ -187,6 +187,8 @@ interface Session {
   readonly windows: 1 | 2;
   /** The suite file SWARMBOARD_HOST_ONLY names to pick it (none: the main suite, picked by its *.test.js files). */
   readonly suite?: string;
+  /** Its code-server's own runtime folder and settings (see SessionSetup). */
+  readonly setup: SessionSetup;
 }
 
 /** The sessions SWARMBOARD_HOST_ONLY selects: the main suite if it names any of its files, the others if named. */
@@ -195,10 +197,17 @@ function selectedSessions(): Session[] {
   const picks = (file: string) => only.length === 0 || only.some((p) => file.startsWith(p));
   const main = readdirSync(suiteDir).some((f) => f.endsWith(".test.js") && picks(f));
   const sessions: Session[] = [
-    { index: suiteIndex, windows: 1 },
-    { index: reloadIndex, windows: 1, suite: "windowReload.suite.js" },
-    { index: sharedReloadIndex, windows: 1, suite: "sharedReload.suite.js" },
-    { index: twoWindowsIndex, windows: 2, suite: "twoWindows.suite.js" },
+    { index: suiteIndex, windows: 1, setup: { name: "main" } },
+    // About the private worker: the reload ends it and the swarm in it (on the shared one the swarm runs on, which
+    // sharedReload tests). Set for the session, so the reloaded window starts private too.
+    {
+      index: reloadIndex,
+      windows: 1,
+      suite: "windowReload.suite.js",
+      setup: { name: "reload", settings: { "swarmboard.sharedWorker": false } },
+    },
+    { index: sharedReloadIndex, windows: 1, suite: "sharedReload.suite.js", setup: { name: "shared" } },
+    { index: twoWindowsIndex, windows: 2, suite: "twoWindows.suite.js", setup: { name: "two" } },
   ];
   return sessions.filter((s) => (s.suite === undefined ? main : picks(s.suite)));
 }
@@ -244,24 +253,16 @@ async function main(): Promise<number> {
     process.stdout.write(`host tests: recorded past swarm ${swarmId} with the CLI before the host starts\n`);
   }
 
-  let server: CodeServer | undefined;
   let browser: Browser | undefined;
   try {
-    server = await startCodeServer(repoRoot, scratch);
-    process.stdout.write(
-      `host tests: code-server at ${server.url} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
-    );
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
     const logFile = path.join(artifacts, "workbench.log");
     writeFileSync(logFile, "");
+    writeFileSync(path.join(artifacts, "code-server.log"), "");
     let code = 0;
-    for (const { index, windows } of selectedSessions()) {
-      const folders = windows === 1 ? [workspace] : [workspace, secondFolder(scratch)];
-      const ends = await Promise.all(
-        folders.map((f) => runSession(browser!, server!, workbenchUrl(server!, f, index), logFile)),
-      );
-      const failed = ends.find((c) => c !== 0);
-      if (code === 0 && failed !== undefined) code = failed;
+    for (const session of selectedSessions()) {
+      const end = await runInOwnServer(browser, session, workspace, scratch, logFile);
+      if (code === 0 && end !== 0) code = end;
     }
     // A pending (skipped) test counts as failed: the house rules allow none.
     const result = code === 0 && counts.pending > 0 ? 1 : code;
@@ -269,9 +270,37 @@ async function main(): Promise<number> {
     return result;
   } finally {
     await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (server) writeFileSync(path.join(artifacts, "code-server.log"), server.output());
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One session in a code-server of its own (its own runtime folder, so its own shared worker), stopped with the
+ * workers its windows started before the next session begins: no session sees another's server, model loads or
+ * draining. Resolves with the first failing window's exit code, or 0.
+ */
+async function runInOwnServer(
+  browser: Browser,
+  session: Session,
+  workspace: string,
+  scratch: string,
+  logFile: string,
+): Promise<number> {
+  const starting = Date.now();
+  const server = await startCodeServer(repoRoot, scratch, session.setup);
+  try {
+    process.stdout.write(
+      `host tests: code-server for ${session.suite ?? "the main suite"} at ${server.url} ` +
+        `(${((Date.now() - starting) / 1000).toFixed(1)} s)\n`,
+    );
+    const folders = session.windows === 1 ? [workspace] : [workspace, secondFolder(scratch)];
+    const ends = await Promise.all(
+      folders.map((f) => runSession(browser, server, workbenchUrl(server, f, session.index), logFile)),
+    );
+    return ends.find((c) => c !== 0) ?? 0;
+  } finally {
+    await server.stop();
+    appendFileSync(path.join(artifacts, "code-server.log"), `--- ${session.setup.name} ---\n${server.output()}`);
   }
 }
 

@@ -1,12 +1,14 @@
 // What the shared-worker host suites share: the version the bundle runs (the server only serves its own), a direct
 // connection to the server as a test client, and a way to put the window on the shared worker or back.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import * as vscode from "vscode";
 import { connectToServer } from "../../../src/cli/serverConnection";
 import { serverStatusMethod, serverStopMethod, type ServerStatus } from "../../../src/protocol/serverRpc";
 import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
+import { stopServersIn } from "../../serverFolder";
 import { swarmboard, waitFor } from "./hostApi";
 
 /** The version stamped into the bundle the host runs (tests compiled by tsc see "dev"). */
@@ -29,7 +31,7 @@ export function attachCount(hooks: SwarmboardTestHooks): number {
   return hooks.log.recentLines().filter((l) => l.includes("attached to the shared worker")).length;
 }
 
-/** The setting as it was before attachShared (the runner turns it on for every suite with SWARMBOARD_HOST_SHARED_WORKER). */
+/** The setting as it was before attachShared (on by default; SWARMBOARD_HOST_SHARED_WORKER=0 turns it off for a run). */
 let settingBefore: boolean | undefined;
 
 /** Turns `swarmboard.sharedWorker` on, restarts the worker onto it and waits until it is ready; resolves with its pid. */
@@ -98,4 +100,45 @@ export function usePrivateWorker(): void {
     this.timeout(240_000);
     await onto(was);
   });
+}
+
+/**
+ * For a suite that counts what its server did (its pid, its model loads): the window on a shared worker of the
+ * suite's own, started in a fresh runtime folder (the window's earlier worker, the session's shared one by default,
+ * has served other suites), and back on the session's worker after, the suite's server stopped and its folder gone.
+ */
+export function ownSharedWorker(): { readonly previousPid: number; readonly serverPid: number } {
+  const own = { previousPid: 0, serverPid: 0 };
+  let dir = "";
+  let savedDir: string | undefined;
+  before(async function () {
+    this.timeout(300_000);
+    const { hooks } = await swarmboard();
+    own.previousPid = await waitFor(
+      "the worker to be ready",
+      () => (hooks.worker.state.state === "ready" ? hooks.worker.state.pid : undefined),
+      120_000,
+    );
+    savedDir = process.env.XDG_RUNTIME_DIR;
+    // The window reads the folder each time it connects (so does a server it starts, and serverStatus).
+    dir = mkdtempSync(path.join(os.tmpdir(), "sb-own-"));
+    process.env.XDG_RUNTIME_DIR = dir;
+    own.serverPid = await attachShared(hooks);
+  });
+  after(async function () {
+    this.timeout(300_000);
+    if (savedDir === undefined) delete process.env.XDG_RUNTIME_DIR;
+    else process.env.XDG_RUNTIME_DIR = savedDir;
+    await restoreSetting();
+    const { hooks } = await swarmboard();
+    await vscode.commands.executeCommand("swarmboard.restartWorker");
+    await waitFor(
+      "the window back on its own worker",
+      () => (hooks.worker.state.state === "ready" && hooks.worker.state.pid !== own.serverPid) || undefined,
+      180_000,
+    );
+    await stopServersIn(dir);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return own;
 }

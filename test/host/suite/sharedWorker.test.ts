@@ -1,19 +1,16 @@
-// Issue 26 in the real host: with `swarmboard.sharedWorker` on, the window attaches to the user's shared worker
-// (started detached on first need) instead of forking its own, and a swarm runs on in it while this window's
-// connection is gone (what a reload does to it): after the window attaches again the swarm is still running there,
-// ends completed (not interrupted), and the same server process served both connections.
+// Issue 26 in the real host: the window attaches to the user's shared worker (started detached on first need)
+// instead of forking its own, and a swarm runs on in it while this window's connection is gone (what a reload does
+// to it): after the window attaches again the swarm is still running there, ends completed (not interrupted), and
+// the same server process served both connections, with one model load. The suite runs on a server of its own
+// (ownSharedWorker), so the pid and the load count are this suite's alone.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
-import { connectToServer } from "../../../src/cli/serverConnection";
-import { serverStatusMethod, serverStopMethod } from "../../../src/protocol/serverRpc";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
 import { modelPath, sampleRepo, shortRecipe } from "./reviewSwarmRun";
-
-/** The version stamped into the bundle the host runs (tests compiled by tsc see "dev"). */
-const version: string = JSON.parse(readFileSync(path.resolve(__dirname, "../../../../package.json"), "utf8")).version;
+import { attachCount, ownSharedWorker, serverStatus } from "./sharedServer";
 
 const posts = Array.from({ length: 40 }, (_, i) => ({
   tool: "post_finding",
@@ -31,36 +28,15 @@ const recipe = { ...shortRecipe, budgets: { ...shortRecipe.budgets, steps: 100 }
 
 describe("the shared worker", function () {
   this.timeout(600_000);
-  const config = () => vscode.workspace.getConfiguration("swarmboard");
-
-  let was: boolean | undefined;
-  before(() => (was = config().inspect<boolean>("sharedWorker")?.globalValue));
-
-  after(async () => {
-    // As it was for the suites after (the runner may have turned it on for all); a private worker stops the server.
-    await config().update("sharedWorker", was, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand("swarmboard.restartWorker");
-    if (config().get<boolean>("sharedWorker") === true) return;
-    const connection = await connectToServer("test", version).catch(() => undefined);
-    if (connection) {
-      await connection.peer.request(serverStopMethod, {}).catch(() => undefined);
-      connection.close();
-    }
-  });
+  const own = ownSharedWorker();
 
   it("attaches instead of forking, and a swarm runs on while the window's connection is gone", async () => {
     const { hooks } = await swarmboard();
-    await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 120_000);
     await noSwarmRunning(hooks);
-    const privatePid = hooks.swarms.workerPid();
-    await config().update("sharedWorker", true, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand("swarmboard.restartWorker");
-    const attached = () => hooks.log.recentLines().filter((l) => l.includes("attached to the shared worker")).length;
-    await waitFor("the window to attach to the shared worker", () => attached() >= 1, 180_000);
-    await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
-    const ready = hooks.worker.state;
-    const serverPid = ready.state === "ready" ? ready.pid : undefined;
-    assert.ok(serverPid !== undefined && serverPid !== privatePid, "a different process than the private worker");
+    assert.equal(hooks.worker.shared, true, "the window's worker is a shared one");
+    const serverPid = own.serverPid;
+    assert.notEqual(serverPid, own.previousPid, "a server of this suite's own, not the window's worker before it");
+    assert.equal((await serverStatus()).pid, serverPid, "the window's worker is the server in this suite's folder");
 
     const { root, repo } = sampleRepo("shared");
     const stateDir = path.join(root, "state");
@@ -81,16 +57,12 @@ describe("the shared worker", function () {
     await waitFor("the swarm's first findings", () => findings() >= 2, 180_000);
 
     // What a reload does to the worker's side: this window's connection closes; then the window attaches again.
+    const attachedBefore = attachCount(hooks);
     await vscode.commands.executeCommand("swarmboard.restartWorker");
-    await waitFor("the window to attach again", () => attached() >= 2, 180_000);
-    const direct = await connectToServer("test", version);
-    try {
-      const status = await direct.peer.request(serverStatusMethod, {});
-      assert.equal(status.pid, serverPid, "the same server served both connections");
-      assert.equal(status.modelLoads, 1);
-    } finally {
-      direct.close();
-    }
+    await waitFor("the window to attach again", () => attachCount(hooks) > attachedBefore, 180_000);
+    const status = await serverStatus();
+    assert.equal(status.pid, serverPid, "the same server served both connections");
+    assert.equal(status.modelLoads, 1);
     await waitFor(
       "the swarm to end",
       () => hooks.swarms.store.swarm(swarmId)?.status !== "running" || undefined,

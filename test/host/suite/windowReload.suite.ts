@@ -53,6 +53,9 @@ async function beforeTheReload(): Promise<void> {
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   assert.ok(workspace, "the workbench has a folder open");
   await waitFor("the worker to be ready", () => hooks.worker.state.state === "ready", 60_000);
+  // The runner turns the shared worker off for this session: this suite is about a window's private worker, which
+  // the reload ends with its swarm (sharedReload is the shared worker's, where the swarm runs on).
+  assert.equal(hooks.worker.shared, false, "a private worker");
   const root = path.join(os.tmpdir(), `swarmboard-reload-${Date.now()}`);
   mkdirSync(root, { recursive: true });
   const recipeFile = path.join(root, "reload-recipe.json");
