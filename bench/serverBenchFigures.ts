@@ -86,6 +86,8 @@ export interface ArmFigures {
   /** Generation dispatches and generated tokens, each process's pool meter counted once. */
   readonly generationDispatches: number;
   readonly generatedTokens: number;
+  /** Each swarm's trunk text (trunk.txt): the JSON carries it, to say what the second could fork of the first's. */
+  readonly trunkTexts: readonly [string, string];
 }
 
 /** Each pool's meter once: a shared pool's meter is in both swarms' budgets, so the larger is taken. */

@@ -37,6 +37,9 @@ async function startServers(s: BenchSetup, arm: ArmFigures["arm"]): Promise<Benc
   return Promise.all(labels.map((label) => BenchServer.start(label, s.script, s.version, dir(label))));
 }
 
+/** What a swarm's trunk said (trunk.txt in its state folder), for the JSON: which part of it two swarms share. */
+const trunkText = (stateDir: string) => readFileSync(path.join(stateDir, "trunk.txt"), "utf8");
+
 async function runArm(s: BenchSetup, arm: ArmFigures["arm"]): Promise<ArmFigures> {
   const { o } = s;
   const servers = await startServers(s, arm);
@@ -44,9 +47,10 @@ async function runArm(s: BenchSetup, arm: ArmFigures["arm"]): Promise<ArmFigures
   try {
     const base = path.join(s.tmp, arm.replace(" ", "-"));
     const workspace = makeBenchRepo(base);
-    const a = await one.launch(startRequest(o, workspace, path.join(base, "state-first"), 0));
+    const states = [path.join(base, "state-first"), path.join(base, "state-second")] as const;
+    const a = await one.launch(startRequest(o, workspace, states[0], 0));
     await until(() => allStarted(one.eventsOf(a.swarmId), o.agents), "the first swarm's agents");
-    const b = await other.launch(startRequest(o, workspace, path.join(base, "state-second"), 1));
+    const b = await other.launch(startRequest(o, workspace, states[1], 1));
     await until(() => allStarted(other.eventsOf(b.swarmId), o.agents), "the second swarm's agents");
     const firstLiveAtSecondStart = !hasEnded(one.eventsOf(a.swarmId));
     await until(() => hasEnded(one.eventsOf(a.swarmId)) && hasEnded(other.eventsOf(b.swarmId)), "both ends");
@@ -68,6 +72,7 @@ async function runArm(s: BenchSetup, arm: ArmFigures["arm"]): Promise<ArmFigures
       firstLiveAtSecondStart,
       generationDispatches: meter.dispatches,
       generatedTokens: meter.tokens,
+      trunkTexts: [trunkText(states[0]), trunkText(states[1])],
     };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));

@@ -1,7 +1,7 @@
-// The trunk: the shared context every agent forks from (charter, tools, roster, goal, workspace summary).
-// It is decoded once into the KV cache and shared, so it must render byte for byte the same from the same
-// inputs: tools and roster are sorted, JSON schemas are written with sorted keys, line ends are "\n",
-// and nothing here reads a clock, an environment or a random source.
+// The trunk: the shared context every agent forks from (charter, tools, workspace summary, conventions, roster,
+// goal, open work, memories). It is decoded once into the KV cache and shared, so it must render byte for byte the
+// same from the same inputs: tools and roster are sorted, JSON schemas are written with sorted keys, line ends are
+// "\n", and nothing here reads a clock, an environment or a random source.
 import type { AgentRule } from "../protocol/agentRules";
 import type { Recipe } from "../protocol/recipe";
 import { renderRules, rulesSummaryLine } from "./agentRules";
@@ -27,11 +27,13 @@ export interface TrunkInput {
   readonly goal: string;
   readonly tools: readonly ToolDescription[];
   readonly roster: readonly RosterEntry[];
-  /** A short description of the workspace (languages, layout, test command), made by the workspace layer. */
+  /** What the repository holds (its files at HEAD), made by the workspace layer: the same for every swarm on it. */
   readonly workspaceSummary: string;
+  /** This swarm's open tasks and what its board already holds (a resumed swarm's); left out when empty. */
+  readonly openWork?: string;
   /** The repository's agent-rules files (AGENTS.md and the like); the section is left out when there are none. */
   readonly rules?: readonly AgentRule[];
-  /** Memories of earlier swarms (src/core/memorySelection.ts renderMemorySection); last, so the rest is reused. */
+  /** Memories of earlier swarms chosen for this goal (src/core/memorySelection.ts renderMemorySection). */
   readonly memory?: string;
 }
 
@@ -99,29 +101,61 @@ export function renderRoster(roster: readonly RosterEntry[]): string {
     .join("\n");
 }
 
-/** The whole trunk text. Same inputs, same bytes. */
-export function renderTrunk(input: TrunkInput): string {
+/** The trunk in its two parts: what every swarm of the recipe on the repository shares, then the swarm's own. */
+export interface TrunkParts {
+  /** Charter, tools, workspace (files at HEAD, agent rules) and conventions: the system text (no trailing blank). */
+  readonly repository: string;
+  /** Roster, goal, open work and memories, each section ending with a blank line. */
+  readonly swarm: string;
+}
+
+/**
+ * The trunk's two parts. Same inputs, same bytes.
+ *
+ * The order is the prefix another swarm can fork: a trunk that begins with the same tokens as a live or kept one
+ * is forked from it up to where they differ (runtime/local/swarmPool.ts bestTrunkSource, trunkReuse.ts). So what is
+ * the same for every swarm of a recipe on one repository comes first (charter, tools, the files at HEAD, the
+ * repository's agent rules), then what two such swarms often share (the roster: seats of the recipe, per task only
+ * when the tasks go round), then what is the swarm's own: its goal, its open tasks and board, and last the memories
+ * chosen for its goal, so that a later swarm with the same goal and new memories still reuses everything before.
+ * The chat template documents the tools after the system text, so the swarm's part goes after them, at the start of
+ * the user turn (runtime/agentChatFormat.ts), where a second swarm's trunk forks the tool docs too.
+ */
+export function renderTrunkParts(input: TrunkInput): TrunkParts {
   const rules = input.rules ?? [];
   const conventions = renderRules(rules);
   const rulesLine = rulesSummaryLine(rules);
-  return [
+  const openWork = clean(input.openWork ?? "");
+  const repository = [
     "# Charter",
     renderCharter(input.recipe),
     "",
     "# Tools",
     renderTools(input.tools),
     "",
+    "# Workspace",
+    clean(input.workspaceSummary),
+    ...(rulesLine === "" ? [] : [rulesLine]),
+    ...(conventions === "" ? [] : ["", "# Conventions", conventions]),
+  ];
+  const swarm = [
     "# Roster",
     renderRoster(input.roster),
     "",
     "# Goal",
     clean(input.goal),
     "",
-    "# Workspace",
-    clean(input.workspaceSummary),
-    ...(rulesLine === "" ? [] : [rulesLine]),
-    "",
-    ...(conventions === "" ? [] : ["# Conventions", conventions, ""]),
+    ...(openWork === "" ? [] : ["# Open work", openWork, ""]),
     ...(input.memory ? ["# Memory", input.memory, ""] : []),
-  ].join("\n");
+  ];
+  return { repository: repository.join("\n"), swarm: swarm.join("\n") };
+}
+
+/** The whole trunk text, as trunk.txt keeps it: the repository's part, a blank line, the swarm's part. */
+export function joinTrunk({ repository, swarm }: TrunkParts): string {
+  return `${repository}\n\n${swarm}`;
+}
+
+export function renderTrunk(input: TrunkInput): string {
+  return joinTrunk(renderTrunkParts(input));
 }

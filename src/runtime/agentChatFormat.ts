@@ -4,7 +4,8 @@
 // words in it; cutting that rendering at the markers (src/runtime/chatFormatPieces.ts) gives the exact pieces
 // between which an agent's own text goes:
 //
-//   [trunk: system + tools + user header] <user text> [open: user close + model header + call prefix]
+//   [trunk: system + tools + user header + the swarm's part of the trunk text] <user text>
+//   [open: user close + model header + call prefix]
 //   <name> [params prefix] <params JSON> [after-call: call suffix + result prefix] <result JSON>
 //   [next-call: result suffix + model header + call prefix] <name> ...
 //
@@ -74,14 +75,24 @@ export class AgentChatFormat {
     private readonly toTokens: (items: Item[]) => Token[],
     /** node-llama-cpp's name of the chat wrapper the model resolved to (e.g. "Qwen", "JinjaTemplate"). */
     readonly wrapperName: string,
-    /** Shared by every agent: system text, tool docs, the user turn's header. */
+    /** Shared by every agent: system text, tool docs, the user turn's header and the swarm's part of the trunk. */
     readonly trunkTokens: Token[],
     private readonly plain: TurnTokens,
     /** Turns with free text before the call; absent when the family's format has no place for it. */
     private readonly thinking: (TurnTokens & { readonly stops: string[] }) | undefined,
   ) {}
 
-  static async create(model: SwarmModel, systemText: string, tools: readonly ToolDoc[]): Promise<AgentChatFormat> {
+  /**
+   * `swarmText` (the swarm's own part of the trunk, core/trunkPrompt.ts) opens the user turn, after the tool docs
+   * that the template writes after the system text: so a second swarm's trunk, whose system text and tools are the
+   * same, forks the tool docs too, not only the system text.
+   */
+  static async create(
+    model: SwarmModel,
+    systemText: string,
+    tools: readonly ToolDoc[],
+    swarmText = "",
+  ): Promise<AgentChatFormat> {
     if (tools.length === 0) throw new SwarmRuntimeError("invalid-request", "An agent needs at least one tool.");
     const { LlamaText } = await loadNodeLlamaCpp();
     const functions: FunctionDocs = Object.fromEntries(
@@ -104,7 +115,7 @@ export class AgentChatFormat {
       model,
       toTokens,
       wrapperName,
-      toTokens(trunkItems),
+      [...toTokens(trunkItems), ...(swarmText === "" ? [] : model.tokenize(swarmText))],
       turnTokens(plain),
       thinking && { ...turnTokens(thinking), stops: stopStrings(thinking.toCall ?? []) },
     );

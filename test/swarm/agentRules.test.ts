@@ -61,7 +61,10 @@ describe("agent rules in a real swarm's trunk", function () {
     const { trunk, events } = await runSwarm(true);
     const at = trunk.indexOf("Agent rules from the repository");
     assert.ok(at > 0, "the workspace summary lists the rules");
-    assert.equal(trunk.slice(at), readFileSync(golden, "utf8"));
+    // The conventions end the part every swarm on the repository shares; this swarm's roster comes next.
+    const end = trunk.indexOf("# Roster\n");
+    assert.ok(end > at, "the roster comes after the conventions");
+    assert.equal(trunk.slice(at, end), `${readFileSync(golden, "utf8")}\n`, "a blank line ends the section");
     const [started] = ofType(events, "swarm-started");
     assert.deepEqual(started?.rules, [
       { name: "AGENTS.md", path: "AGENTS.md", chars: agentsMd.trim().length, cut: false },

@@ -8,10 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ArmFigures } from "../../bench/serverBenchFigures";
+import { sharedModelPath, testRuntime } from "../runtime/runtimeTestModels";
 
 // The bundle from npm run build: it starts the servers from dist/worker, of the version dist/ was stamped with.
 const root = path.resolve(__dirname, "../../..");
 const benchScript = path.join(root, "dist", "bench", "serverVsWorkers.js");
+const benchModel = sharedModelPath("tiny-random-qwen2-chatml.gguf");
 
 function runBench(args: string[]): { status: number | null; output: string } {
   const result = spawnSync(process.execPath, [benchScript, ...args], { encoding: "utf8", timeout: 420_000 });
@@ -31,7 +33,7 @@ describe("server bench: one server vs two workers (tiny model, 2 researchers a s
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("runs both arms side by side and writes figures that hold together", function () {
+  it("runs both arms side by side and writes figures that hold together", async function () {
     this.timeout(450_000); // ~40 s on an idle 2-core machine; several minutes when other builds share it
     const json = path.join(dir, "figures.json");
     // 300 words of thinking keep the first swarm live while the second starts (~2 s on an idle machine). With 5, an
@@ -54,6 +56,20 @@ describe("server bench: one server vs two workers (tiny model, 2 researchers a s
     assert.equal(one.second.poolSwarms, 2);
     assert.ok(one.second.trunkForked > 0, `the second forked ${one.second.trunkForked} trunk tokens`);
     assert.equal(one.trunkDecoded, one.first.trunkTokens + one.second.trunkTokens - one.second.trunkForked);
+    // Everything before the swarm's own part (charter, workspace, conventions as the system text, the tool docs, the
+    // user turn's header) is the same in both trunks, so the second forks it: all its trunk but the swarm's part,
+    // which opens the user turn as the model's tokens of its text (runtime/agentChatFormat.ts).
+    const [firstTrunk, secondTrunk] = one.trunkTexts.map((text) => text.split("\n\n# Roster\n"));
+    assert.equal(secondTrunk?.length, 2, "the trunk has one roster");
+    assert.equal(secondTrunk![0], firstTrunk![0], "two swarms on one repository: one repository part");
+    assert.notEqual(one.trunkTexts[0], one.trunkTexts[1], "different goals");
+    const model = await testRuntime.loadModel({ modelPath: benchModel, vocabOnly: true, threads: 1 });
+    const swarmPart = model.tokenize(`# Roster\n${secondTrunk![1]}\n`).length;
+    const shared = one.second.trunkTokens - swarmPart;
+    assert.ok(
+      one.second.trunkForked >= shared && shared > one.second.trunkTokens / 2,
+      `the second forked ${one.second.trunkForked} of its ${one.second.trunkTokens} trunk tokens; ${shared} are not its own`,
+    );
     // Two workers: nothing to fork from, every trunk token decoded in each.
     assert.deepEqual([two.second.poolSwarms, two.first.trunkForked, two.second.trunkForked], [1, 0, 0]);
     assert.equal(two.trunkDecoded, two.first.trunkTokens + two.second.trunkTokens);

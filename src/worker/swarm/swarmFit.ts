@@ -3,7 +3,7 @@
 // facts, without creating the swarm's context. The CLI refuses a goal or an agent count that cannot fit, saying
 // how many agents fit and what budget the goal needs.
 import { plannedRoster } from "../../core/roster";
-import { renderTrunk, type RosterEntry } from "../../core/trunkPrompt";
+import { renderTrunkParts, type RosterEntry } from "../../core/trunkPrompt";
 import type { KvPoolSize } from "../../core/kvPoolSize";
 import type { Recipe } from "../../protocol/recipe";
 import type { GpuSetting, KvPlacement } from "../../protocol/runtime";
@@ -82,8 +82,14 @@ export async function measureSwarmFit(input: SwarmFitInput): Promise<SwarmFit> {
   const kvCells = pool.cells;
   const where = { pool, kvType: model.kvCellCost(input.kvCacheType).typeName, placement: await model.placement() };
   const trunkOf = async (n: number) => {
-    const text = renderTrunk({ recipe, goal: input.goal, tools: [], roster: roster(recipe, n), workspaceSummary: "" });
-    return (await AgentChatFormat.create(model, text, tools)).trunkTokens.length;
+    const parts = renderTrunkParts({
+      recipe,
+      goal: input.goal,
+      tools: [],
+      roster: roster(recipe, n),
+      workspaceSummary: "",
+    });
+    return (await AgentChatFormat.create(model, parts.repository, tools, `${parts.swarm}\n`)).trunkTokens.length;
   };
   // The roster grows with the agent count: search the largest count whose trunk and rooms fit.
   const askedTrunk = await trunkOf(Math.min(agents, llamaMaxSequences));

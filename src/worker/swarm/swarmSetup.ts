@@ -30,7 +30,7 @@ import { openSwarmMemory } from "./swarmMemory";
 import type { SwarmRun } from "./swarmRun";
 import type { SwarmRunOptions } from "./swarmRunOptions";
 import { decodeTrunk, type DecodedTrunk } from "./trunkDecode";
-import { gatherTasks, testFailureTasks, workspaceSummary } from "./workspaceTasks";
+import { gatherTasks, openWorkSummary, testFailureTasks, workspaceSummary } from "./workspaceTasks";
 
 /** The board's log in the state dir; a new swarm refuses a state dir that already holds one. */
 async function openBoardLog(options: SwarmRunOptions): Promise<BoardLogFile> {
@@ -155,9 +155,9 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
     const plan = planSeats(options.recipe, options.agents);
     const work = await openWorkplace(options, repo, plan);
     const tasks = await openTasks({ options, repo, board, ...work }, note);
-    const summary = await workspaceSummary(repo.topLevel, tasks, board);
+    const [summary, openWork] = [await workspaceSummary(repo.topLevel), openWorkSummary(tasks, board)];
     const memory = await openSwarmMemory({ options, repo, board, countTokens: (t) => model.tokenize(t).length, note });
-    const trunk = await decodeTrunk({ options, repo, engine, plan, tasks, summary, memory: memory.section });
+    const trunk = await decodeTrunk({ options, repo, engine, plan, tasks, summary, openWork, memory: memory.section });
     const { context, format, rules, trunkReuse } = trunk;
     // The worker's memory beyond weights and KV, its fixed part read now (no agent live): short for the plan? Say so.
     const workerMemory = context.stats().memory;

@@ -1,5 +1,5 @@
-// The work items a swarm starts with and the workspace summary in its trunk: what the repository's HEAD
-// holds (src/workspace/headContents.ts) and the test run, joined with what the board says, deduplicated
+// The work items a swarm starts with, and the workspace summary and open work in its trunk: what the repository's
+// HEAD holds (src/workspace/headContents.ts) and the test run, joined with what the board says, deduplicated
 // before any model sees them.
 import { dedupeTasks, taskFromGoal, tasksFromTestOutput } from "../../core/taskSources";
 import { missingProgramLine, testsCouldNotRunText, whyTestsCouldNotRun } from "../../core/testsCouldNotRun";
@@ -73,13 +73,20 @@ export function missingProgram(output: string, exitCode: number): string | undef
   return exitCode === 127 || exitCode === 126 ? `exit code ${exitCode}: a program it calls is missing` : undefined;
 }
 
-/** Files at HEAD (first 40), the open tasks, and what the board already holds (on a resumed swarm). */
-export async function workspaceSummary(repoRoot: string, tasks: readonly Task[], board: SwarmBoard): Promise<string> {
+/**
+ * The trunk's workspace summary: the files at HEAD (first 40). Nothing of one swarm is in it, so every swarm on the
+ * repository renders the same summary and a second one forks it from the first's trunk (core/trunkPrompt.ts).
+ */
+export async function workspaceSummary(repoRoot: string): Promise<string> {
   const files = await filesAtHead(repoRoot);
+  return `Files at HEAD (${files.length}${files.length > 40 ? ", first 40" : ""}): ${files.slice(0, 40).join(", ")}`;
+}
+
+/** The trunk's open work: this swarm's open tasks, and what its board already holds (on a resumed swarm). */
+export function openWorkSummary(tasks: readonly Task[], board: SwarmBoard): string {
   const entries = board.board.entries().filter((e) => e.kind !== "MESSAGE");
   const done = entries.filter((e) => e.kind === "RELEASE").length;
   return [
-    `Files at HEAD (${files.length}${files.length > 40 ? ", first 40" : ""}): ${files.slice(0, 40).join(", ")}`,
     `Open tasks: ${tasks.map((t) => `[${t.id}] ${t.title}`).join("; ") || "(none)"}`,
     entries.length === 0
       ? "The board is empty: this is a new swarm."

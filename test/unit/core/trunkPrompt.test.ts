@@ -2,8 +2,15 @@ import { strict as assert } from "assert";
 import { promises as fs } from "fs";
 import * as path from "path";
 import { builtinRecipes } from "../../../src/core/recipeCatalog";
-import { renderTrunk, type ToolDescription, type TrunkInput } from "../../../src/core/trunkPrompt";
+import {
+  joinTrunk,
+  renderTrunk,
+  renderTrunkParts,
+  type ToolDescription,
+  type TrunkInput,
+} from "../../../src/core/trunkPrompt";
 import { z } from "zod";
+import type { AgentRule } from "../../../src/protocol/agentRules";
 import { boardToolArgSchemas, boardToolDescriptions, type BoardToolName } from "../../../src/protocol/boardTools";
 
 const golden = path.resolve(__dirname, "../../../../test/fixtures/board/trunk-organization.golden.txt");
@@ -30,8 +37,14 @@ function input(): TrunkInput {
       { agent: "synthesist-1", role: "synthesist", covers: "the summary" },
     ],
     workspaceSummary: "TypeScript, npm; tests: npm run test:unit   \n",
+    openWork:
+      "Open tasks: [goal-1] Make the merge queue retry on index.lock.\nThe board is empty: this is a new swarm.",
+    memory: "Memories of earlier swarms:\n- [m1] FACT: the queue takes index.lock",
   };
 }
+
+/** A repository's agent rules (the same for every swarm on it). */
+const rules: AgentRule[] = [{ name: "AGENTS.md", path: "AGENTS.md", text: "Use npm.", chars: 8, cut: false }];
 
 /** Reverses object key orders (array order is meaning, e.g. an enum's): the same inputs written differently. */
 function reorder(value: unknown): unknown {
@@ -67,8 +80,8 @@ describe("trunk prompt", () => {
     assert.equal(renderTrunk(input()), expected);
   });
 
-  it("holds the charter, tools in name order, the roster, the goal and the workspace", () => {
-    const text = renderTrunk(input());
+  it("holds the charter, tools in name order, the workspace, the roster, the goal, the open work and memories", () => {
+    const text = renderTrunk({ ...input(), rules });
     const order = [
       "# Charter",
       "# Tools",
@@ -77,12 +90,16 @@ describe("trunk prompt", () => {
       "## post_finding",
       "## release",
       "## send_message",
+      "# Workspace",
+      "Agent rules from the repository",
+      "# Conventions",
       "# Roster",
       "- synthesist-1",
       "- worker-1",
       "- worker-2",
       "# Goal",
-      "# Workspace",
+      "# Open work",
+      "# Memory",
     ];
     let at = -1;
     for (const marker of order) {
@@ -92,6 +109,33 @@ describe("trunk prompt", () => {
     }
     assert.match(text, /gather context .* -> claim a sub-task ->\nact with tools -> verify/);
     assert.match(text, /Findings are shared/);
+  });
+
+  it("puts everything a second swarm on the repository shares before its own goal, open work and memories", () => {
+    const first = renderTrunk({ ...input(), rules });
+    const second = renderTrunk({
+      ...input(),
+      rules,
+      goal: "Say what the README promises.",
+      openWork: "Open tasks: [goal-2] Say what the README promises.\nThe board is empty: this is a new swarm.",
+      memory: "Memories of earlier swarms:\n- [m2] FACT: the README promises one model",
+    });
+    let shared = 0;
+    while (shared < first.length && first[shared] === second[shared]) shared++;
+    // The two differ first in the goal: charter, tools, workspace, conventions and roster are one prefix.
+    assert.equal(shared, first.indexOf("# Goal\n") + "# Goal\n".length);
+    // A swarm whose open work or memories differ but whose goal is the same shares the goal too.
+    const again = renderTrunk({ ...input(), rules, memory: "Memories of earlier swarms:\n- [m3] FACT: new" });
+    assert.ok(again.startsWith(first.slice(0, first.indexOf("# Memory"))), "all but the memories are shared");
+  });
+
+  it("splits the trunk into the repository's part (the system text) and the swarm's (the user turn's start)", () => {
+    const parts = renderTrunkParts({ ...input(), rules });
+    const other = renderTrunkParts({ ...input(), rules, goal: "Another goal.", openWork: "", memory: "" });
+    assert.equal(other.repository, parts.repository, "two swarms on one repository: one system text");
+    assert.ok(parts.repository.startsWith("# Charter\n") && parts.repository.endsWith("## AGENTS.md\nUse npm."));
+    assert.ok(parts.swarm.startsWith("# Roster\n") && parts.swarm.endsWith("FACT: the queue takes index.lock\n"));
+    assert.equal(joinTrunk(parts), renderTrunk({ ...input(), rules }));
   });
 
   it("describes private pads for a research swarm and refuses a tool listed twice", () => {
