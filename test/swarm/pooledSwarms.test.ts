@@ -64,7 +64,8 @@ describe("swarms at once on one pool in one worker", function () {
       assert.match(error.message, /the pool has [\d,]+ of 8,192 cells and \d+ of \d+ sequences free/);
       assert.match(
         error.message,
-        /Running: pool-a \([\d,]+ cells, 5 sequences\); pool-b \([\d,]+ cells, 5 sequences\)/,
+        // Each: what it wrote, what its agents were promised at fork, and (with a cap) what its cap keeps.
+        /Running: pool-a \([\d,]+ cells written, [\d,]+ promised to its agents(, [\d,]+ more kept for its cap)?; 5 sequences\); pool-b \([\d,]+ cells written, [\d,]+ promised to its agents(, [\d,]+ more kept for its cap)?; 5 sequences\)/,
       );
       return true;
     });
