@@ -216,24 +216,29 @@ export class McpSwarms {
   }
 
   /** The talk tools: each reaches the worker's own steering or trigger method for the swarm. */
-  async message(input: MessageToolInput): Promise<TalkAnswer> {
-    await this.catchUp();
-    return messageSwarm(this.host, this.choosable(input.swarmId), input);
+  message(input: MessageToolInput): Promise<TalkAnswer> {
+    return this.talk(messageSwarm, input);
   }
 
-  async addTask(input: AddTaskToolInput): Promise<TalkAnswer> {
-    await this.catchUp();
-    return addTask(this.host, this.choosable(input.swarmId), input);
+  addTask(input: AddTaskToolInput): Promise<TalkAnswer> {
+    return this.talk(addTask, input);
   }
 
-  async answer(input: AnswerToolInput): Promise<TalkAnswer> {
-    await this.catchUp();
-    return answerQuestion(this.host, this.choosable(input.swarmId), input);
+  answer(input: AnswerToolInput): Promise<TalkAnswer> {
+    return this.talk(answerQuestion, input);
   }
 
-  async trigger(input: TriggerToolInput): Promise<TalkAnswer> {
+  trigger(input: TriggerToolInput): Promise<TalkAnswer> {
+    return this.talk(sendTrigger, input);
+  }
+
+  /** Catches up with the server's swarms, then sends `input` to the one it names (or the one to choose). */
+  private async talk<I extends { swarmId?: string | undefined }>(
+    send: (host: typeof this.host, swarm: ReturnType<typeof this.choosable>, input: I) => Promise<TalkAnswer>,
+    input: I,
+  ): Promise<TalkAnswer> {
     await this.catchUp();
-    return sendTrigger(this.host, this.choosable(input.swarmId), input);
+    return send(this.host, this.choosable(input.swarmId), input);
   }
 
   dispose(): void {

@@ -17,6 +17,12 @@ import { withTrunkBos } from "../trunkTokens";
 import { poolFullMessage } from "./poolRoom";
 import { fairShareCells } from "../../core/poolShares";
 
+/** A swarm's cap on a pool it does not join: its own, else its fair share of a pool sized for several (none for one). */
+function firstCap(request: TrunkRequest, poolCells: number, running: number): number | undefined {
+  const poolSwarms = request.poolSwarms ?? 1;
+  return request.cellCap ?? fairShareCells({ poolCells, poolSwarms, running, room: poolCells });
+}
+
 export class LocalEngine implements SwarmEngine {
   readonly kind = "local" as const;
   /** The contexts this engine created or took from the owner, until it hands them back or disposes them. */
@@ -44,11 +50,8 @@ export class LocalEngine implements SwarmEngine {
     if (kept !== undefined) {
       const context = this.own(kept);
       this.contexts.add(context);
-      // Its cap as on a new context of this pool (the launch's, else its fair share), not the last swarm's.
-      const poolCells = context.poolCells;
-      const running = context.host.tenantCount - 1;
-      const poolSwarms = request.poolSwarms ?? 1;
-      const cellCap = request.cellCap ?? fairShareCells({ poolCells, poolSwarms, running, room: poolCells });
+      // Its cap as on a new context of this pool, not the last swarm's.
+      const cellCap = firstCap(request, context.poolCells, context.host.tenantCount - 1);
       context.retune({ cellCap, label: request.swarmId });
       try {
         return { context, trunkReuse: await context.replaceTrunk(tokens) };
@@ -61,9 +64,7 @@ export class LocalEngine implements SwarmEngine {
     if (joined !== undefined) return joined;
     const pool = await sizePool();
     const poolSwarms = request.poolSwarms ?? 1;
-    // The first swarm's cap: its own, else its fair share of a pool sized for several (none on a pool for one).
-    const cellCap =
-      request.cellCap ?? fairShareCells({ poolCells: pool.cells, poolSwarms, running: 0, room: pool.cells });
+    const cellCap = firstCap(request, pool.cells, 0);
     const context = await this.createContext({
       maxAgents: shape.maxAgents,
       kvCells: pool.cells,
