@@ -33,6 +33,10 @@ function servePrivately(): void {
 
   store.add(
     transport.onDisconnect(() => {
+      // Exit in the same tick: the swarms end where they stand, so their traces read "interrupted" (resumable) and
+      // no agent takes a step after its window left. Given time, the stop in dispose would end each swarm
+      // "stopped", as if the person had stopped it, and its pending approvals "withdrawn"
+      // (test/swarm/privateWorkerGone.test.ts).
       store.dispose();
       process.exit(0);
     }),

@@ -22,6 +22,7 @@ interface Note {
   readonly swarmId: string;
   readonly startedAt: number;
   readonly reloadAt: number;
+  readonly stateDir: string;
 }
 
 const script: TurnScript = {
@@ -59,6 +60,7 @@ async function beforeTheReload(): Promise<void> {
   const root = path.join(os.tmpdir(), `swarmboard-reload-${Date.now()}`);
   mkdirSync(root, { recursive: true });
   const recipeFile = path.join(root, "reload-recipe.json");
+  const stateDir = path.join(root, "state");
   writeFileSync(recipeFile, JSON.stringify(recipe));
   const swarmId = await hooks.reviewSurfaces.swarms.start({
     goal: "Keep running until the window reloads",
@@ -66,7 +68,7 @@ async function beforeTheReload(): Promise<void> {
     modelPath: modelPath(),
     // The workspace's own repository: a reloaded window lists the swarms of its folders' histories.
     workspace,
-    stateDir: path.join(root, "state"),
+    stateDir,
     threads: 1,
     policy: { allow: [], ask: [waitingCommand], deny: [] },
     script,
@@ -83,9 +85,12 @@ async function beforeTheReload(): Promise<void> {
     () => hooks.panel()?.isReady && hooks.swarms.panelState().swarm?.id === swarmId,
   );
   await new Promise((r) => setTimeout(r, Math.max(0, startedAt + runMs - Date.now())));
-  await vscode.commands.executeCommand("notifications.clearAll");
+  // Hide the toasts, do not clear them: clearing closes the approval prompt, and a closed prompt is the user's deny
+  // (src/host/approvals/approvalPrompts.ts), after which the agent ran on and finished before the reload came.
+  await vscode.commands.executeCommand("notifications.hideToasts");
   await requestScreenshot("window-reload-before");
-  writeFileSync(note, JSON.stringify({ swarmId, startedAt, reloadAt: Date.now() } satisfies Note));
+  assert.equal(hooks.reviewSurfaces.approvals.pending().length, 1, "the approval still waits as the window reloads");
+  writeFileSync(note, JSON.stringify({ swarmId, startedAt, reloadAt: Date.now(), stateDir } satisfies Note));
   await vscode.commands.executeCommand("workbench.action.reloadWindow");
   // This host ends with the reload; the test's second half runs in the next one.
   await new Promise(() => undefined);
@@ -104,6 +109,7 @@ async function afterTheReload(before: Note): Promise<void> {
     120_000,
   );
   const view = hooks.swarms.store.swarm(before.swarmId);
+  assertNothingAfterTheReload(before.stateDir);
   assert.equal(view?.past?.outcome, "interrupted", "the reload ended the swarm (its worker went with the window)");
   const ran = (view?.endedAt ?? 0) - (view?.startedAt ?? 0);
   const said = hooks.log.recentLines().filter((l) => /reload|history of|panel:/.test(l));
@@ -125,6 +131,17 @@ async function afterTheReload(before: Note): Promise<void> {
   assert.match(shown.dom?.findingTexts.join("\n") ?? "", /about to ask/, "the page shows the swarm's finding");
   await new Promise((r) => setTimeout(r, 500)); // not an assertion: lets the page draw before the picture
   await requestScreenshot("window-reload-after");
+}
+
+/** The trace ends with the request pending: nobody answered it for the user and the agent took no step after. */
+function assertNothingAfterTheReload(stateDir: string): void {
+  const trace = readFileSync(path.join(stateDir, "events.jsonl"), "utf8");
+  const types = trace
+    .trim()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as { type: string }).type);
+  const after = types.slice(types.lastIndexOf("approval-request") + 1).filter((t) => t !== "kv-stats");
+  assert.deepEqual(after, [], "the trace ends with the approval still asked");
 }
 
 describe("the window reloaded while a swarm runs", function () {
