@@ -4,7 +4,6 @@
 // saw, with the merges and claims counted from the swarm's events; and the real CLI reports a task whose trajectory
 // fixes only half of it as unsolved, with the failing hidden test named, in its table and its JSON.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +11,7 @@ import { evalReportSchema, type EvalReport } from "../../src/protocol/evalSuite"
 import { loadEvalSuite } from "../../src/worker/eval/evalSuite";
 import { runEvalSuite } from "../../src/worker/eval/evalSuiteRun";
 import { processRuntime } from "../../src/worker/swarm/processRuntime";
+import { runNode } from "../processRun";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { repoRoot } from "./swarmFixtures";
 
@@ -86,21 +86,21 @@ describe("swarmboard eval on the real runtime (forced trajectories, tiny Qwen2 C
     assert.equal(readdirSync(suite, { recursive: true }).length, suiteFilesBefore);
   });
 
-  it("reports a trajectory that fixes half the task as unsolved, naming the failing hidden test (the real CLI)", () => {
+  it("reports a trajectory that fixes half the task as unsolved, naming the failing hidden test (the real CLI)", async () => {
     const cli = path.join(repoRoot(), "dist", "cli", "main.js");
     assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`);
     const wrongSuite = path.join(temp, "suite");
     halfFixedTask(wrongSuite);
     const json = path.join(temp, "report.json");
-    const out = spawnSync(
-      process.execPath,
+    const out = await runNode(
       [cli, "eval", "--suite", wrongSuite, "--agents", "1", "--model", model(), "--threads", "1"].concat([
         "--kv-cells",
         "8192",
         "--json",
         json,
       ]),
-      { encoding: "utf8", env: { ...process.env, TMPDIR: temp } },
+      // One forced trajectory and its hidden tests: a minute at most, half the test's timeout to be sure.
+      { env: { ...process.env, TMPDIR: temp }, timeoutMs: 5 * 60_000 },
     );
     assert.equal(out.status, 0, `${out.stdout}\n${out.stderr}`);
     assert.match(out.stdout, /^stats-bugs-half-fixed +bug +1 +NO +[\d.]+s +\d+ +\d+ +1 +0 +0 +0$/m);

@@ -3,11 +3,11 @@
 // produce, every call is well-formed or answered with a clear tool error, no call is left as text in the family's
 // own syntax, and the swarm ends with its report. One worker, a small pool, a few steps: the mechanics, fast.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { swarmEventSchema, type SwarmEvent } from "../../src/protocol/swarmEvents";
 import { ensureFamilyModels, familyModelFile, modelFamilies } from "../fixtures/gguf/familyModels";
+import { runNode, tail } from "../processRun";
 import { makeSampleRepo, ofType, repoRoot } from "./swarmFixtures";
 
 const cli = path.join(repoRoot(), "dist", "cli", "main.js");
@@ -35,6 +35,13 @@ function readEvents(file: string): SwarmEvent[] {
     .map((l) => swarmEventSchema.parse(JSON.parse(l)));
 }
 
+/** The swarm's last events, to say where a run that hung had got to. */
+function lastEvents(stateDir: string): string {
+  const file = path.join(stateDir, "events.jsonl");
+  if (!existsSync(file)) return `(no ${file}: the swarm never started)`;
+  return `its last events:\n${tail(readFileSync(file, "utf8"), 12)}`;
+}
+
 describe("a free run of `swarmboard run` on each family's test model (grammar on, random weights)", function () {
   this.timeout(900_000);
   let dir = "";
@@ -45,12 +52,11 @@ describe("a free run of `swarmboard run` on each family's test model (grammar on
   });
 
   for (const family of modelFamilies) {
-    it(`${family.label}: starts, makes only well-formed calls or clear tool errors, and ends with its report`, () => {
+    it(`${family.label}: starts, makes only well-formed calls or clear tool errors, and ends with its report`, async () => {
       const repo = makeSampleRepo();
       const recipeFile = path.join(repo.root, "recipe.json");
       writeFileSync(recipeFile, JSON.stringify(recipe));
-      const out = spawnSync(
-        process.execPath,
+      const out = await runNode(
         [
           ...[
             cli,
@@ -65,7 +71,8 @@ describe("a free run of `swarmboard run` on each family's test model (grammar on
           ...["--model", familyModelFile(dir, family), "--workspace", repo.workspace, "--state-dir", repo.stateDir],
           ...["--threads", "1"],
         ],
-        { encoding: "utf8" },
+        // The recipe's wall clock, plus loading the model and decoding the trunk before it and the report after.
+        { timeoutMs: recipe.budgets.wallClockMs + 180_000, whenOverdue: () => lastEvents(repo.stateDir) },
       );
       // 0: completed; 3: a budget ran out (random weights rarely finish on their own). Both end with a report.
       assert.ok(out.status === 0 || out.status === 3, `exit ${out.status}:\n${out.stdout}\n${out.stderr}`);

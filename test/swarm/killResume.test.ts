@@ -10,6 +10,7 @@ import { finishedTaskIds } from "../../src/core/finishedTasks";
 import type { TurnScript } from "../../src/protocol/turnScript";
 import { BoardLogFile } from "../../src/workspace/boardLog";
 import { gatherTasks } from "../../src/worker/swarm/workspaceTasks";
+import { runNode } from "../processRun";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, repoRoot, testRecipe } from "./swarmFixtures";
 import { ownServerFolder, serverPidsIn } from "../serverFolder";
@@ -113,11 +114,10 @@ describe("a swarm killed with SIGKILL and resumed (CLI, stories260K)", function 
     // Resume, on the shared server (the default; this suite's own): the agents are scripted to finish at once; the
     // state must have survived.
     writeFileSync(path.join(repo.root, "none.json"), JSON.stringify({ agents: {} }));
-    const resumed = spawnSync(
-      process.execPath,
-      [cli, "run", "--resume", "--script", path.join(repo.root, "none.json"), ...common],
-      { encoding: "utf8" },
-    );
+    // Agents that finish at once: a minute at most on the suite's running server.
+    const resumed = await runNode([cli, "run", "--resume", "--script", path.join(repo.root, "none.json"), ...common], {
+      timeoutMs: 5 * 60_000,
+    });
     assert.equal(resumed.status, 0, `resume failed:\n${resumed.stdout}\n${resumed.stderr}`);
     assert.match(resumed.stdout, new RegExp(`^swarm ${swarmId}: resumed; state dir .* \\(on the server, `, "m"));
     assert.equal(serverPidsIn(serverFolder.dir).length, 1, "the resume started the suite's server");

@@ -6,12 +6,12 @@
 // `swarmboard replay <state dir>` does the extraction and the re-run in one step, and refuses a workspace at another
 // commit. A free run on a family test model replays to the same end, and with one recorded call changed it does not.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { swarmEventSchema, type SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../src/protocol/turnScript";
 import { ensureFamilyModels, familyModelFile, modelFamilies } from "../fixtures/gguf/familyModels";
+import { runNode, type ProcessRunResult } from "../processRun";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { git, makeSampleRepo, ofType, repoRoot, testRecipe, type SampleRepo } from "./swarmFixtures";
 
@@ -56,10 +56,11 @@ const recordedScript: TurnScript = {
   },
 };
 
-function runCli(args: string[]) {
+/** The real CLI to its end; `wallClockMs` is the run's own budget (the free run's recipe gives a longer one). */
+function runCli(args: string[], wallClockMs = 120_000) {
   assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`);
-  const out = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
-  return { status: out.status, stdout: String(out.stdout), stderr: String(out.stderr) };
+  // The budget plus loading the model, decoding the trunk and writing the report.
+  return runNode([cli, ...args], { timeoutMs: wallClockMs + 180_000 });
 }
 
 function readEvents(file: string): SwarmEvent[] {
@@ -79,8 +80,13 @@ interface RunOutcome {
 }
 
 /** `swarmboard run` of the test recipe on a workspace with a turn script; what it ended with. */
-function runSwarm(workspace: string, stateDir: string, scriptFile: string, recipeFile: string): RunOutcome {
-  const out = runCli([
+async function runSwarm(
+  workspace: string,
+  stateDir: string,
+  scriptFile: string,
+  recipeFile: string,
+): Promise<RunOutcome> {
+  const out = await runCli([
     ...["run", "--no-server", "--goal", goal, "--recipe", recipeFile, "--model", model, "--workspace", workspace],
     ...["--state-dir", stateDir, "--script", scriptFile, "--threads", "1", "--plain"],
   ]);
@@ -88,7 +94,7 @@ function runSwarm(workspace: string, stateDir: string, scriptFile: string, recip
 }
 
 /** What a CLI run that printed `out` ended with, read from its state dir and its workspace. */
-function outcomeOf(workspace: string, stateDir: string, out: ReturnType<typeof runCli>): RunOutcome {
+function outcomeOf(workspace: string, stateDir: string, out: ProcessRunResult): RunOutcome {
   // 0 completed, 1 failed, 3 a budget ran out (a free run on random weights): each ends with a report.
   assert.ok([0, 1, 3].includes(out.status ?? -1), `exit ${out.status}:\n${out.stdout}\n${out.stderr}`);
   const { swarmId } = JSON.parse(readFileSync(path.join(stateDir, "settings.json"), "utf8")) as { swarmId: string };
@@ -137,26 +143,26 @@ describe("a recorded `swarmboard run` replayed from its trace (real CLI, tiny Ch
     return target;
   };
 
-  before(() => {
+  before(async () => {
     repo = makeSampleRepo();
     git(repo.root, "clone", "-q", "--bare", repo.workspace, path.join(repo.root, "pristine"));
     recipeFile = path.join(repo.root, "recipe.json");
     writeFileSync(recipeFile, JSON.stringify(testRecipe(2)));
     const scriptFile = path.join(repo.root, "recorded-script.json");
     writeFileSync(scriptFile, JSON.stringify(recordedScript));
-    recorded = runSwarm(repo.workspace, repo.stateDir, scriptFile, recipeFile);
+    recorded = await runSwarm(repo.workspace, repo.stateDir, scriptFile, recipeFile);
   });
 
   /** The script `swarmboard replay-script` extracts from an events file. */
-  function extract(eventsFile: string, name: string): string {
-    const out = runCli(["replay-script", eventsFile]);
+  async function extract(eventsFile: string, name: string): Promise<string> {
+    const out = await runCli(["replay-script", eventsFile]);
     assert.equal(out.status, 0, out.stderr);
     const file = path.join(repo.root, name);
     writeFileSync(file, out.stdout);
     return file;
   }
 
-  it("records a run that did the work: a merged fix, findings of two agents, the report", () => {
+  it("records a run that did the work: a merged fix, findings of two agents, the report", async () => {
     assert.equal(recorded.exit, 0);
     assert.match(recorded.mergedFiles, /\+ {2}const sorted = \[\.\.\.values\]\.sort\(\(a, b\) => a - b\);/);
     for (const line of [
@@ -168,26 +174,26 @@ describe("a recorded `swarmboard run` replayed from its trace (real CLI, tiny Ch
     assert.equal(recorded.report, "# Swarm report\n\nmedian is fixed and merged; mean is noted.\n");
   });
 
-  it("re-runs from its trace on a fresh clone of the same commit to the same board, merged files and report", () => {
-    const scriptFile = extract(path.join(repo.stateDir, "events.jsonl"), "replay-script.json");
-    const replayed = runSwarm(freshClone("replay"), path.join(repo.root, "replay-state"), scriptFile, recipeFile);
+  it("re-runs from its trace on a fresh clone of the same commit to the same board, merged files and report", async () => {
+    const scriptFile = await extract(path.join(repo.stateDir, "events.jsonl"), "replay-script.json");
+    const replayed = await runSwarm(freshClone("replay"), path.join(repo.root, "replay-state"), scriptFile, recipeFile);
     assert.deepEqual(differences(recorded, replayed), []);
     assert.equal(replayed.mergedFiles, recorded.mergedFiles);
   });
 
-  it("does both in one step with `swarmboard replay <state dir>`, to the same end", () => {
+  it("does both in one step with `swarmboard replay <state dir>`, to the same end", async () => {
     const workspace = freshClone("one-step");
     const stateDir = path.join(repo.root, "one-step-state");
-    const out = runCli(["replay", repo.stateDir, "--workspace", workspace, "--state-dir", stateDir, "--plain"]);
+    const out = await runCli(["replay", repo.stateDir, "--workspace", workspace, "--state-dir", stateDir, "--plain"]);
     assert.match(out.stdout, /^replaying swarm \S+ \(.*events\.jsonl\)$/m);
     assert.deepEqual(differences(recorded, outcomeOf(workspace, stateDir, out)), []);
   });
 
-  it("refuses to replay an events file without the run's saved inputs beside it, saying why (exit 2)", () => {
+  it("refuses to replay an events file without the run's saved inputs beside it, saying why (exit 2)", async () => {
     const lone = path.join(repo.root, "lone", "events.jsonl");
     mkdirSync(path.dirname(lone));
     copyFileSync(path.join(repo.stateDir, "events.jsonl"), lone);
-    const out = runCli(["replay", lone, "--workspace", freshClone("refused")]);
+    const out = await runCli(["replay", lone, "--workspace", freshClone("refused")]);
     assert.equal(out.status, 2, `${out.stdout}\n${out.stderr}`);
     assert.match(
       out.stderr,
@@ -195,13 +201,13 @@ describe("a recorded `swarmboard run` replayed from its trace (real CLI, tiny Ch
     );
   });
 
-  it("refuses to replay on a workspace at another commit than the run started from, naming both (exit 2)", () => {
+  it("refuses to replay on a workspace at another commit than the run started from, naming both (exit 2)", async () => {
     const workspace = freshClone("moved");
     writeFileSync(path.join(workspace, "NOTES.md"), "a commit the recorded run never saw\n");
     git(workspace, "add", "-A");
     git(workspace, "-c", "user.name=User", "-c", "user.email=user@example.invalid", "commit", "-qm", "later");
     const base = git(repo.workspace, "rev-parse", "main");
-    const out = runCli([
+    const out = await runCli([
       "replay",
       repo.stateDir,
       "--workspace",
@@ -236,17 +242,17 @@ describe("a recorded `swarmboard run` replayed from its trace (real CLI, tiny Ch
     return file;
   }
 
-  function replayOf(eventsFile: string, name: string): RunOutcome {
-    const scriptFile = extract(eventsFile, `${name}-script.json`);
+  async function replayOf(eventsFile: string, name: string): Promise<RunOutcome> {
+    const scriptFile = await extract(eventsFile, `${name}-script.json`);
     return runSwarm(freshClone(name), path.join(repo.root, `${name}-state`), scriptFile, recipeFile);
   }
 
-  it("re-runs a trace with one finding's text changed to a different board, and says where", () => {
+  it("re-runs a trace with one finding's text changed to a different board, and says where", async () => {
     const trace = changeOneCall("finding", "agent-2", "post_finding", (args) => ({
       ...args,
       text: "mean returns NaN on an empty list",
     }));
-    const found = differences(recorded, replayOf(trace, "finding"));
+    const found = differences(recorded, await replayOf(trace, "finding"));
     assert.equal(found.length, 1, found.join("\n"));
     assert.match(
       found[0]!,
@@ -254,12 +260,12 @@ describe("a recorded `swarmboard run` replayed from its trace (real CLI, tiny Ch
     );
   });
 
-  it("re-runs a trace with one edit changed to different merged files, and says where", () => {
+  it("re-runs a trace with one edit changed to different merged files, and says where", async () => {
     const trace = changeOneCall("edit", "agent-1", "edit_file", (args) => ({
       ...args,
       replace: newMedian.replace("(a, b) => a - b", "(a, b) => b - a"),
     }));
-    const replayed = replayOf(trace, "edit");
+    const replayed = await replayOf(trace, "edit");
     const found = differences(recorded, replayed);
     assert.equal(found.length, 1, found.join("\n"));
     assert.match(found[0]!, /^merged files: tree [0-9a-f]{40} \/ [0-9a-f]{40}$/);
@@ -298,28 +304,31 @@ describe("a free `swarmboard run` on a family test model replayed from its trace
         taskSources: ["goal"],
       }),
     );
-    const free = runCli([
-      ...[
-        "run",
-        "--no-server",
-        "--goal",
-        goal,
-        "--recipe",
-        recipeFile,
-        "--model",
-        familyModel,
-        "--workspace",
-        repo.workspace,
+    const free = await runCli(
+      [
+        ...[
+          "run",
+          "--no-server",
+          "--goal",
+          goal,
+          "--recipe",
+          recipeFile,
+          "--model",
+          familyModel,
+          "--workspace",
+          repo.workspace,
+        ],
+        ...["--state-dir", repo.stateDir, "--threads", "1", "--plain"],
       ],
-      ...["--state-dir", repo.stateDir, "--threads", "1", "--plain"],
-    ]);
+      300_000,
+    ); // its 4 steps end it long before its wall clock
     const recorded = outcomeOf(repo.workspace, repo.stateDir, free);
     const calls = ofType(readEvents(path.join(repo.stateDir, "events.jsonl")), "tool-call");
     assert.ok(calls.length >= 1, "the free run made calls");
     const clone = path.join(repo.root, "replay");
     git(repo.root, "clone", "-q", "--branch", "main", path.join(repo.root, "pristine"), clone);
     const stateDir = path.join(repo.root, "replay-state");
-    const out = runCli(["replay", repo.stateDir, "--workspace", clone, "--state-dir", stateDir, "--plain"]);
+    const out = await runCli(["replay", repo.stateDir, "--workspace", clone, "--state-dir", stateDir, "--plain"]);
     const replayed = outcomeOf(clone, stateDir, out);
     console.log(
       `      free run: ${calls.length} calls (${calls.map((c) => c.tool).join(", ")}), ${recorded.board.length} board entries, exit ${recorded.exit}`,
@@ -364,7 +373,7 @@ describe("a free `swarmboard run` on a family test model replayed from its trace
     );
     const changedClone = path.join(repo.root, "changed-replay");
     git(repo.root, "clone", "-q", "--branch", "main", path.join(repo.root, "pristine"), changedClone);
-    const changedOut = runCli([
+    const changedOut = await runCli([
       ...["replay", changedState, "--workspace", changedClone],
       ...["--state-dir", path.join(repo.root, "changed-replay-state"), "--plain"],
     ]);

@@ -3,11 +3,11 @@
 // and a second run (with --thinking-tokens, which runs there too) attaches to the same pid and loads no model again.
 // The tiny ChatML model and forced turns; needs `npm run build`.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { removeDir } from "../unit/workspace/gitFixture";
+import { runNode } from "../processRun";
 import { ownServerFolder, serverPidsIn } from "../serverFolder";
 import { makeSampleRepo, repoRoot, testRecipe, type SampleRepo } from "./swarmFixtures";
 
@@ -19,8 +19,8 @@ function runCli(args: string[]) {
   // Neither flag nor variable: the default decides.
   const env = { ...process.env };
   delete env.SWARMBOARD_SERVER;
-  const out = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env, input: "" });
-  return { status: out.status, stdout: String(out.stdout), stderr: String(out.stderr) };
+  // A scripted run of a few steps: minutes at most, even with the server's start (below the test's timeout).
+  return runNode([cli, ...args], { env, timeoutMs: 5 * 60_000 });
 }
 
 describe("the shared server is the CLI's default", function () {
@@ -48,22 +48,22 @@ describe("the shared server is the CLI's default", function () {
 
   it("starts a server for a run without flags, lists it, and a second run attaches to the same pid", async () => {
     assert.deepEqual(serverPidsIn(folder.dir), [], "no server before the first run");
-    const first = runCli(runArgs("state-1"));
+    const first = await runCli(runArgs("state-1"));
     assert.equal(first.status, 0, first.stderr + first.stdout);
     assert.match(first.stderr, /started the Swarmboard server \(pid \d+\)/);
     assert.match(first.stdout, /\(on the server, /);
     const [pid] = serverPidsIn(folder.dir);
     assert.ok(pid !== undefined, "the server outlived the run");
-    const status = runCli(["serve", "--status"]);
+    const status = await runCli(["serve", "--status"]);
     assert.equal(status.status, 0, status.stderr);
     assert.match(status.stdout, new RegExp(`^server pid ${pid}, `, "m"));
 
-    const second = runCli(runArgs("state-2", "--thinking-tokens", "48"));
+    const second = await runCli(runArgs("state-2", "--thinking-tokens", "48"));
     assert.equal(second.status, 0, second.stderr + second.stdout);
     assert.doesNotMatch(second.stderr, /started the Swarmboard server/, "the second run attached");
     assert.match(second.stdout, /\(on the server, /);
     assert.deepEqual(serverPidsIn(folder.dir), [pid], "the same server, the same pid");
-    const after = runCli(["serve", "--status"]);
+    const after = await runCli(["serve", "--status"]);
     assert.match(after.stdout, new RegExp(`^server pid ${pid}, `, "m"));
     assert.match(after.stdout, /models loaded: 1;/, "two runs, one model load");
   });

@@ -3,11 +3,11 @@
 // SWARMBOARD_FORCE_STOCK_RUNTIME=1 (what the host sets after a SIGILL), a scripted swarm still runs to the end
 // through the CLI, and the budget and the launch say copy mode, and why.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import type { TurnScript } from "../../src/protocol/turnScript";
+import { runNode } from "../processRun";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, ofType, repoRoot, testRecipe } from "./swarmFixtures";
 
@@ -21,7 +21,7 @@ function agentScript(n: number): TurnScript["agents"][string] {
 
 describe("a scripted swarm on node-llama-cpp's official binaries (forced fallback, CLI, stories260K)", function () {
   this.timeout(30 * 60_000);
-  it("runs to the end in copy mode, and the launch and the KV budget say so", () => {
+  it("runs to the end in copy mode, and the launch and the KV budget say so", async () => {
     const repo = makeSampleRepo();
     const recipeFile = path.join(repo.root, "e2e.json");
     // Copy mode gives each sequence its own stream of the pool: the trunk plus an agent's tail must fit one stream.
@@ -43,8 +43,7 @@ describe("a scripted swarm on node-llama-cpp's official binaries (forced fallbac
       recipeFile,
       "--script",
     ];
-    const run = spawnSync(
-      process.execPath,
+    const run = await runNode(
       [
         ...args,
         scriptFile,
@@ -58,11 +57,8 @@ describe("a scripted swarm on node-llama-cpp's official binaries (forced fallbac
         "1",
         "--plain",
       ],
-      {
-        encoding: "utf8",
-        env: { ...process.env, SWARMBOARD_FORCE_STOCK_RUNTIME: "1" },
-        input: "",
-      },
+      // A scripted run, but in copy mode on the stock build: every fork copies the trunk, so give it 10 minutes.
+      { env: { ...process.env, SWARMBOARD_FORCE_STOCK_RUNTIME: "1" }, timeoutMs: 10 * 60_000 },
     );
     const output = `${run.stdout}\n${run.stderr}`;
     assert.equal(run.status, 0, `the run failed:\n${output.slice(-4000)}`);
