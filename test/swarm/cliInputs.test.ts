@@ -19,7 +19,8 @@ function runCli(args: string[], options: SpawnSyncOptions = {}, wrap: string[] =
   assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`);
   // In process: these runs are about this process's checks and files, and start no shared server.
   const [command, ...rest] = [...wrap, process.execPath, cli, ...args, ...(args[0] === "run" ? ["--no-server"] : [])];
-  const out = spawnSync(command!, rest, { encoding: "utf8", ...options });
+  // Refusals and runs whose agents finish at once: seconds. A hang must fail here, not block mocha (spawnSync).
+  const out = spawnSync(command!, rest, { encoding: "utf8", timeout: 5 * 60_000, killSignal: "SIGKILL", ...options });
   return { status: out.status, stdout: String(out.stdout), stderr: String(out.stderr) };
 }
 

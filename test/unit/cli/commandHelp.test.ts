@@ -10,7 +10,12 @@ const cli = path.resolve(__dirname, "../../../../dist/cli/main.js");
 
 function runCli(...args: string[]) {
   assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`);
-  const out = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", input: "" });
+  const out = spawnSync(process.execPath, [cli, ...args], {
+    encoding: "utf8",
+    input: "",
+    timeout: 60_000,
+    killSignal: "SIGKILL",
+  });
   return { status: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 

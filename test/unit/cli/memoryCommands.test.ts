@@ -13,7 +13,12 @@ const cli = path.resolve(__dirname, "../../../../dist/cli/main.js");
 
 function runCli(cwd: string, ...args: string[]) {
   assert.ok(existsSync(cli), `${cli} is missing: run npm run build first`);
-  const out = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8" });
+  const out = spawnSync(process.execPath, [cli, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+    killSignal: "SIGKILL",
+  });
   return { status: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 

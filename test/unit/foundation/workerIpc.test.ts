@@ -89,7 +89,11 @@ describe("worker process over IPC", function () {
   });
 
   it("refuses to run without an IPC channel, saying why", () => {
-    const run = spawnSync(process.execPath, [workerScript], { encoding: "utf8" });
+    const run = spawnSync(process.execPath, [workerScript], {
+      encoding: "utf8",
+      timeout: 60_000,
+      killSignal: "SIGKILL",
+    });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /must be started by its parent with an IPC channel/);
   });
