@@ -1,19 +1,27 @@
-// The private part of each agent's context, appended after the shared trunk: who it is, its role's
-// instructions and the open tasks; and for the synthesist, every pad it fans in.
+// The private part of each agent's context, appended after the shared trunk; and for the synthesist, every pad
+// it fans in. What the trunk already says (the roles' instructions, the open tasks at launch, the advice on the
+// budget line) is not said again here: a private token costs every agent its decode and its cells, and a swarm's
+// time to all agents started is mostly its agents' briefs once its trunk is forked from a live one.
 import type { BoardEntry } from "../protocol/board";
 import type { Role } from "../protocol/recipe";
 import type { Task } from "../protocol/tasks";
-import { budgetLeftAdvice } from "./budgetLeft";
 
-export function agentBrief(agent: string, role: Role, tasks: readonly Task[]): string {
-  const open =
-    tasks.length === 0 ? "(none listed: work from the goal)" : tasks.map((t) => `- [${t.id}] ${t.title}`).join("\n");
+/**
+ * Who the agent is and what to claim. `tasksInTrunk`: the open tasks are exactly those the trunk lists (a seat of
+ * the launch), so the brief points there; a seat that starts later (a later stage, a takeover, a standing
+ * worker) gets the tasks open now, listed.
+ */
+export function agentBrief(agent: string, role: Role, tasks: readonly Task[], tasksInTrunk = false): string {
+  const claim =
+    tasks.length === 0
+      ? ["No task is open: claim an angle of the goal."]
+      : tasksInTrunk
+        ? ["Claim one of the open tasks above by its id before you work on it."]
+        : ["Open tasks (claim one by its id before you work on it):", ...tasks.map((t) => `- [${t.id}] ${t.title}`)];
   return [
-    `You are ${agent}, a ${role.name}. ${role.instructions}`,
-    "Open tasks (claim one by its id before you work on it):",
-    open,
+    `You are ${agent}, a ${role.name}: your role is under Roles above, your first suggestion in the roster.`,
+    ...claim,
     "Start by reading the board and the code, then claim.",
-    budgetLeftAdvice,
   ].join("\n");
 }
 

@@ -6,6 +6,7 @@ import type { AgentRule } from "../protocol/agentRules";
 import type { Recipe } from "../protocol/recipe";
 import { renderRules, rulesSummaryLine } from "./agentRules";
 import { canonicalJson } from "./board";
+import { budgetLeftAdvice } from "./budgetLeft";
 
 /** A tool as the model sees it; the schemas come from the tool catalogues (src/protocol/tools.ts, boardTools.ts). */
 export interface ToolDescription {
@@ -73,6 +74,7 @@ export function renderCharter(recipe: Recipe): string {
     "- Search the board (grep_board) before repeating work; it holds the whole history.",
     "- Swarm messages arrive at the start of your next iteration; direct messages when your current tool call returns.",
     "- Release your claim when you finish or give up. A watchdog nudges agents that stop making progress, then releases their claim, then stops them.",
+    `- ${budgetLeftAdvice}`,
     `- ${pads}`,
     "",
     "Roles:",

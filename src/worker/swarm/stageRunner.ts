@@ -42,9 +42,10 @@ export async function runDeclaredStages(
       );
       const runs = await Promise.all(
         setup.plan.stages[i]!.map(async (seat) => {
-          const brief = [agentBrief(seat.id, seat.role, openTasks()), ...(input ? [input] : [])].join("\n");
-          await writeFile(path.join(briefs, `${seat.id}.txt`), brief);
-          return runSeat(seat, brief);
+          const open = openTasks();
+          const brief = [agentBrief(seat.id, seat.role, open, sameTasks(open, setup.tasks)), ...(input ? [input] : [])];
+          await writeFile(path.join(briefs, `${seat.id}.txt`), brief.join("\n"));
+          return runSeat(seat, brief.join("\n"));
         }),
       );
       const ends = runs.flat();
@@ -53,6 +54,12 @@ export async function runDeclaredStages(
     mayStart,
   );
   return results.flatMap((r) => (r === undefined ? [] : r.ends));
+}
+
+/** Whether the tasks open now are those the trunk listed at launch (then the brief need not list them again). */
+function sameTasks(open: readonly Task[], inTrunk: readonly Task[]): boolean {
+  const listed = new Set(inTrunk.map((t) => t.id));
+  return open.length === listed.size && open.every((t) => listed.has(t.id));
 }
 
 /** A stage's output: its agents' closing summaries and the findings of their families (sub-agents included). */
