@@ -96,7 +96,7 @@ export class SwarmStore extends DisposableBase {
     return before;
   }
 
-  /** Puts back a view (a resume that the worker refused). */
+  /** Puts back a view (a resume that the worker refused), or sets one brought up to date (a rejoined connection). */
   restore(view: HostSwarmView): void {
     this.views.set(view.id, view);
     this.emitter.fire({ swarmId: view.id, types: new Set() });
