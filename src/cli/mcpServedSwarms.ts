@@ -2,7 +2,8 @@
 // a client sees the user's swarms, filtered to its folders): those the server runs on this MCP server's workspace. Each
 // is followed from now on and its state so far folded from its trace and board (history/events), as a window does
 // after a reload. Following comes first, so nothing falls between the trace and the stream (the caller holds what
-// arrives meanwhile; a board entry seen twice is kept once by the reducer).
+// arrives meanwhile), and the trace is read only up to where it stood then, so no event is folded twice (a board
+// entry seen twice is kept once by the reducer).
 import { toErrorData, type RpcPeer } from "../core/rpc/rpcPeer";
 import { emptySwarm, reduceSwarm, type SwarmViewState } from "../core/swarmView";
 import { serverStatusMethod, swarmFollowMethod } from "../protocol/serverRpc";
@@ -20,10 +21,15 @@ export async function adoptServedSwarms(
   const { swarms } = await peer.request(listSwarmsMethod, { workspace });
   const served = swarms.filter((s) => running.has(s.swarmId));
   if (served.length === 0) return [];
-  await peer.request(swarmFollowMethod, { swarmIds: served.map((s) => s.swarmId) });
+  const { traceBytes } = await peer.request(swarmFollowMethod, { swarmIds: served.map((s) => s.swarmId) });
   const views: SwarmViewState[] = [];
   for (const past of served) {
-    const { events } = await peer.request(pastSwarmEventsMethod, { workspace, swarmId: past.swarmId });
+    const upTo = traceBytes?.[past.swarmId];
+    const { events } = await peer.request(pastSwarmEventsMethod, {
+      workspace,
+      swarmId: past.swarmId,
+      ...(upTo !== undefined ? { traceBytes: upTo } : {}),
+    });
     let view: SwarmViewState = { ...emptySwarm(past.swarmId, past.createdAt), goal: past.goal, recipe: past.recipe };
     for (const e of events) view = reduceSwarm(view, e);
     views.push(view);

@@ -51,9 +51,16 @@ export const serverStopMethod = defineMethod(
 /**
  * Follow swarms' event streams on this connection (the shared worker sends a swarm's events only to the connection
  * that launched it and to those that follow it): a window showing the swarms its folders have after a reload.
+ * `traceBytes`: for each of them that runs, the length of its events trace when this connection began to get its
+ * events. Its state so far is the trace up to there (history/events with that `traceBytes`), folded before the
+ * events that arrive from now on: none is missed and none is folded twice (board entries are read whole from the
+ * board, and a board entry seen twice is kept once).
  */
 export const swarmFollowMethod = defineMethod(
   "swarm/follow",
   z.object({ swarmIds: z.array(z.string().min(1).max(200)).max(10_000) }),
-  z.object({ following: z.array(z.string()) }),
+  z.object({
+    following: z.array(z.string()),
+    traceBytes: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  }),
 );

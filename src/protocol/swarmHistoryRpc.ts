@@ -65,10 +65,12 @@ export const listSwarmsMethod = defineMethod(
  * What a past swarm left on disk, as events the host folds like a live stream: from its events trace the
  * swarm's start, its agents and their states and its end (the bulky text, call and stats events are left out),
  * then every entry of its board (`board.jsonl`, the findings' source of truth) as board-entry events.
+ * `traceBytes`: read the trace only up to there (what swarm/follow answered for a running swarm: the later events
+ * reach the follower live).
  */
 export const pastSwarmEventsMethod = defineMethod(
   "history/events",
-  repositoryTarget.extend({ swarmId: z.string().min(1) }),
+  repositoryTarget.extend({ swarmId: z.string().min(1), traceBytes: z.number().int().nonnegative().optional() }),
   z.object({
     events: z.array(swarmEventSchema),
     /** Files that were missing or unreadable, each with what it means for what is shown. */

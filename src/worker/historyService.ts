@@ -24,10 +24,10 @@ export async function listSwarms(workspace: string) {
   return listPastSwarms(await SwarmRegistry.forRepository(workspace));
 }
 
-/** A recorded swarm's events (trace and board) for a window that did not run it. */
-export async function recordedEvents(workspace: string, swarmId: string) {
+/** A recorded swarm's events (trace, up to `traceBytes` if given, and board) for a window that did not run it. */
+export async function recordedEvents(workspace: string, swarmId: string, traceBytes?: number) {
   const { record } = await recordOf(workspace, swarmId);
-  return pastSwarmEvents(swarmId, record.stateDir);
+  return pastSwarmEvents(swarmId, record.stateDir, traceBytes);
 }
 
 /** Why a recorded swarm cannot be resumed now (a live process runs it, or it was cleaned up), or undefined. */

@@ -21,12 +21,15 @@ const keptTypes: ReadonlySet<SwarmEventType> = new Set([
   "swarm-ended",
 ]);
 
-async function traceEvents(file: string, problems: string[]): Promise<SwarmEvent[]> {
+/** `upTo`: the trace's length to read (the rest reaches the reader live); all of it when absent. */
+async function traceEvents(file: string, problems: string[], upTo?: number): Promise<SwarmEvent[]> {
   const kept: SwarmEvent[] = [];
   const tokens = new Map<string, Extract<SwarmEvent, { type: "agent-text" }>>();
   let bad = 0;
+  if (upTo === 0) return [];
   try {
-    const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
+    const input = createReadStream(file, { encoding: "utf8", ...(upTo !== undefined ? { end: upTo - 1 } : {}) });
+    const lines = createInterface({ input, crlfDelay: Infinity });
     for await (const line of lines) {
       if (line.trim() === "") continue;
       const type = /"type":"([a-z-]+)"/.exec(line)?.[1];
@@ -76,9 +79,10 @@ async function boardEntries(file: string, problems: string[]): Promise<BoardEntr
 export async function pastSwarmEvents(
   swarmId: string,
   stateDir: string,
+  traceBytes?: number,
 ): Promise<{ events: SwarmEvent[]; problems: string[] }> {
   const problems: string[] = [];
-  const trace = await traceEvents(path.join(stateDir, "events.jsonl"), problems);
+  const trace = await traceEvents(path.join(stateDir, "events.jsonl"), problems, traceBytes);
   const entries = await boardEntries(path.join(stateDir, "board.jsonl"), problems);
   const events: SwarmEvent[] = trace.filter((e) => e.swarmId === swarmId);
   // The board is the findings' truth; its entries come after the agents so each lands in its author's lane.

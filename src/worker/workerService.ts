@@ -66,6 +66,7 @@ function thisRunsOptions(prepared: PreparedLaunch, only: ThisRunOnly): LaunchSur
 interface RunningSwarm {
   readonly session: SwarmSession;
   readonly approvals: SwarmApprovals;
+  readonly trace: EventsTrace;
 }
 
 export class WorkerService implements Disposable {
@@ -78,7 +79,11 @@ export class WorkerService implements Disposable {
     const s = this.store;
     s.add(peer.handle(startSwarmMethod, (p) => this.start(p)));
     s.add(peer.handle(listSwarmsMethod, ({ workspace }) => listSwarms(workspace)));
-    s.add(peer.handle(pastSwarmEventsMethod, ({ workspace, swarmId }) => recordedEvents(workspace, swarmId)));
+    s.add(
+      peer.handle(pastSwarmEventsMethod, ({ workspace, swarmId, traceBytes }) =>
+        recordedEvents(workspace, swarmId, traceBytes),
+      ),
+    );
     s.add(peer.handle(resumeSwarmMethod, (p) => this.resume(p)));
     for (const method of serveMemory(peer)) s.add(method);
     s.add(
@@ -172,7 +177,7 @@ export class WorkerService implements Disposable {
       batchMs: 100,
     });
     // The slot is free once the session returns (its last events are already out), before its record is written.
-    this.swarms.hold(swarmId, { session: started.session, approvals: started.approver }, started.summary);
+    this.swarms.hold(swarmId, { session: started.session, approvals: started.approver, trace }, started.summary);
     void started.summary
       .then(
         (summary) => recordSwarmEnd(recorded, summary),
@@ -191,6 +196,20 @@ export class WorkerService implements Disposable {
         }),
       );
     return { swarmId };
+  }
+
+  /**
+   * Where each running swarm's trace stands now (see EventsTrace.mark): taken in this tick for all of them, resolved
+   * once written. A swarm not running here has none (its trace is complete).
+   */
+  async traceMarks(swarmIds: readonly string[]): Promise<Record<string, number>> {
+    const marks = swarmIds.flatMap((id) => {
+      const trace = this.swarms.get(id)?.trace;
+      return trace ? [[id, trace.mark()] as const] : [];
+    });
+    const marked: Record<string, number> = {};
+    for (const [id, at] of marks) marked[id] = await at;
+    return marked;
   }
 
   /** The swarms running in this worker (the shared server reports them and waits for them when it drains). */

@@ -3,7 +3,8 @@
 // file reuses the model the first loaded (the server's own load count stays 1), and the front door holds: a wrong
 // token, another version, a line that is not JSON, a request that fails its schema, a frame over the size limit, a
 // client that vanishes mid-request (a launch too: its swarm runs to its end) and another user are each refused or
-// survived, with the server still serving.
+// survived, with the server still serving. Clients that attach while a swarm posts findings (a reloaded window,
+// `mcp --server`) end with the launcher's board and token counts: no event missed between trace and stream, none twice.
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -19,6 +20,8 @@ import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
 import { thisMachinePaths } from "../../src/worker/server/serverFiles";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
 import { makeSampleRepo, repoRoot, testRecipe, until } from "./swarmFixtures";
+import type { SwarmViewState } from "../../src/core/swarmView";
+import { caughtUpClient, foldInto } from "./caughtUpClient";
 
 /** The version stamped into dist/ (tests compiled by tsc see "dev"): the server's socket and hello use it. */
 const extensionVersion: string = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")).version;
@@ -127,9 +130,10 @@ describe("the shared worker (swarmboard serve)", function () {
     connections.push(c);
     const unfollowed: SwarmEvent[] = [];
     c.peer.onNotification(swarmEventsNotification, ({ events }) => unfollowed.push(...events));
-    assert.deepEqual(await b.peer.request(swarmFollowMethod, { swarmIds: [first.swarmId] }), {
-      following: [first.swarmId],
-    });
+    const followed = await b.peer.request(swarmFollowMethod, { swarmIds: [first.swarmId] });
+    assert.deepEqual(followed.following, [first.swarmId]);
+    // Where its trace stood as b began to get its events (it may already have ended and closed: then none).
+    assert.ok(Object.keys(followed.traceBytes ?? {}).every((id) => id === first.swarmId));
     await until(() => ended(seen[0], first.swarmId) && ended(seen[1], first.swarmId), "the first swarm's end at both");
     assert.ok(
       seen[1].some((e) => e.type === "board-entry" && e.swarmId === first.swarmId),
@@ -258,6 +262,58 @@ describe("the shared worker (swarmboard serve)", function () {
     }
     assert.equal(recorded, 1, "the swarm whose launcher vanished ran to its end and was recorded completed");
     assert.equal((await after.peer.request(serverStatusMethod, {})).pid, server.pid, "the same server still serves");
+  });
+
+  it("catches up clients that attach while a swarm posts: each ends with every finding once and the launcher's tokens", async function () {
+    this.timeout(300_000);
+    const launcher = await connectToServer("test", extensionVersion);
+    connections.push(launcher);
+    const own = new Map<string, SwarmViewState>();
+    launcher.peer.onNotification(swarmEventsNotification, ({ swarmId, events }) => foldInto(own, swarmId, events));
+    const repo = makeSampleRepo();
+    const recipe = path.join(repo.root, "e2e.json");
+    writeFileSync(recipe, JSON.stringify(testRecipe(1)));
+    const postCount = 8;
+    // Thinking streams events every batch (100 ms) between the findings, so an attach lands amid a flow of them.
+    const posts = Array.from({ length: postCount }, (_, i) => ({
+      tool: "post_finding",
+      think: "Reading the module again from the top, each function and what it returns on an empty list.",
+      args: { kind: "OBSERVED", text: `attach observation ${i + 1}` },
+    }));
+    const finish = { tool: "finish", args: { summary: "-" } };
+    const { swarmId } = await launcher.peer.request(startSwarmMethod, {
+      goal: "Look at the stats module",
+      recipe,
+      modelPath: sharedModelPath("tiny-random-qwen2-chatml.gguf"),
+      workspace: repo.workspace,
+      stateDir: path.join(repo.root, "state-attach"),
+      threads: 1,
+      policy: { allow: [...defaultPolicyRules.allow], ask: [], deny: [...defaultPolicyRules.deny] },
+      script: { agents: { "agent-1": [...posts, finish], synthesist: [finish] } },
+    });
+    const posted = () => own.get(swarmId)?.entries.length ?? 0;
+    const clients: Map<string, SwarmViewState>[] = [];
+    for (const after of [1, 3, 5]) {
+      await until(() => posted() >= after, `finding ${after} at the launcher`, 120_000);
+      const { connection, views } = await caughtUpClient(extensionVersion, repo.workspace);
+      connections.push(connection);
+      assert.ok(views.has(swarmId), `the client attached after finding ${after} adopted the swarm`);
+      clients.push(views);
+    }
+    const ended = (views: Map<string, SwarmViewState>) => views.get(swarmId)?.endedAt !== undefined;
+    await until(() => ended(own) && clients.every(ended), "the swarm's end at the launcher and every client", 180_000);
+    const board = readFileSync(path.join(repo.root, "state-attach", "board.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    const ids = board.map((line) => (JSON.parse(line) as { id: string }).id);
+    assert.equal(ids.length, postCount);
+    const tokens = (views: Map<string, SwarmViewState>) => views.get(swarmId)?.agents.map((a) => [a.id, a.tokens]);
+    for (const [i, views] of clients.entries()) {
+      const view = views.get(swarmId);
+      assert.deepEqual(view?.entries.map((e) => e.id).sort(), [...ids].sort(), `client ${i + 1}: every finding, once`);
+      assert.deepEqual(tokens(views), tokens(own), `client ${i + 1}: the launcher's token counts (no event twice)`);
+      assert.equal(view?.status, "completed");
+    }
   });
 
   it("keeps other users out: its folder is 0700 and its socket 0600, and another uid cannot connect", function () {

@@ -50,17 +50,22 @@ export class PeerHub implements ServicePeer {
     );
   }
 
-  /** Answers `spec` by making the asking connection follow the topics it names (and says which it follows now). */
+  /**
+   * Answers `spec` by making the asking connection follow the topics it names (`answer` is told which it follows
+   * now, and which it asked for). `answer` is called in the same tick as the topics are added: what it notes there
+   * (where a swarm's trace stands) is exactly where the connection's notifications begin.
+   */
   handleFollow<P extends z.ZodType, R extends z.ZodType>(
     spec: MethodSpec<P, R>,
     topicsOf: (params: z.output<P>) => readonly string[],
-    answer: (following: string[]) => z.input<R>,
+    answer: (following: string[], asked: readonly string[]) => z.input<R> | Promise<z.input<R>>,
   ): Disposable {
     return this.register((peer) =>
       peer.handle(spec, (params) => {
         const topics = this.peers.get(peer)?.topics;
-        for (const topic of topicsOf(params)) topics?.add(topic);
-        return answer([...(topics ?? [])]);
+        const asked = topicsOf(params);
+        for (const topic of asked) topics?.add(topic);
+        return answer([...(topics ?? [])], asked);
       }),
     );
   }

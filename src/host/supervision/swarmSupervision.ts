@@ -2,9 +2,10 @@
 // swarm whose worker died is marked interrupted in the store (its events will never come); a stuck worker (no
 // events while agents are live) is reported as such, with the same restart action. The shared worker outlives this
 // window's connection: when the connection ends, its swarms are asked about once attached again, and only those it
-// no longer runs (it died, or was restarted) are interrupted.
+// no longer runs (it died, or was restarted) are interrupted; the others are followed again and caught up.
 import * as vscode from "vscode";
-import { serverStatusMethod, swarmFollowMethod } from "../../protocol/serverRpc";
+import { serverStatusMethod } from "../../protocol/serverRpc";
+import { rejoinServed } from "../swarm/rejoinedSwarms";
 import { isRunning } from "../swarm/swarmStatus";
 import type { HostLog } from "../hostLog";
 import type { SwarmStore } from "../swarm/swarmStore";
@@ -54,10 +55,11 @@ async function interruptUnlessServed(worker: WorkerProcess, store: SwarmStore, l
     // rather than how this window's connection ended (the log has that).
     if (!running.includes(view.id))
       store.interrupt(view.id, "the shared worker stopped (it no longer runs this swarm)");
-  // The new connection follows this window's swarms that still run (the old one's following ended with it).
+  // The new connection follows this window's swarms that still run (the old one's following ended with it), with
+  // what they did while no connection was there.
   const ours = store
     .swarms()
     .filter((v) => running.includes(v.id) && isRunning(v))
     .map((v) => v.id);
-  if (ours.length > 0) await worker.request(swarmFollowMethod, { swarmIds: ours }).catch(() => undefined);
+  await rejoinServed(worker, store, log, ours);
 }

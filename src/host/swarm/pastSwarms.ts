@@ -66,28 +66,55 @@ export class PastSwarms extends DisposableBase {
     }
     for (const problem of listed.problems) this.log.warn(`history of ${workspace}: ${problem}`);
     const served = await this.servedSwarms();
-    let count = 0;
-    for (const past of listed.swarms) {
-      const known = this.swarms.swarm(past.swarmId);
-      if (known !== undefined && known.past === undefined) continue;
-      const events = await this.worker
-        .request(pastSwarmEventsMethod, { workspace, swarmId: past.swarmId })
-        .catch((error: unknown) => {
-          this.log.warn(`swarm ${past.swarmId}: its trace and board could not be read: ${toErrorData(error).message}`);
-          return { events: [], problems: [] };
-        });
-      for (const problem of events.problems) this.log.warn(`swarm ${past.swarmId}: ${problem}`);
-      const view = pastSwarmView(past, events.events, {
-        servedHere: served.has(past.swarmId),
-        lastSeenRunning: this.lastSeenRunning(past.swarmId),
-      });
-      if (this.swarms.remember(view, { workspace, stateDir: past.stateDir })) count++;
-    }
-    this.log.info(`history of ${workspace}: ${listed.swarms.length} swarm(s) recorded, ${count} shown as past`);
-    // The shared worker sends a swarm's events only to the windows that follow it: this folder's live ones, from now
-    // on (what happened before is in the trace just read).
+    const shownLive = (swarmId: string) => {
+      const known = this.swarms.swarm(swarmId);
+      return known !== undefined && known.past === undefined;
+    };
+    // The shared worker sends a swarm's events only to the windows that follow it. This folder's live swarms are
+    // followed before their traces are read, and read only up to where each stood then: a finding posted while a
+    // reloaded window reads is then either in what it reads or in the events held meanwhile, never in neither.
     const live = listed.swarms.filter((p) => served.has(p.swarmId)).map((p) => p.swarmId);
-    if (live.length > 0) await this.worker.request(swarmFollowMethod, { swarmIds: live }).catch(() => undefined);
-    return count;
+    const caughtUp = live.filter((id) => !shownLive(id));
+    for (const id of caughtUp) this.swarms.hold(id);
+    try {
+      const marks = await this.follow(live);
+      let count = 0;
+      for (const past of listed.swarms) {
+        if (shownLive(past.swarmId)) continue;
+        const view = await this.readBack(workspace, past, served.has(past.swarmId), marks[past.swarmId]);
+        if (this.swarms.remember(view, { workspace, stateDir: past.stateDir })) count++;
+        this.swarms.release(past.swarmId);
+      }
+      this.log.info(`history of ${workspace}: ${listed.swarms.length} swarm(s) recorded, ${count} shown as past`);
+      return count;
+    } finally {
+      for (const id of caughtUp) this.swarms.release(id);
+    }
+  }
+
+  /** Follows `swarmIds` on this connection; resolves with where each one's trace stood as its events began here. */
+  private async follow(swarmIds: readonly string[]): Promise<Record<string, number>> {
+    if (swarmIds.length === 0) return {};
+    const answer = await this.worker.request(swarmFollowMethod, { swarmIds: [...swarmIds] }).catch((error: unknown) => {
+      this.log.warn(`the shared worker's live swarms could not be followed: ${toErrorData(error).message}`);
+      return undefined;
+    });
+    return answer?.traceBytes ?? {};
+  }
+
+  /** A recorded swarm's view: its trace (up to `traceBytes` for a live one) and board, folded. */
+  private async readBack(workspace: string, past: PastSwarm, servedHere: boolean, traceBytes?: number) {
+    const events = await this.worker
+      .request(pastSwarmEventsMethod, {
+        workspace,
+        swarmId: past.swarmId,
+        ...(traceBytes !== undefined ? { traceBytes } : {}),
+      })
+      .catch((error: unknown) => {
+        this.log.warn(`swarm ${past.swarmId}: its trace and board could not be read: ${toErrorData(error).message}`);
+        return { events: [], problems: [] };
+      });
+    for (const problem of events.problems) this.log.warn(`swarm ${past.swarmId}: ${problem}`);
+    return pastSwarmView(past, events.events, { servedHere, lastSeenRunning: this.lastSeenRunning(past.swarmId) });
   }
 }

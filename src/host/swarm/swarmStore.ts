@@ -27,12 +27,35 @@ export interface SwarmPlace {
 export class SwarmStore extends DisposableBase {
   private readonly views = new Map<string, HostSwarmView>();
   private readonly places = new Map<string, SwarmPlace>();
+  /** Live events of swarms whose state so far is being read back (a reload's catch-up), folded after it. */
+  private readonly held = new Map<string, SwarmEvent[]>();
   private readonly emitter = this.register(new vscode.EventEmitter<SwarmChange>());
   readonly onDidChange = this.emitter.event;
 
   constructor(worker: WorkerProcess) {
     super();
-    this.register(worker.onNotification(swarmEventsNotification, ({ swarmId, events }) => this.apply(swarmId, events)));
+    this.register(
+      worker.onNotification(swarmEventsNotification, ({ swarmId, events }) => {
+        const held = this.held.get(swarmId);
+        if (held) held.push(...events);
+        else this.apply(swarmId, events);
+      }),
+    );
+  }
+
+  /**
+   * From now on `swarmId`'s live events wait for `release`: its trace is being read, and they come after what it
+   * holds (folded before it, they would be overwritten by the read-back view).
+   */
+  hold(swarmId: string): void {
+    if (!this.held.has(swarmId)) this.held.set(swarmId, []);
+  }
+
+  /** Folds the events held for `swarmId` onto its view (remembered by now) and lets the next ones straight through. */
+  release(swarmId: string): void {
+    const events = this.held.get(swarmId);
+    this.held.delete(swarmId);
+    if (events !== undefined && events.length > 0) this.apply(swarmId, events);
   }
 
   /** Records a launched swarm before its first event arrives. */
@@ -73,7 +96,7 @@ export class SwarmStore extends DisposableBase {
     return before;
   }
 
-  /** Puts back a view (a resume that the worker refused). */
+  /** Puts back a view (a resume that the worker refused), or sets one brought up to date (a rejoined connection). */
   restore(view: HostSwarmView): void {
     this.views.set(view.id, view);
     this.emitter.fire({ swarmId: view.id, types: new Set() });

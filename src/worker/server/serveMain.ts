@@ -97,7 +97,8 @@ export async function serve(options: ServeOptions): Promise<"serving" | "already
     hub.handleFollow(
       swarmFollowMethod,
       ({ swarmIds }) => swarmIds,
-      (following) => ({ following }),
+      // Where each running swarm's trace stood as its events began to flow here: the follower reads up to there.
+      async (following, asked) => ({ following, traceBytes: await service.traceMarks(asked) }),
     ),
   );
   store.add(

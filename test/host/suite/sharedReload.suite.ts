@@ -3,7 +3,9 @@
 // findings, each after a paragraph of thinking: slow enough to outlive the reload), the panel shows it; the test
 // notes the swarm and the server's pid and reloads. After (this file loaded again by the reloaded workbench): the
 // window attaches again to the same server, which loaded the model once; the tree shows the swarm running, the
-// panel its lane and findings; the swarm ends completed with every finding on its board.
+// panel its lane and findings; the swarm ends completed with every finding on its board, and the lane's token count
+// is its trace's (the reloaded window read the trace up to where it stood as it followed, then folded the stream:
+// an event missed or folded twice between the two would show here).
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -42,6 +44,17 @@ interface Note {
   readonly swarmId: string;
   readonly serverPid: number;
   readonly findingsBefore: number;
+  readonly stateDir: string;
+}
+
+/** agent-1's tokens as its trace has them, once the trace holds the swarm's end (it is written as it is sent). */
+function traceTokens(stateDir: string): number | undefined {
+  const lines = readFileSync(path.join(stateDir, "events.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
+  const events = lines.map((l) => JSON.parse(l) as { type: string; agentId?: string; tokens?: number });
+  if (!events.some((e) => e.type === "swarm-ended")) return undefined;
+  return events.reduce((n, e) => n + (e.type === "agent-text" && e.agentId === "agent-1" ? (e.tokens ?? 0) : 0), 0);
 }
 
 async function beforeTheReload(): Promise<void> {
@@ -54,13 +67,14 @@ async function beforeTheReload(): Promise<void> {
   mkdirSync(root, { recursive: true });
   const recipeFile = path.join(root, "shared-reload-recipe.json");
   writeFileSync(recipeFile, JSON.stringify(recipe));
+  const stateDir = path.join(root, "state");
   const swarmId = await hooks.reviewSurfaces.swarms.start({
     goal,
     recipe: recipeFile,
     modelPath: modelPath(),
     // The workspace's own repository: a reloaded window lists the swarms of its folders' histories.
     workspace,
-    stateDir: path.join(root, "state"),
+    stateDir,
     threads: 1,
     policy: { allow: [], ask: [], deny: [] },
     script,
@@ -75,7 +89,7 @@ async function beforeTheReload(): Promise<void> {
   const findingsBefore = findings();
   assert.equal(hooks.swarms.store.swarm(swarmId)?.status, "running", "still running when the window reloads");
   console.log(`reloading with swarm ${swarmId} at ${findingsBefore} of ${postCount} findings, server pid ${serverPid}`);
-  writeFileSync(note, JSON.stringify({ swarmId, serverPid, findingsBefore } satisfies Note));
+  writeFileSync(note, JSON.stringify({ swarmId, serverPid, findingsBefore, stateDir } satisfies Note));
   await vscode.commands.executeCommand("workbench.action.reloadWindow");
   // This host ends with the reload; the test's second half runs in the next one.
   await new Promise(() => undefined);
@@ -116,6 +130,13 @@ async function afterTheReload(before: Note): Promise<void> {
       (_, i) => `reload observation ${i + 1} of the stats module`,
     ).filter((t) => !texts.has(t));
     assert.deepEqual(missing, [], "every finding is on the board the window shows, before and after the reload");
+    const traced = await waitFor("the swarm's end in its trace", () => traceTokens(before.stateDir), 30_000);
+    const tokensShown = view()?.agents.find((a) => a.id === "agent-1")?.tokens;
+    assert.equal(
+      tokensShown,
+      traced,
+      "agent-1's tokens are its trace's: no event missed or folded twice across the attach",
+    );
   } finally {
     await leaveShared();
   }

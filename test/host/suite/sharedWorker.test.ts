@@ -1,6 +1,7 @@
 // Issue 26 in the real host: the window attaches to the user's shared worker (started detached on first need)
 // instead of forking its own, and a swarm runs on in it while this window's connection is gone (what a reload does
-// to it): after the window attaches again the swarm is still running there, ends completed (not interrupted), and
+// to it): after the window attaches again the swarm is still running there, ends completed (not interrupted) with
+// every finding on the window's board (those posted while the connection was gone too: it catches up), and
 // the same server process served both connections, with one model load. The suite runs on a server of its own
 // (ownSharedWorker), so the pid and the load count are this suite's alone.
 import assert from "node:assert/strict";
@@ -70,5 +71,9 @@ describe("the shared worker", function () {
     );
     const view = hooks.swarms.store.swarm(swarmId);
     assert.equal(view?.status, "completed", `ended ${view?.status}: the swarm ran on in the shared worker`);
+    const texts = new Set(view?.entries.map((e) => e.text));
+    const missing = posts.map((p) => p.args.text).filter((t) => !texts.has(t));
+    assert.deepEqual(missing, [], "every finding is on the board, those posted while the connection was gone too");
+    assert.equal(view?.entries.length, posts.length, "each once");
   });
 });

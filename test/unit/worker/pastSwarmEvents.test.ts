@@ -1,11 +1,14 @@
 // A past swarm read back from its state dir (history/events) and folded into the view the tree shows: the trace's
-// start, agents and end, the board's entries, the registry's outcome over them (a killed run has no end).
+// start, agents and end, the board's entries, the registry's outcome over them (a killed run has no end). A running
+// swarm's trace is read only up to its mark (where it stood when a client began to follow it).
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pastSwarmView } from "../../../src/host/swarm/pastSwarmView";
 import type { PastSwarm } from "../../../src/protocol/swarmHistoryRpc";
+import type { SwarmEvent } from "../../../src/protocol/swarmEvents";
+import { EventsTrace } from "../../../src/worker/eventsTrace";
 import { pastSwarmEvents } from "../../../src/worker/pastSwarmEvents";
 
 const swarmId = "e2e-20261201-120000-abcd";
@@ -94,6 +97,21 @@ describe("past swarm events (history/events) and the view folded from them", () 
     ]);
     assert.equal(problems.length, 1);
     assert.match(problems[0]!, /1 line\(s\) were not valid events/);
+  });
+
+  it("reads a running swarm's trace up to its mark: what a resume wrote before, and the batches before the mark", async () => {
+    const dir = stateDir([JSON.stringify(started), ""], []); // a resumed swarm: its trace goes on from the last run's
+    const trace = new EventsTrace(path.join(dir, "events.jsonl"), (message) => assert.fail(message));
+    trace.append([added as SwarmEvent]);
+    const marked = trace.mark(); // taken now, in the tick a follower is added: the batch below reaches it live
+    trace.append([{ ...text, tokens: 5 } as SwarmEvent]);
+    const upTo = await marked;
+    const types = async (traceBytes?: number) =>
+      (await pastSwarmEvents(swarmId, dir, traceBytes)).events.map((e) => e.type);
+    assert.deepEqual(await types(upTo), ["swarm-started", "agent-added"]);
+    await trace.mark();
+    assert.deepEqual(await types(), ["swarm-started", "agent-added", "agent-text"], "the whole trace without a mark");
+    assert.deepEqual(await types(0), [], "a mark of 0: nothing written yet");
   });
 
   it("says what is missing when the state dir is gone, and returns nothing rather than failing", async () => {
