@@ -41,7 +41,12 @@ export function pastSwarmView(
         ...cleaned,
       };
     case "running":
-      if (servedHere) return { ...noStats, status: view.status === "starting" ? "starting" : "running", ...cleaned };
+      // Live in the worker this window follows: its open approval requests are still waiting for an answer, and
+      // this window shows them again (a reload: the window that showed them is gone).
+      if (servedHere) {
+        const status = view.status === "starting" ? "starting" : "running";
+        return { ...noStats, approvals: view.approvals, status, ...cleaned };
+      }
       // Another process runs it: nothing of it is live in this window, so it is shown as not running here.
       return { ...noStats, status: "stopped", endReason: past.reason, past: facts, ...cleaned };
     default:
