@@ -1,9 +1,10 @@
 // Issue 26, "a real workbench.action.reloadWindow during a swarm leaves it running", with `swarmboard.sharedWorker`
 // on. Before: the window attaches to the shared worker and launches a scripted swarm (one worker posting many
-// findings, each after a paragraph of thinking: slow enough to outlive the reload), the panel shows it; the test
-// notes the swarm and the server's pid and reloads. After (this file loaded again by the reloaded workbench): the
-// window attaches again to the same server, which loaded the model once; the tree shows the swarm running, the
-// panel its lane and findings; the swarm ends completed with every finding on its board, and the lane's token count
+// findings, each after a paragraph of thinking: slow enough to outlive the reload), the panel shows it; after its
+// third finding the agent asks to run a command, and the test reloads with that approval open (its toast hidden, not
+// closed: a closed prompt is a deny), noting the swarm, the request and the server's pid. After (this file loaded again by the reloaded workbench): the
+// window attaches again to the same server, which loaded the model once, and asks again for the approval the agent
+// still waits for (answered here, the agent goes on); the tree shows the swarm running, the panel its lane and findings; the swarm ends completed with every finding on its board, and the lane's token count
 // is its trace's (the reloaded window read the trace up to where it stood as it followed, then folded the stream:
 // an event missed or folded twice between the two would show here).
 import assert from "node:assert/strict";
@@ -20,6 +21,9 @@ import { attachCount, attachShared, leaveShared, serverStatus } from "./sharedSe
 const note = path.join(hostArtifactsDir, "shared-reload.note.json");
 const goal = "Keep running in the shared worker across a reload";
 const postCount = 30;
+/** Asked after this many findings: the reload comes while it waits. */
+const askAfter = 3;
+const askedCommand = "node --version";
 const thinking =
   "Reading the module again from the top: the functions, their arguments, what each returns on an empty list, " +
   "and whether the comments still say what the code does. Then the next observation.";
@@ -31,20 +35,28 @@ const script: TurnScript = {
         tool: "post_finding",
         think: thinking,
         args: { kind: "OBSERVED", text: `reload observation ${i + 1} of the stats module` },
-      })),
+      })).flatMap((post, i) =>
+        i === askAfter ? [{ tool: "run_command", args: { command: askedCommand } }, post] : [post],
+      ),
       { tool: "finish", args: { summary: "looked" } },
     ],
     synthesist: [{ tool: "finish", args: { summary: "-" } }],
   },
 };
 
-const recipe = { ...shortRecipe, budgets: { ...shortRecipe.budgets, steps: postCount + 20, tokensPerAgent: 400_000 } };
+const recipe = {
+  ...shortRecipe,
+  roles: shortRecipe.roles.map((r) => (r.name === "worker" ? { ...r, tools: [...r.tools, "run_command"] } : r)),
+  budgets: { ...shortRecipe.budgets, steps: postCount + 20, tokensPerAgent: 400_000 },
+};
 
 interface Note {
   readonly swarmId: string;
   readonly serverPid: number;
   readonly findingsBefore: number;
   readonly stateDir: string;
+  /** The approval the agent waits for as the window reloads. */
+  readonly requestId: string;
 }
 
 /** agent-1's tokens as its trace has them, once the trace holds the swarm's end (it is written as it is sent). */
@@ -76,7 +88,7 @@ async function beforeTheReload(): Promise<void> {
     workspace,
     stateDir,
     threads: 1,
-    policy: { allow: [], ask: [], deny: [] },
+    policy: { allow: [], ask: [askedCommand], deny: [] },
     script,
   });
   await vscode.commands.executeCommand("swarmboard.openPanel");
@@ -86,10 +98,20 @@ async function beforeTheReload(): Promise<void> {
     "the panel showing the swarm",
     () => hooks.panel()?.isReady && hooks.swarms.panelState().swarm?.id === swarmId,
   );
+  const asked = await waitFor(
+    "the agent asking for approval",
+    () => hooks.swarms.store.swarm(swarmId)?.approvals[0],
+    180_000,
+  );
+  await waitFor("the approval prompt", () => hooks.reviewSurfaces.approvals.pending().length === 1 || undefined);
+  // Hide the toast, do not close it: a closed prompt is the user's deny (src/host/approvals/approvalPrompts.ts).
+  await vscode.commands.executeCommand("notifications.hideToasts");
   const findingsBefore = findings();
   assert.equal(hooks.swarms.store.swarm(swarmId)?.status, "running", "still running when the window reloads");
+  assert.equal(hooks.reviewSurfaces.approvals.pending().length, 1, "the approval still waits as the window reloads");
   console.log(`reloading with swarm ${swarmId} at ${findingsBefore} of ${postCount} findings, server pid ${serverPid}`);
-  writeFileSync(note, JSON.stringify({ swarmId, serverPid, findingsBefore, stateDir } satisfies Note));
+  const requestId = asked.requestId;
+  writeFileSync(note, JSON.stringify({ swarmId, serverPid, findingsBefore, stateDir, requestId } satisfies Note));
   await vscode.commands.executeCommand("workbench.action.reloadWindow");
   // This host ends with the reload; the test's second half runs in the next one.
   await new Promise(() => undefined);
@@ -106,6 +128,13 @@ async function afterTheReload(before: Note): Promise<void> {
     await waitFor(`swarm ${before.swarmId} read back`, () => view(), 120_000);
     assert.equal(view()?.status, "running", `shown ${view()?.status} (${view()?.endReason ?? ""}): still running`);
     assert.ok(status.swarms.includes(before.swarmId), "the server still runs it");
+    // The agent still waits: the reloaded window asks again, and the answer lets the agent go on.
+    await waitFor(
+      `the reloaded window asking again for ${before.requestId}`,
+      () => hooks.reviewSurfaces.approvals.pending().some((p) => p.requestId === before.requestId) || undefined,
+      60_000,
+    );
+    assert.ok(hooks.reviewSurfaces.approvals.answer(before.requestId, "once"), "the prompt is answered");
     const node = hooks.swarmsView.roots().find((n) => n.kind === "swarm" && n.swarmId === before.swarmId);
     assert.match(node?.description ?? "", /running/, `the tree says it runs: ${node?.description}`);
     const panel = await waitFor("the panel tab restored", () => hooks.panel(), 120_000);
