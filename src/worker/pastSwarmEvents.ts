@@ -11,13 +11,16 @@ import { swarmEventSchema, type SwarmEvent, type SwarmEventType } from "../proto
 
 /**
  * The trace's events a past swarm's view is made of; calls, results and stats are bulk without lasting use, and
- * each agent's text deltas are summed into one (its token count) at the end.
+ * each agent's text deltas are summed into one (its token count) at the end. Approvals are kept: a swarm still
+ * running in the shared worker may wait on one, which the window reading it back (a reload) must ask again.
  */
 const keptTypes: ReadonlySet<SwarmEventType> = new Set([
   "swarm-started",
   "agent-added",
   "agent-state",
   "agent-text",
+  "approval-request",
+  "approval-ended",
   "swarm-ended",
 ]);
 

@@ -3,40 +3,14 @@
 // answered for the user (no `approval-ended`, above all no `deny` the agent would act on), the agent takes no
 // further step, and the swarm is listed interrupted (resumable), not completed. Seconds, on the tiny ChatML model.
 import assert from "node:assert/strict";
-import { fork, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { RpcPeer } from "../../src/core/rpc/rpcPeer";
-import { ChildProcessTransport } from "../../src/host/childProcessTransport";
-import { startSwarmMethod, swarmEventsNotification } from "../../src/protocol/swarmRpc";
+import { startSwarmMethod } from "../../src/protocol/swarmRpc";
 import { listSwarmsMethod } from "../../src/protocol/swarmHistoryRpc";
-import type { SwarmEvent } from "../../src/protocol/swarmEvents";
-import { workerReadyNotification } from "../../src/protocol/workerRpc";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
-import { makeSampleRepo, repoRoot, testRecipe, until } from "./swarmFixtures";
-
-interface Worker {
-  readonly child: ChildProcess;
-  readonly peer: RpcPeer;
-  readonly events: SwarmEvent[];
-}
-
-/** The worker as the extension host forks it (src/host/workerProcess.ts): an IPC channel, no `--serve`. */
-async function forkWorker(): Promise<Worker> {
-  const script = path.join(repoRoot(), "dist", "worker", "main.js");
-  assert.ok(existsSync(script), `${script} is missing: run npm run build first`);
-  const child = fork(script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
-  const peer = new RpcPeer(new ChildProcessTransport(child, () => undefined));
-  const events: SwarmEvent[] = [];
-  peer.onNotification(swarmEventsNotification, ({ events: batch }) => events.push(...batch));
-  await new Promise((resolve) => peer.onNotification(workerReadyNotification, resolve));
-  return { child, peer, events };
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-}
+import type { SwarmEvent } from "../../src/protocol/swarmEvents";
+import { exited, forkWorker, type ForkedWorker as Worker } from "./forkedWorker";
+import { makeSampleRepo, testRecipe, until } from "./swarmFixtures";
 
 describe("a private worker whose host went away while an agent waits for approval", function () {
   const workers: Worker[] = [];

@@ -2,11 +2,9 @@
 // id, the events trace, recipe and settings in the state dir, and a registry entry that a new worker lists after
 // the first one was killed with SIGKILL mid-run ("interrupted"), resumes to the end and cleans up after a dry run.
 import assert from "node:assert/strict";
-import { fork, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { RpcError, RpcPeer } from "../../src/core/rpc/rpcPeer";
-import { ChildProcessTransport } from "../../src/host/childProcessTransport";
+import { RpcError } from "../../src/core/rpc/rpcPeer";
 import {
   modelFactsMethod,
   modelToolCallingMethod,
@@ -15,28 +13,10 @@ import {
   type StartSwarmParams,
 } from "../../src/protocol/swarmRpc";
 import { cleanUpSwarmMethod, listSwarmsMethod, resumeSwarmMethod } from "../../src/protocol/swarmHistoryRpc";
-import { workerReadyNotification } from "../../src/protocol/workerRpc";
-import type { SwarmEvent } from "../../src/protocol/swarmEvents";
 import { defaultPolicyRules } from "../../src/worker/swarm/defaultPolicy";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
-import { git, makeSampleRepo, repoRoot, testRecipe, until, type SampleRepo } from "./swarmFixtures";
-
-interface Worker {
-  readonly child: ChildProcess;
-  readonly peer: RpcPeer;
-  readonly events: SwarmEvent[];
-}
-
-async function startWorker(): Promise<Worker> {
-  const script = path.join(repoRoot(), "dist", "worker", "main.js");
-  assert.ok(existsSync(script), `${script} is missing: run npm run build first`);
-  const child = fork(script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
-  const peer = new RpcPeer(new ChildProcessTransport(child, () => undefined));
-  const events: SwarmEvent[] = [];
-  peer.onNotification(swarmEventsNotification, ({ events: batch }) => events.push(...batch));
-  await new Promise((resolve) => peer.onNotification(workerReadyNotification, resolve));
-  return { child, peer, events };
-}
+import { forkWorker, type ForkedWorker } from "./forkedWorker";
+import { git, makeSampleRepo, testRecipe, until, type SampleRepo } from "./swarmFixtures";
 
 /** A one-agent swarm whose agent and synthesist finish at once, on the tiny ChatML model, with `knobs`. */
 function finishingStart(repo: SampleRepo, recipeFile: string, stateDir: string, knobs: Partial<StartSwarmParams>) {
@@ -55,7 +35,7 @@ function finishingStart(repo: SampleRepo, recipeFile: string, stateDir: string, 
 }
 
 describe("swarm history through the worker (VS Code's path, the tiny ChatML test model)", function () {
-  const workers: Worker[] = [];
+  const workers: ForkedWorker[] = [];
   afterEach(() => {
     for (const w of workers.splice(0)) {
       if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL");
@@ -79,7 +59,7 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
         args: { kind: "OBSERVED", text: `observation ${i + 1}` },
       })),
     ];
-    const first = await startWorker();
+    const first = await forkWorker();
     workers.push(first);
     const { swarmId } = await first.peer.request(startSwarmMethod, {
       goal: "Fix median for even-length lists",
@@ -104,7 +84,7 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     for (const file of ["recipe.json", "settings.json", "board.jsonl"])
       assert.ok(existsSync(path.join(repo.stateDir, file)), `${file} is in the state dir`);
 
-    const second = await startWorker();
+    const second = await forkWorker();
     workers.push(second);
     const listed = await second.peer.request(listSwarmsMethod, { workspace: repo.workspace });
     assert.deepEqual(listed.problems, []);
@@ -160,7 +140,7 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     const repo = makeSampleRepo();
     const recipeFile = path.join(repo.root, "e2e.json");
     writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
-    const worker = await startWorker();
+    const worker = await forkWorker();
     workers.push(worker);
     const posts = (n: number) =>
       Array.from({ length: n }, (_, i) => ({
@@ -222,7 +202,7 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
     const repo = makeSampleRepo();
     const recipeFile = path.join(repo.root, "e2e.json");
     writeFileSync(recipeFile, JSON.stringify(testRecipe(1)));
-    const worker = await startWorker();
+    const worker = await forkWorker();
     workers.push(worker);
     return { repo, recipeFile, worker };
   }
@@ -251,7 +231,7 @@ describe("swarm history through the worker (VS Code's path, the tiny ChatML test
 
   it("refuses a free run (no script) on a model that cannot call tools before writing anything", async () => {
     const repo = makeSampleRepo();
-    const worker = await startWorker();
+    const worker = await forkWorker();
     workers.push(worker);
     const modelPath = sharedModelPath("stories260K.gguf");
     const { refusal } = await worker.peer.request(modelToolCallingMethod, { modelPath });

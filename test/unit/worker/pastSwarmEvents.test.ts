@@ -99,6 +99,18 @@ describe("past swarm events (history/events) and the view folded from them", () 
     assert.match(problems[0]!, /1 line\(s\) were not valid events/);
   });
 
+  it("keeps a swarm's approval requests and their ends, so a window reading a live swarm back can ask again", async () => {
+    const ask = { swarmId, time: 6, type: "approval-request", requestId: "r1", agentId: "agent-1" };
+    const request = { ...ask, command: "node --version", cwd: "/w", reason: "asked by the policy" };
+    const ended = { swarmId, time: 7, type: "approval-ended", requestId: "r1", agentId: "agent-1", outcome: "once" };
+    const dir = stateDir([JSON.stringify(started), JSON.stringify(request), JSON.stringify(ended)], []);
+    const { events } = await pastSwarmEvents(swarmId, dir);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ["swarm-started", "approval-request", "approval-ended"],
+    );
+  });
+
   it("reads a running swarm's trace up to its mark: what a resume wrote before, and the batches before the mark", async () => {
     const dir = stateDir([JSON.stringify(started), ""], []); // a resumed swarm: its trace goes on from the last run's
     const trace = new EventsTrace(path.join(dir, "events.jsonl"), (message) => assert.fail(message));
