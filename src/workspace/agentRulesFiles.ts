@@ -5,23 +5,33 @@ import { agentRuleCandidates, capRule } from "../core/agentRules";
 import type { AgentRule } from "../protocol/agentRules";
 import { runGit } from "./gitExec";
 
-/** The blob at `HEAD:path`, or null when there is none (missing, a folder, a symlink or a submodule). */
-async function blobText(repoRoot: string, path: string): Promise<string | null> {
-  const listed = await runGit(repoRoot, ["ls-tree", "HEAD", "--", path], { okExitCodes: [128] });
-  // "<mode> <type> <sha>\t<path>": only a regular file (100644/100755) counts.
-  const [meta] = listed.stdout.split("\t");
-  if (listed.exitCode !== 0 || meta === undefined || !/^1006[0-9]{2} blob /.test(meta)) return null;
-  const shown = await runGit(repoRoot, ["show", `HEAD:${path}`]);
-  return shown.stdout;
+/**
+ * The paths among `paths` that are regular files at HEAD (not missing, a folder, a symlink or a submodule), listed
+ * by one `git ls-tree` for all of them: a launch waits on this, and one git process per candidate cost ~0.5 s.
+ */
+async function regularFilesAtHead(repoRoot: string, paths: readonly string[]): Promise<Set<string>> {
+  const listed = await runGit(repoRoot, ["ls-tree", "-z", "HEAD", "--", ...paths], { okExitCodes: [128] });
+  if (listed.exitCode !== 0) return new Set();
+  // "<mode> <type> <sha>\t<path>\0": only a regular file (100644/100755) counts.
+  const files = listed.stdout
+    .split("\0")
+    .map((entry) => entry.split("\t"))
+    .filter(([meta, path]) => path !== undefined && meta !== undefined && /^1006[0-9]{2} blob /.test(meta));
+  return new Set(files.map(([, path]) => path!));
 }
 
 /** Every rules file of the repository at HEAD, first found per name, each cut to the cap. */
 export async function readAgentRules(repoRoot: string): Promise<AgentRule[]> {
+  const files = await regularFilesAtHead(
+    repoRoot,
+    agentRuleCandidates.flatMap((c) => c.paths),
+  );
   const rules: AgentRule[] = [];
   for (const candidate of agentRuleCandidates) {
     for (const path of candidate.paths) {
-      const text = await blobText(repoRoot, path);
-      if (text === null || text.trim() === "") continue;
+      if (!files.has(path)) continue;
+      const text = (await runGit(repoRoot, ["show", `HEAD:${path}`])).stdout;
+      if (text.trim() === "") continue;
       rules.push(capRule(candidate.name, path, text));
       break;
     }
