@@ -16,8 +16,13 @@ export interface ProtectedRepository {
  */
 export async function hooksPathsInTree(repo: ProtectedRepository): Promise<string[]> {
   const found: string[] = [];
-  for (const scope of ["--local", "--global", "--system"]) {
-    const out = await runGit(repo.topLevel, ["config", scope, "--get-all", "core.hooksPath"], { okExitCodes: [1] });
+  // The three reads at once: a launch waits on them (one after the other they took ~0.2 s).
+  const scopes = await Promise.all(
+    ["--local", "--global", "--system"].map((scope) =>
+      runGit(repo.topLevel, ["config", scope, "--get-all", "core.hooksPath"], { okExitCodes: [1] }),
+    ),
+  );
+  for (const out of scopes) {
     for (const value of out.stdout.split("\n").map((v) => v.trim())) {
       if (value === "" || path.isAbsolute(value) || value.startsWith("~")) continue;
       found.push(path.posix.normalize(value).replace(/\/+$/, ""));
@@ -31,10 +36,17 @@ export async function repositoryProtectedPaths(repo: ProtectedRepository): Promi
   return [...DEFAULT_PROTECTED, ...(await hooksPathsInTree(repo))];
 }
 
-/** The swarm's one command policy: the user's rules, the repository's protected paths, its checkout and git dir. */
-export async function swarmCommandPolicy(repo: ProtectedRepository, rules: PolicyRules): Promise<CommandPolicy> {
+/**
+ * The swarm's one command policy: the user's rules, the repository's protected paths (read here unless the caller
+ * has them already), its checkout and git dir.
+ */
+export async function swarmCommandPolicy(
+  repo: ProtectedRepository,
+  rules: PolicyRules,
+  protectedPaths?: readonly string[],
+): Promise<CommandPolicy> {
   return new CommandPolicy(rules, {
-    protectedPaths: await repositoryProtectedPaths(repo),
+    protectedPaths: protectedPaths ?? (await repositoryProtectedPaths(repo)),
     repository: { topLevel: repo.topLevel, commonDir: repo.commonDir },
   });
 }

@@ -66,9 +66,10 @@ async function openRepository(options: SwarmRunOptions, board: SwarmBoard): Prom
 /** Where the agents will work: the one command policy, the dependency folders, the read view, the disk, the tests. */
 async function openWorkplace(options: SwarmRunOptions, repo: SwarmRepository, plan: SeatPlan) {
   const { recipe } = options;
-  const policy = await swarmCommandPolicy(repo, options.policy);
+  const protectedPaths = await repositoryProtectedPaths(repo);
+  const policy = await swarmCommandPolicy(repo, options.policy, protectedPaths);
   const dependencies = await detectDependencyFolders(repo.topLevel, repo.commonDir, recipe.dependencyFolders);
-  const readView = new SharedReadView(repo, await repositoryProtectedPaths(repo), dependencies);
+  const readView = new SharedReadView(repo, protectedPaths, dependencies);
   const disk = await estimateDisk(repo, plan, options.sparseCheckoutAboveMiB ?? recipe.budgets.sparseCheckoutAboveMiB);
   const verifier =
     recipe.testCommand === undefined
