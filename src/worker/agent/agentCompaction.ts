@@ -56,6 +56,11 @@ export class AgentCompaction {
     return this.due(readback) ? this.compact(usage) : this.deps.calls.answer(readback);
   }
 
+  /** True when compacting would free more cells than the brief takes back (the brief is at most a third of the share). */
+  worthGivingBack(): boolean {
+    return this.deps.privateCells() > briefTokenLimit(this.deps.shareCells);
+  }
+
   /** Writes the brief, re-forks the agent from the trunk and reads the brief into it; `usage` is for the lane. */
   async compact(usage: { steps: number; tokens: number }): Promise<void> {
     const { deps } = this;
@@ -111,6 +116,8 @@ export interface ContextCompactionInput extends Pick<
 > {
   readonly agent: EngineAgent;
   readonly context: EngineContext;
+  /** Called once the agent's cells were released, before it reads its brief (paused agents may try again). */
+  readonly released: () => void;
 }
 
 /** An agent's compaction by re-fork on the swarm's context: at its share it is forked again from the trunk. */
@@ -118,7 +125,11 @@ export function compactionOnContext(input: ContextCompactionInput): AgentCompact
   const { id, agent, context, emit } = input;
   return new AgentCompaction({
     ...input,
-    refork: () => context.refork(agent, { expectedTail: 64 }),
+    refork: async () => {
+      const released = await context.refork(agent, { expectedTail: 64 });
+      input.released();
+      return released;
+    },
     positions: () => {
       const check = context.checkPositions().find((c) => c.id === id);
       if (check === undefined) throw new Error(`${id} has no sequence after its compaction`);

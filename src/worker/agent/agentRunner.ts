@@ -12,6 +12,7 @@ import type { AgentRunnerDeps } from "./agentRunnerDeps";
 import { dispatchCall } from "./callDispatch";
 import { readback } from "./agentReadback";
 import { holdWhilePaused } from "./agentPauses";
+import { pauseForCells, type CellPauseEnd } from "./agentCellPause";
 import { failedCall, type CallOutcome } from "./tools/toolDefinition";
 
 function isKvFull(error: unknown): boolean {
@@ -33,6 +34,8 @@ export class AgentRunner {
   private notes: string[] = [];
   /** The agent's own summary, when it ended by calling finish (or write_report). */
   private finishedBy: string | undefined;
+  /** Set when the agent compacted while paused on a full pool: it has just read its brief. */
+  private readBrief = false;
 
   constructor(private readonly deps: AgentRunnerDeps) {
     this.loop = new AgentLoop(deps.id);
@@ -73,6 +76,11 @@ export class AgentRunner {
       if (isTerminal(this.loop.state)) break;
       const text = readback(deps, outcome, this.loop.state === "gather", this.takeNotes(), outcome.left);
       deps.compaction?.record(call, outcome.ok, text);
+      if (this.readBrief) {
+        // It gave back its cells and read its compact brief; the next call answers that, not this result.
+        this.readBrief = false;
+        continue;
+      }
       const usage = { steps: this.steps, tokens: this.tokens };
       const read = () => deps.compaction?.readOrCompact(text, usage) ?? deps.calls.answer(text);
       if (!(await this.feed(read))) break;
@@ -94,20 +102,17 @@ export class AgentRunner {
         return true;
       } catch (error) {
         if (!isKvFull(error)) throw error;
-        if (!(await this.pauseForCells(`kv-full: ${(error as Error).message}`))) return false;
+        const paused = await this.pauseForCells(`kv-full: ${(error as Error).message}`);
+        if (paused === "ended") return false;
+        // Its compact brief carries what it was reading (recorded before the read).
+        if (paused === "compacted") return true;
       }
     }
   }
 
-  /** Pauses until cells are freed, then resumes (true); fails the agent when none will be (false). */
-  private async pauseForCells(reason: string): Promise<boolean> {
-    this.apply(["pause"], reason);
-    if (!(await this.deps.waitForCells())) {
-      this.apply(["fail"], "kv-full: the KV pool stayed full; raise swarmboard.kvCellsBudget or run fewer agents");
-      return false;
-    }
-    this.apply(["resume"]);
-    return true;
+  private pauseForCells(reason: string): Promise<CellPauseEnd> {
+    const usage = { steps: this.steps, tokens: this.tokens };
+    return pauseForCells(this.deps, (inputs, why) => this.apply(inputs, why), reason, usage);
   }
 
   private async end(report: AgentEnd["report"]): Promise<AgentEnd> {
@@ -160,7 +165,9 @@ export class AgentRunner {
   private async outcomeOf(call: ModelCall): Promise<(CallOutcome & { left: string }) | undefined> {
     const { deps } = this;
     if (call.kind === "kv-full") {
-      if (!(await this.pauseForCells("kv-full: no free KV cell for its next token"))) return undefined;
+      const paused = await this.pauseForCells("kv-full: no free KV cell for its next token");
+      if (paused === "ended") return undefined;
+      this.readBrief = paused === "compacted";
       return { ...failedCall("kv-full"), summary: "kv-full: call cut off", left: this.budgetLeft() };
     }
     const callId = `${deps.id}-call-${this.steps}`;

@@ -14,6 +14,9 @@ import type { AskUserOutcome } from "./tools/toolContext";
 import type { CatalogTool } from "./tools/toolDefinition";
 import type { WebAccess } from "./web/webAccess";
 
+/** What a paused agent is told by the swarm's cell waiters: cells were freed (try again), or it must give back its own. */
+export type CellWord = "freed" | "give-back";
+
 export interface AgentRunnerDeps {
   readonly id: string;
   readonly isSynthesist: boolean;
@@ -34,8 +37,8 @@ export interface AgentRunnerDeps {
   readonly budgetAction: () => "continue" | "fanIn" | "stop";
   /** Milliseconds until this agent must stop (fan-in for workers, the end for the synthesist). */
   readonly timeLeftMs?: () => number;
-  /** Resolves true when cells were freed for a paused agent, false when none will be. */
-  readonly waitForCells: () => Promise<boolean>;
+  /** Resolves "freed" when cells were freed for a paused agent, "give-back" when none will be unless it frees its own. */
+  readonly waitForCells: () => Promise<CellWord>;
   /** Cells the agent holds beyond what it shares (its brief, calls and results). */
   readonly privateCells: () => number;
   /** Most private cells the agent may use: its share of the pool. */

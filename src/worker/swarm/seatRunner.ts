@@ -9,6 +9,7 @@ import { compactionOnContext } from "../agent/agentCompaction";
 import type { AgentPauses } from "../agent/agentPauses";
 import type { AgentEventDraft } from "../agent/agentEventDraft";
 import { AgentRunner } from "../agent/agentRunner";
+import type { CellWord } from "../agent/agentRunnerDeps";
 import type { AgentStops } from "../agent/agentStops";
 import type { Delegation } from "../agent/backgroundSubagents";
 import type { Seat } from "./seatPlan";
@@ -46,8 +47,10 @@ export interface Slot extends Seat {
 export interface SeatSurroundings {
   /** The agent that spawned this one (a sub-agent), whose stop also stops it. */
   readonly parent?: string;
-  /** Resolves true when another agent freed cells, false at once when no other agent could (cellWaiters.ts). */
-  readonly waitForCells: () => Promise<boolean>;
+  /** Resolves when another agent freed cells, or tells this one to give back its own (cellWaiters.ts). */
+  readonly waitForCells: () => Promise<CellWord>;
+  /** Tells paused agents that this one freed cells (it compacted). */
+  readonly cellsFreed: () => void;
   /** Present when the seat may spawn sub-agents. */
   readonly delegation?: Delegation;
 }
@@ -98,7 +101,10 @@ export function seatRunner(setup: SeatGround, hooks: SeatHooks, slot: Slot, arou
     waitForCells: around.waitForCells,
     privateCells,
     tailBudget,
-    compaction: compactionOnContext({ id, agent, context, board, calls, shareCells: tailBudget, privateCells, emit }),
+    compaction: compactionOnContext({
+      ...{ id, agent, context, board, calls, shareCells: tailBudget, privateCells, emit },
+      released: around.cellsFreed,
+    }),
     opening: slot.opening,
     ...(around.delegation ? { delegation: around.delegation } : {}),
     ...(pauses ? { pause: pauses.switchFor(id, signal) } : {}),

@@ -27,7 +27,7 @@ export interface SeatEnd {
 }
 
 export class SwarmSeats {
-  private readonly cells = new CellWaiters();
+  private readonly cells = new CellWaiters(() => this.setup.context.liveAgents.length);
   private readonly numbers: SeatNumbers;
   /** Sub-agents left running in the background (spawn_subagent with wait false). */
   private readonly background = new BackgroundByParent();
@@ -124,13 +124,14 @@ export class SwarmSeats {
       const canDelegate = slot.tools.some((t) => t.name === "spawn_subagent");
       const runner = seatRunner(this.setup, this.hooks, slot, {
         parent,
-        waitForCells: () => this.cells.wait(() => this.setup.context.liveAgents.length > 1),
+        waitForCells: () => this.cells.wait(() => slot.agent.tokens.length - this.setup.context.trunkTokens.length),
+        cellsFreed: () => this.cells.freed(),
         ...(canDelegate ? { delegation: this.delegation(slot) } : {}),
       });
       return await runner.run(brief);
     } finally {
       // Its sub-agents in the background end before it does (they work in its worktree, for its task).
-      await this.background.settle(slot.id);
+      await this.cells.blockedWhile(this.background.settle(slot.id));
       this.hooks.pauses?.forget(slot.id);
       await slot.agent.release();
       this.cells.freed();
@@ -161,7 +162,7 @@ export class SwarmSeats {
         .map((e) => ({ kind: e.kind, text: e.text }));
       return { agentId: id, summary: end.reason, findings };
     });
-    if (wait) return run;
+    if (wait) return this.cells.blockedWhile(run);
     this.background.of(parent.id).add(id, run);
     return { agentId: id, summary: "started in the background", findings: [], running: true };
   }
@@ -169,7 +170,7 @@ export class SwarmSeats {
   private delegation(slot: Slot): Delegation {
     return {
       spawnSubagent: (task, wait) => this.spawnChild(slot, task, wait),
-      collectSubagents: () => this.background.of(slot.id).collect(),
+      collectSubagents: () => this.cells.blockedWhile(this.background.of(slot.id).collect()),
       endedSubagents: () => this.background.of(slot.id).takeEnded(),
     };
   }
