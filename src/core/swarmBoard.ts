@@ -8,7 +8,7 @@ import type { DeliveredMessage, DeliveryPoint } from "../protocol/messages";
 import { Board, entryId, makeEntry } from "./board";
 import type { BoardStore } from "./boardStore";
 import { ClaimTable, claimEntry, conflictNotices, releaseEntry, type Lease } from "./claims";
-import { grepBoard } from "./grepBoard";
+import { grepBoard, type TextMatch } from "./grepBoard";
 import { MessageRouter } from "./messages";
 import { ReviewLedger } from "./reviewState";
 import { rosterLines, type RosterMember } from "./roster";
@@ -20,6 +20,8 @@ export interface SwarmBoardOptions {
   readonly visibility: Visibility;
   /** How long a claim lasts without renewal (ms). */
   readonly leaseMs: number;
+  /** How grep_board runs agents' patterns (the worker's has a time limit); default the plain match. */
+  readonly textMatch?: TextMatch;
   /** Author of the notes the board itself sends (claim conflicts); default `swarmboard`. */
   readonly systemAuthor?: string;
 }
@@ -188,7 +190,7 @@ export class SwarmBoard {
   /** grep_board over what the agent may see. */
   grep(agent: string, query: BoardQuery): BoardEntry[] {
     const viewer = { agent, isSynthesist: this.synthesists.has(agent) };
-    return grepBoard(visibleEntries(this.board.entries(), viewer, this.rule), query);
+    return grepBoard(visibleEntries(this.board.entries(), viewer, this.rule), query, this.options.textMatch);
   }
 
   private async commit(entry: BoardEntry): Promise<BoardEntry> {

@@ -5,6 +5,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { CloseStack } from "../../core/closeStack";
 import { SwarmBoard } from "../../core/swarmBoard";
+import { timedTextMatch } from "./timedTextMatch";
 import { memoryRoomNote } from "../../core/workerMemory";
 import type { BoardEntry } from "../../protocol/board";
 import type { Task } from "../../protocol/tasks";
@@ -123,7 +124,12 @@ export async function setUpSwarm(options: SwarmRunOptions, note: (entry: BoardEn
   const opened = new CloseStack();
   try {
     const store = opened.push(await openBoardLog(options), (s) => s.close());
-    const board = new SwarmBoard({ store, visibility: options.recipe.visibility, leaseMs: 10 * 60_000 });
+    const board = new SwarmBoard({
+      store,
+      visibility: options.recipe.visibility,
+      leaseMs: 10 * 60_000,
+      textMatch: timedTextMatch(),
+    });
     const observed = async (text: string) =>
       note(await board.postFinding({ author: "swarmboard", kind: "OBSERVED", text, time: Date.now() }));
     // A resume after a crash: say what opening the log cut, ended or kept unread (boardLog.ts).
