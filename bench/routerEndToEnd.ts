@@ -132,7 +132,11 @@ export async function endToEndMain(argv: readonly string[]): Promise<void> {
   try {
     const stream = Array.from({ length: o.requests }, (_, i) => streamTrigger(i, Date.now()));
     writeFileSync(path.join(root, "stream.jsonl"), stream.map((t) => JSON.stringify(t)).join("\n") + "\n");
-    const common = ["--model", o.model, "--threads", String(o.threads), "--kv-cells", "16384", "--plain"];
+    // Each arm in its own process, its model load in its whole-arm time (the CLI's default is the shared server).
+    const common = [
+      ...["--model", o.model, "--threads", String(o.threads)],
+      ...["--kv-cells", "16384", "--plain", "--no-server"],
+    ];
     const arms = [await standingArm(o, root, common), oneAgentArm(o, root, common)];
     console.log(`model ${path.basename(o.model)}, ${o.threads} threads, load ${os.loadavg()[0]?.toFixed(2)}`);
     console.log(

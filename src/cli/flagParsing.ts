@@ -84,16 +84,12 @@ export const serverVariable = "SWARMBOARD_SERVER";
 
 /**
  * --server and --no-server (`run`, `watch`, `mcp`): whether the swarms run on the user's shared worker (one model
- * loaded for every client) or in this process; without either, $SWARMBOARD_SERVER (1/true or 0/false), else the
- * command's default: the server for `run` and `mcp`, this process for `watch` (a standing swarm on the server has
- * not been run end to end by a test yet).
+ * loaded for every client, the default) or in this process; without either, $SWARMBOARD_SERVER (1/true or 0/false).
  */
-export function serverFlag(f: Map<string, string>, env: NodeJS.ProcessEnv = process.env, byDefault = true): boolean {
+export function serverFlag(f: Map<string, string>, env: NodeJS.ProcessEnv = process.env): boolean {
   if (f.has("--server") && f.has("--no-server")) throw new UsageError("give --server or --no-server, not both.");
   if (f.has("--no-server")) return false;
   if (f.has("--server")) return true;
   const asked = env[serverVariable];
-  if (asked === "0" || asked === "false") return false;
-  if (asked === "1" || asked === "true") return true;
-  return byDefault;
+  return !(asked === "0" || asked === "false");
 }

@@ -94,7 +94,7 @@ const runFlags = new Set([
 const runSwitches = new Set(["--resume", "--approve-asks", "--plain", "--no-agent-rules", "--server", "--no-server"]);
 const watchFlags = new Set([...runFlags, "--triggers", "--trigger-rules", "--poll-ms"]);
 
-export function parseWatch(argv: string[]): RunOptions {
+export function parseWatch(argv: string[], env: NodeJS.ProcessEnv = process.env): RunOptions {
   const f = readFlags(argv, watchFlags, runSwitches);
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -102,12 +102,11 @@ export function parseWatch(argv: string[]): RunOptions {
     else rest.push(argv[i]!);
   }
   const resume = f.has("--resume");
-  const run = parseRun(resume || f.has("--goal") ? rest : [...rest, "--goal", defaultWatchGoal]);
+  const run = parseRun(resume || f.has("--goal") ? rest : [...rest, "--goal", defaultWatchGoal], env);
   const pollMs = f.get("--poll-ms");
   return {
     ...run,
     recipe: run.recipe ?? (resume ? undefined : "watch"),
-    server: serverFlag(f, process.env, false),
     watch: {
       triggers: f.get("--triggers"),
       rules: f.get("--trigger-rules"),
@@ -116,7 +115,7 @@ export function parseWatch(argv: string[]): RunOptions {
   };
 }
 
-export function parseRun(argv: string[]): RunOptions {
+export function parseRun(argv: string[], env: NodeJS.ProcessEnv = process.env): RunOptions {
   const f = readFlags(argv, runFlags, runSwitches);
   const goal = f.get("--goal");
   const resume = f.has("--resume");
@@ -151,7 +150,7 @@ export function parseRun(argv: string[]): RunOptions {
     noAgentRules: f.has("--no-agent-rules"),
     askUserTimeout: opt("--ask-user-timeout", askUserSeconds),
     sparseAboveMiB: opt("--sparse-above-mib", mebibytes),
-    server: serverFlag(f),
+    server: serverFlag(f, env),
   };
 }
 

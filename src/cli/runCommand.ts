@@ -34,10 +34,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const view = new TerminalView(process.stdout, process.stdout.isTTY === true && !opts.plain);
   const all: SwarmEvent[] = [];
   const { session, summary: finished } = startLaunch(launch, {
-    // The watch's trigger stream and rules are the CLI's alone (the saved inputs keep only that it stands).
+    // The watch's trigger stream and rules are the CLI's alone (the saved inputs keep only that it stands, and its
+    // poll, which a resume keeps unless --poll-ms is given again).
     options: {
       ...(opts.thinkingTokens ? { thinkingTokens: opts.thinkingTokens } : {}),
-      ...(prepared.standing ? { standing: prepared.standing } : {}),
+      ...(prepared.standing ? { standing: { ...launch.inputs.standing, ...prepared.standing } } : {}),
     },
     approver: () => unattendedApprover(opts.approveAsks),
     deliver: (batch) => {

@@ -72,6 +72,19 @@ function standingOf(pollMs: number | undefined, files: RunFiles): StandingParams
   return { ...(pollMs ? { pollMs } : {}), ...(rules ? { rules } : {}) };
 }
 
+/**
+ * `watch --resume`'s --poll-ms and --trigger-rules, each over the saved one, for this run (the saved ones stay, as in
+ * process); nothing when neither is given, so a resume stands as it was started.
+ */
+function resumedStanding(
+  opts: RunOptions,
+  files: RunFiles,
+  saved: StandingParams | undefined,
+): { standing?: StandingParams } {
+  const given = opts.watch === undefined ? {} : standingOf(opts.watch.pollMs, files);
+  return Object.keys(given).length === 0 ? {} : { standing: { ...saved, ...given } };
+}
+
 /** A flag given on --resume must agree with what the swarm was started with (it continues, it does not change). */
 function sameAsSaved(flag: string, given: string | undefined, saved: string): void {
   if (given !== undefined && given !== "" && given !== saved)
@@ -97,6 +110,7 @@ export async function serverResumeParams(opts: RunOptions): Promise<ResumeSwarmP
     swarmId: saved.swarmId,
     ...(modelPath === saved.inputs.modelPath ? {} : { modelPath }),
     ...(files.script ? { script: files.script } : {}),
+    ...resumedStanding(opts, files, saved.inputs.standing),
     ...thisRunOnly(opts, files),
     stateDir,
   };

@@ -76,8 +76,10 @@ export const commandUsage = {
                                   (with the recipe's testCommand) failing tests
       On stdin: a plain line is a message trigger for the router; "/trigger <json>" any trigger, e.g.
       /trigger {"source":"diagnostic","path":"src/a.ts","line":3,"text":"TS2322 ...","severity":"error"}.
-      A killed watch continues with: swarmboard watch --resume --state-dir <dir>
-      watch runs in this process unless --server (or SWARMBOARD_SERVER=1) puts it on the shared worker.
+      Like run, watch stands on your shared worker by default: Ctrl-C stops it there, a second Ctrl-C detaches,
+      and a watch whose process dies leaves its swarm standing; --no-server (or SWARMBOARD_SERVER=0) runs it in
+      this process. A watch interrupted (the server killed, or with --no-server its own process) continues with:
+      swarmboard watch --resume --state-dir <dir>  (--trigger-rules and --poll-ms given then win for that run)
 `,
   mcp: `  swarmboard mcp [--model <file.gguf>] [--workspace <dir>] [--threads <n>] [--kv-cells <n>] [--state-root <dir>]
                 [--gpu <backend>] [--kv-cache-type <type>] [--approve-asks] [--no-agent-rules]

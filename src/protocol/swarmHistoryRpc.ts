@@ -88,6 +88,7 @@ const resumeOverrides = startSwarmParams
     budgetMs: true,
     agentRules: true,
     sparseCheckoutAboveMiB: true,
+    standing: true,
   })
   .partial();
 

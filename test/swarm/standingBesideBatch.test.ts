@@ -1,11 +1,12 @@
-// A standing swarm and a batch swarm at once on one shared server (issue 26), with the real CLI: `swarmboard watch
-// --server` stands (its router waits for triggers) while `swarmboard run` on the same model and settings joins its
-// pool (one model load, the server lists both, the batch's budget says 2 swarms); a trigger sent while the batch
-// runs is routed (the router gets its step), the router's and the batch agent's forced thinking step together
-// (the pool generated more tokens than it made dispatches while each swarm had one agent generating: rows of both
-// swarms in one dispatch), the batch completes, and Ctrl-C stops the watch on the server (exit 4). An MCP client
-// (`swarmboard mcp`, the SDK's client over stdio) on the same server lists both swarms, which other clients
-// started. The tiny ChatML model and forced turns; needs `npm run build`.
+// A standing swarm and a batch swarm at once on one shared server (issue 26), with the real CLI: a plain `swarmboard
+// watch` (no flag, no $SWARMBOARD_SERVER: the server is its default, as run's) starts the server and stands there
+// (its router waits for triggers) while `swarmboard run` on the same model and settings joins its pool (one model
+// load, the server lists both, the batch's budget says 2 swarms); a trigger sent while the batch runs is routed (the
+// router gets its step), the router's and the batch agent's forced thinking step together (the pool generated more
+// tokens than it made dispatches while each swarm had one agent generating: rows of both swarms in one dispatch),
+// the batch completes, and Ctrl-C stops the watch on the server (exit 4). An MCP client (`swarmboard mcp`, the SDK's
+// client over stdio) on the same server lists both swarms, which other clients started. The tiny ChatML model and
+// forced turns; needs `npm run build`.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -27,7 +28,7 @@ const model = sharedModelPath("tiny-random-qwen2-chatml.gguf");
 const finish = { tool: "finish", args: { summary: "-" } };
 const thinking = (words: number, what: string) => Array.from({ length: words }, (_, i) => `${what}${i}`).join(" ");
 
-/** The CLI without the environment's server choice: each command says --server or not itself. */
+/** The CLI without the environment's server choice: each command runs where its default puts it. */
 function startCli(args: string[]) {
   const env = { ...process.env };
   delete env.SWARMBOARD_SERVER;
@@ -45,7 +46,7 @@ function trace(stateDir: string): SwarmEvent[] {
 const callAt = (events: SwarmEvent[], agentId: string, tool: string, nth = 0) =>
   ofType(events, "tool-call").filter((e) => e.agentId === agentId && e.tool === tool)[nth]?.time;
 
-describe("a standing swarm and a batch swarm at once on one server (watch --server, run, mcp)", function () {
+describe("a standing swarm and a batch swarm at once on one server (watch and run by default, mcp)", function () {
   this.timeout(10 * 60_000);
   ownServerFolder();
   let repo: SampleRepo;
@@ -88,7 +89,7 @@ describe("a standing swarm and a batch swarm at once on one server (watch --serv
     const batchDir = path.join(repo.root, "state-batch");
 
     const watch = startCli(
-      ["watch", "--server", ...common, "--script", watchScript, "--plain"].concat(["--state-dir", standingDir]),
+      ["watch", ...common, "--script", watchScript, "--plain"].concat(["--state-dir", standingDir]),
     );
     const mcp = new StdioClientTransport({
       command: process.execPath,
@@ -121,6 +122,8 @@ describe("a standing swarm and a batch swarm at once on one server (watch --serv
       const standingId = /^swarm (\S+): state dir/m.exec(watch.out.stdout)?.[1];
       const batchId = /^swarm (\S+): state dir/m.exec(batch.out.stdout)?.[1];
       assert.ok(standingId && batchId, watchOut() + batch.out.stdout);
+      assert.match(watch.out.stdout, /^swarm \S+: state dir .* \(on the server, /m, "the plain watch attached");
+      assert.match(watch.out.stderr, /started the Swarmboard server/, "the plain watch started the server");
       assert.deepEqual([...status.swarms].sort(), [standingId, batchId].sort());
       const { resources } = await client.listResources();
       const listed = resources.map((r) => r.uri).filter((u) => u.endsWith("/status"));

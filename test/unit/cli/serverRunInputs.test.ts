@@ -1,7 +1,7 @@
 // `swarmboard run`, `watch` and `mcp` on the shared server (the default): how the flags and $SWARMBOARD_SERVER choose
 // where the swarms run, and the request a server run sends, checked as an in-process run checks its inputs (a
 // relative recipe file made absolute for the server, the default state dir beside the workspace, a watch's standing
-// options and trigger stream, --thinking-tokens, a resume's state dir read back).
+// options and trigger stream, --thinking-tokens, a resume's state dir read back, a watch --resume's standing flags).
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -9,6 +9,8 @@ import { parseCommandLine, UsageError } from "../../../src/cli/args";
 import { serverFlag } from "../../../src/cli/flagParsing";
 import { parseRun, parseWatch } from "../../../src/cli/runArgs";
 import { serverRequest, serverStartParams } from "../../../src/cli/serverRunParams";
+import { resolveRecipe } from "../../../src/worker/swarm/recipeResolve";
+import { recordNewSwarm } from "../../../src/worker/swarmRecords";
 import { cleanRepo, removeDir, tempDir } from "../workspace/gitFixture";
 
 const flags = (...names: string[]) => new Map(names.map((n) => [n, "true"]));
@@ -32,10 +34,19 @@ describe("cli: where a run's swarm runs (--server, --no-server, SWARMBOARD_SERVE
     const mcp = parseCommandLine(["mcp", "--server"]);
     assert.equal(mcp.command === "mcp" && mcp.server, true);
     assert.equal(parseWatch(["--server"]).server, true);
-    assert.equal(parseWatch([]).server, false, "watch stays in process unless asked");
-    assert.equal(serverFlag(flags(), { SWARMBOARD_SERVER: "1" }, false), true);
-    assert.equal(serverFlag(flags(), {}, false), false);
     assert.equal(parseRun(["--goal", "g", "--no-server"]).server, false);
+  });
+
+  it("stands a watch on the server by default, as a run; --no-server or SWARMBOARD_SERVER=0 keep it here", () => {
+    assert.equal(parseWatch([], {}).server, true, "watch on the server without a flag or the variable");
+    assert.equal(parseWatch(["--resume", "--state-dir", "st"], {}).server, true, "a resumed watch too");
+    assert.equal(parseRun(["--goal", "g"], {}).server, true);
+    assert.equal(parseWatch(["--no-server"], {}).server, false);
+    assert.equal(parseWatch([], { SWARMBOARD_SERVER: "0" }).server, false);
+    assert.equal(parseWatch([], { SWARMBOARD_SERVER: "false" }).server, false);
+    assert.equal(parseWatch(["--server"], { SWARMBOARD_SERVER: "0" }).server, true);
+    assert.equal(parseWatch(["--no-server"], { SWARMBOARD_SERVER: "1" }).server, false);
+    assert.throws(() => parseWatch(["--server", "--no-server"], {}), /--server or --no-server, not both/);
   });
 });
 
@@ -83,6 +94,38 @@ describe("cli: a server run's start request", () => {
     assert.equal(watch.standing?.pollMs, 900);
     assert.equal(watch.standing?.rules?.holdMs, 500);
     assert.deepEqual(watch.triggerFiles, [triggers]);
+  });
+
+  it("carries watch --resume's --poll-ms and --trigger-rules over the saved standing, and nothing without them", async () => {
+    const stateDir = path.join(tempDir("sb-standing-"), "state");
+    const { recipe } = await resolveRecipe("watch", repo);
+    const inputs = {
+      goal: "g",
+      recipe: "watch",
+      modelPath: model,
+      workspace: repo,
+      threads: 1,
+      standing: { pollMs: 900 },
+    };
+    await recordNewSwarm({ recipe, inputs, stateDir: () => stateDir, launchedBy: "cli" });
+    try {
+      const plain = await serverRequest(parseWatch(["--resume", "--state-dir", stateDir]), repo);
+      assert.equal(plain.kind, "resume");
+      assert.equal(plain.kind === "resume" && plain.params.standing, undefined, "the saved standing, unchanged");
+      const rules = path.join(repo, "resume-rules.json");
+      writeFileSync(rules, JSON.stringify({ holdMs: 700 }));
+      const ruled = await serverRequest(
+        parseWatch(["--resume", "--state-dir", stateDir, "--trigger-rules", rules]),
+        repo,
+      );
+      const standing = ruled.kind === "resume" ? ruled.params.standing : undefined;
+      assert.equal(standing?.pollMs, 900, "the saved poll stays");
+      assert.equal(standing?.rules?.holdMs, 700, "the rules given win");
+      const polled = await serverRequest(parseWatch(["--resume", "--state-dir", stateDir, "--poll-ms", "300"]), repo);
+      assert.deepEqual(polled.kind === "resume" && polled.params.standing, { pollMs: 300 });
+    } finally {
+      removeDir(path.dirname(stateDir));
+    }
   });
 
   it("resumes from a state dir a run wrote, and refuses one it did not", async () => {
