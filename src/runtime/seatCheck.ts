@@ -8,7 +8,7 @@ export function checkSeat(seat: {
   role: AgentRole;
   trunkId: string;
   maxAgents: number;
-  live: readonly EngineAgent[];
+  live: readonly Pick<EngineAgent, "id" | "role">[];
 }): void {
   const { id, role } = seat;
   if (id === seat.trunkId || seat.live.some((agent) => agent.id === id))

@@ -6,14 +6,17 @@ import { KvAdmissionError, SwarmRuntimeError } from "../runtimeErrors";
 import { copySequenceState } from "./sequenceInternals";
 import type { SwarmSequence } from "./swarmSequence";
 
-/** Opens `id` as a fork of `parent` (busy-locked by the caller); `open` gets a new llama.cpp sequence. */
-export async function forkFrom(
+/**
+ * The fork's first half, at once: admitted (its expected tail reserved, so the next fork admitted before this one
+ * is copied sees the room it takes) and given a sequence. Throws a KvAdmissionError when the pool has no room.
+ */
+export function admitFork(
   parent: SwarmSequence,
   id: string,
   open: (id: string) => SwarmSequence,
   expectedTail: number,
-): Promise<SwarmSequence> {
-  const { admission, ledger } = parent.shared;
+): SwarmSequence {
+  const { admission } = parent.shared;
   const available = admission.availableForFork(parent.id);
   if (available < expectedTail) {
     throw new KvAdmissionError(
@@ -24,14 +27,20 @@ export async function forkFrom(
     );
   }
   const slot = open(id);
+  admission.reserve(slot.id, expectedTail);
+  return slot;
+}
+
+/** The fork's second half: llama.cpp copies the parent's cells (or adds an owner), and the ledger follows. */
+export async function completeFork(parent: SwarmSequence, slot: SwarmSequence): Promise<SwarmSequence> {
   try {
     if (parent.sequence.nextTokenIndex > 0) await copySequenceState(slot.sequence, parent.sequence);
   } catch (error) {
+    parent.shared.admission.forget(slot.id);
     await slot.sequence.dispose();
     throw error;
   }
-  ledger.fork(slot.id, parent.id);
-  admission.reserve(slot.id, expectedTail);
+  parent.shared.ledger.fork(slot.id, parent.id);
   slot.pending = [...parent.pending];
   return slot;
 }

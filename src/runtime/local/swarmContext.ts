@@ -12,14 +12,14 @@ import { TenantSequences } from "./tenantSequences";
 import type { SwarmModel } from "../loadModel";
 import { SwarmRuntimeError } from "../runtimeErrors";
 import { positionChecks } from "./sequenceInternals";
-import { forkFrom, releaseSequence } from "./forkSequence";
+import { releaseSequence } from "./forkSequence";
+import { ForkBatches, forkMany } from "./forkBatches";
 import { createSwarmPool, type PoolTenant, type SwarmPool } from "./swarmPool";
 import { forkSharedStart } from "./tenantTrunk";
-import type { EngineAgent, EngineContext } from "../port/engine";
+import type { AgentRole, EngineAgent, EngineContext } from "../port/engine";
 import type { ReforkResult, SequencePositionCheck, SwarmContextOptions, TrunkReuse } from "../port/engineShapes";
 import { SwarmAgent } from "./swarmAgent";
 import { positionCheck, reforkFromTrunk } from "./reforkSequence";
-import { checkSeat } from "../seatCheck";
 import { defaultExpectedTail, type ForkOptions } from "./swarmContextOptions";
 import type { SwarmSequence } from "./swarmSequence";
 import { SwarmFigures } from "./swarmFigures";
@@ -29,6 +29,11 @@ import { restoreTrunkState, saveTrunkState, type TrunkRestore } from "./trunkSta
 import type { TrunkStateHeader } from "../../protocol/trunkState";
 
 export const trunkId = "trunk";
+
+interface TrunkFork {
+  readonly id: string;
+  readonly options: ForkOptions;
+}
 
 /** A new pool (swarmPool.ts) with this swarm as its first tenant. */
 export async function createSwarmContext(model: SwarmModel, options: SwarmContextOptions): Promise<SwarmContext> {
@@ -44,6 +49,10 @@ export class SwarmContext implements EngineContext, PoolTenant {
   private readonly agents = new Map<string, SwarmAgent>();
   /** Forks (and re-forks) run one at a time, so forking many agents at once from one parent does not find it busy. */
   private readonly forks = new SerialQueue();
+  /** Forks of the trunk asked for together are made together, on the same queue (forkBatches.ts). */
+  private readonly trunkForks = new ForkBatches<TrunkFork, SwarmAgent>(this.forks, (a) =>
+    this.forkBatch(this.trunk, a),
+  );
   private disposed = false;
   /** What the budget shows, counted from the present trunk (a kept context counts from there). */
   private readonly figures: SwarmFigures;
@@ -164,23 +173,37 @@ export class SwarmContext implements EngineContext, PoolTenant {
    * mode. The caller names it (the swarm numbers its seats); an id already live is refused.
    */
   fork(id: string, options: ForkOptions = {}): Promise<SwarmAgent> {
-    return this.forks.run(() => this.forkNow(id, options));
+    const { from } = options;
+    if (from === undefined) return this.trunkForks.fork({ id, options });
+    return this.forks.run(async () => {
+      this.ensureOpen();
+      const [made] = await this.forkBatch(this.slotOf(from), [{ id, options }]);
+      if (made instanceof Error) throw made;
+      return made!;
+    });
   }
 
-  private async forkNow(id: string, options: ForkOptions): Promise<SwarmAgent> {
+  /** Forks of `parent` asked for together, as one batch (forkBatches.ts): one error per fork that failed. */
+  private async forkBatch(parent: SwarmSequence, asked: readonly TrunkFork[]): Promise<Array<SwarmAgent | Error>> {
     this.ensureOpen();
-    const parent = options.from === undefined ? this.trunk : this.slotOf(options.from);
-    const role = options.role ?? "agent";
-    checkSeat({ id, role, trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents });
-    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? defaultExpectedTail;
     // The fixed part of the worker's memory is read with no agent live: before the first fork (and between stages).
     if (this.liveAgents.length === 0) this.figures.readFixedMemory();
+    const forks = asked.map(({ id, options: o }) => ({ id, role: o.role ?? "agent", tail: this.expectedTail(o) }));
+    const seats = { trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents };
     return parent.exclusive("fork", async () => {
-      const slot = await forkFrom(parent, this.own.prefix + id, (next) => this.own.open(next), expectedTail);
-      const agent = new SwarmAgent(slot, role, parent.name, (released) => this.release(released));
-      this.agents.set(agent.id, agent);
-      return agent;
+      const made = await forkMany(parent, forks, seats, this.own);
+      return made.map((m) => (m instanceof Error ? m : this.adopt(m.slot, m.role, parent)));
     });
+  }
+
+  private adopt(slot: SwarmSequence, role: AgentRole, parent: SwarmSequence): SwarmAgent {
+    const agent = new SwarmAgent(slot, role, parent.name, (released) => this.release(released));
+    this.agents.set(agent.id, agent);
+    return agent;
+  }
+
+  private expectedTail(options: ForkOptions): number {
+    return options.expectedTail ?? this.options.defaultExpectedTail ?? defaultExpectedTail;
   }
 
   /**
