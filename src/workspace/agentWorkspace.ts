@@ -43,6 +43,8 @@ export interface AgentWorkspaceOptions extends OwnWorktreeOptions {
   readonly allowAutomationFiles?: boolean;
   /** The recipe's `review.approvals`: merges need this many peer approvals and an integrator merges (0: none). */
   readonly reviewApprovals?: number;
+  /** The repository's protected paths when the swarm read them already (else read here: git config, 3 processes). */
+  readonly protectedPaths?: readonly string[];
 }
 
 export class AgentWorkspace {
@@ -67,7 +69,7 @@ export class AgentWorkspace {
       agent,
       "writer",
       undefined,
-      await repositoryProtectedPaths(repo),
+      options.protectedPaths ?? (await repositoryProtectedPaths(repo)),
       options,
     );
     await workspace.prepare();
@@ -85,7 +87,8 @@ export class AgentWorkspace {
     view: SharedReadView,
     options: AgentWorkspaceOptions,
   ): Promise<AgentWorkspace> {
-    const workspace = new AgentWorkspace(repo, agent, access, view, await repositoryProtectedPaths(repo), options);
+    const protectedPaths = options.protectedPaths ?? (await repositoryProtectedPaths(repo));
+    const workspace = new AgentWorkspace(repo, agent, access, view, protectedPaths, options);
     // Resumed: a writer whose worktree an earlier run made carries on in it (with whatever it left there).
     const had = access === "writer" && (await repo.agentWorktrees()).some((w) => w.agent === agent && !w.prunable);
     if (had) await workspace.prepare();

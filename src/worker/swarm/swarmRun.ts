@@ -31,6 +31,8 @@ export interface SwarmRun {
   readonly readView: SharedReadView;
   /** What the swarm's worktrees will take on disk at most (the launch says it). */
   readonly disk: SwarmDisk;
+  /** Paths no agent may touch (.git, .vscode, the hooks paths): read once at launch for every workspace. */
+  readonly protectedPaths: readonly string[];
   readonly plan: SeatPlan;
   readonly tasks: readonly Task[];
   /** The engine that computes the swarm's tokens (local by default, or a remote serving engine). */
@@ -56,7 +58,7 @@ export type SeatGround = Pick<SwarmRun, "options" | "board" | "context" | "forma
 /** Where agents work: the repository, the shared read view, and what every worktree is given. */
 export type SwarmWorkplace = Pick<
   SwarmRun,
-  "repo" | "readView" | "policy" | "dependencies" | "verifier" | "disk" | "plan"
+  "repo" | "readView" | "policy" | "dependencies" | "verifier" | "disk" | "plan" | "protectedPaths"
 >;
 
 /** What the seats of a running swarm fork, seat and run their agents with. */

@@ -98,6 +98,7 @@ export class SwarmSeats {
         sparse: this.setup.disk.sparse,
         allowAutomationFiles: this.setup.options.recipe.allowAutomationFiles === true,
         reviewApprovals: this.setup.options.recipe.review?.approvals ?? 0,
+        protectedPaths: this.setup.protectedPaths,
       },
     );
     return { ...seat, agent, workspace, depth: 0, isSynthesist: how.isSynthesist, opening: "brief" };

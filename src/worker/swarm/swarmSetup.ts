@@ -83,7 +83,7 @@ async function openWorkplace(options: SwarmRunOptions, repo: SwarmRepository, pl
           // A test run may take what the wall clock allows, at most ten minutes.
           timeoutMs: Math.min(options.budgetMs ?? recipe.budgets.wallClockMs, 10 * 60_000),
         });
-  return { policy, dependencies, readView, disk, ...(verifier ? { verifier } : {}) };
+  return { policy, dependencies, readView, disk, protectedPaths, ...(verifier ? { verifier } : {}) };
 }
 
 /** The open tasks; when the recipe's test run cannot happen, why is posted on the board. */
