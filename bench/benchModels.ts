@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { qwen25HalfBShape, type LlamaGgufSpec } from "../test/fixtures/gguf/llamaShape";
 import { writeLlamaGguf } from "../test/fixtures/gguf/writeLlamaGguf";
+import { ensureShapedFamilyModel } from "../test/fixtures/gguf/familyModels";
 
 export interface BenchModel {
   /** short name for tables */
@@ -26,6 +27,14 @@ export const realisticBenchSpec: LlamaGgufSpec = {
   vocabSize: 151936,
   name: "swarmboard-bench-qwen2.5-0.5b-shape-random-q8_0",
 };
+
+/**
+ * The same transformer with Qwen2.5's real tokenizer and chat template (from the llama.cpp source node-llama-cpp
+ * ships): a model of real size a swarm can call tools on (forced turns), for benches that run whole swarms.
+ */
+export function realSizeChatModel(): Promise<string> {
+  return ensureShapedFamilyModel("qwen2.5", { ...qwen25HalfBShape, tensorType: "Q8_0", seed: 20261129 });
+}
 
 /** A tiny model of the same kind for --quick runs: writes in a blink. */
 export const quickBenchSpec: LlamaGgufSpec = {

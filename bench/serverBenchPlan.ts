@@ -24,7 +24,7 @@ export interface ServerBenchOptions {
   readonly jsonPath: string | undefined;
 }
 
-export const serverBenchUsage = `usage: node dist/bench/serverVsWorkers.js [--model PATH] [--agents 8] [--findings 3]
+export const serverBenchUsage = `usage: node dist/bench/serverVsWorkers.js [--model PATH|real-size] [--agents 8] [--findings 3]
   [--think 20] [--threads 2] [--kv-cells 32768] [--goals different|same] [--json FILE]`;
 
 /** The folder that holds package.json and dist/ (the bench runs from dist/bench or, compiled by tsc, out/bench). */
@@ -42,6 +42,9 @@ export function projectRoot(): string {
 export function distVersion(root: string): string {
   return (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
 }
+
+/** `--model real-size`: Qwen2.5-0.5B's shape with its real tokenizer and chat template (benchModels.ts). */
+export const realSizeModel = "real-size";
 
 const numberFlags = { "--agents": "agents", "--findings": "findings", "--think": "think", "--threads": "threads" };
 
@@ -71,7 +74,7 @@ export function parseServerBenchOptions(argv: readonly string[], root: string): 
     else throw bad();
   }
   if (options.agents > 30) throw new BenchUsageError(`server bench: --agents is at most 30\n${serverBenchUsage}`);
-  if (!existsSync(options.model))
+  if (options.model !== realSizeModel && !existsSync(options.model))
     throw new BenchUsageError(`server bench: no model at ${options.model} (--model PATH)`);
   return options;
 }

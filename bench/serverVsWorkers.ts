@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runBenchMain } from "./benchMain";
+import { realSizeChatModel } from "./benchModels";
 import { BenchServer, until } from "./benchServer";
 import { makeBenchRepo } from "./endToEndPlan";
 import { allStarted, hasEnded, meterTotals, swarmFigures, type ArmFigures } from "./serverBenchFigures";
@@ -17,6 +18,7 @@ import {
   distVersion,
   parseServerBenchOptions,
   projectRoot,
+  realSizeModel,
   startRequest,
   type ServerBenchOptions,
 } from "./serverBenchPlan";
@@ -87,7 +89,8 @@ const load = () =>
 
 async function main(): Promise<void> {
   const root = projectRoot();
-  const o = parseServerBenchOptions(process.argv.slice(2), root);
+  const parsed = parseServerBenchOptions(process.argv.slice(2), root);
+  const o = parsed.model === realSizeModel ? { ...parsed, model: await realSizeChatModel() } : parsed;
   const script = path.join(root, "dist", "worker", "main.js");
   // Both arms read the model from the page cache, not the first from the disk.
   readFileSync(o.model);
