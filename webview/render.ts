@@ -150,7 +150,7 @@ export function updatePanel(dom: PanelDom, state: PanelState): void {
   const mode = swarm.mode === undefined ? "" : runtimeModeLabel(swarm.mode);
   const parts = [
     `${swarm.recipe} · ${swarm.status}`,
-    `${swarm.agents.length} agents`,
+    `${swarm.agents.length} agent${swarm.agents.length === 1 ? "" : "s"}`,
     elapsed(swarm.startedAt, swarm.endedAt ?? Date.now()),
     swarm.model ? `${swarm.model}${mode ? ` (${mode})` : ""}` : "",
     `goal: ${swarm.goal}`,

@@ -89,7 +89,14 @@ function swarmContext(view: HostSwarmView): string {
 export function swarmNode(view: HostSwarmView, stuck: boolean): SwarmsNode {
   const status = stuck ? "stuck? no progress" : swarmStatus(view);
   const asking = view.questions.length > 0 ? `${view.questions.length} asking you` : "";
-  const parts = [view.recipe, status, asking, elapsed(view), `${view.agents.length} agents`, branchesLine(view)];
+  const parts = [
+    view.recipe,
+    status,
+    asking,
+    elapsed(view),
+    `${view.agents.length} agent${view.agents.length === 1 ? "" : "s"}`,
+    branchesLine(view),
+  ];
   const tooltip = `${view.id}\n${view.goal}\n${agentCount(view)}\n${view.rules?.length ? `rules: ${view.rules.map((r) => r.path).join(", ")}\n` : ""}${view.endReason ?? ""}`;
   return {
     id: `swarm:${view.id}`,

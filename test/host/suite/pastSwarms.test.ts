@@ -60,7 +60,7 @@ describe("past swarms (recorded by the CLI before this host started)", function 
     );
     assert.equal(node.label, "Add a range function");
     // The integration branch never moved ("no commits"); agent-1's branch has the commit the user's branch lacks.
-    assert.match(node.description ?? "", /^past · completed · .* · 1 agents · 2 branches, 1 unmerged$/);
+    assert.match(node.description ?? "", /^past · completed · .* · 1 agent · 2 branches, 1 unmerged$/);
     assert.equal(node.contextValue, "swarm-cleanable", "a completed swarm can be cleaned up, not resumed");
     assert.match(node.tooltip ?? "", /launched from the CLI\): completed/);
     assert.match(node.tooltip ?? "", new RegExp(`swarmboard/${swarmId}/agent-1: 1 commit\\(s\\) not in your branch`));
