@@ -52,6 +52,11 @@ export class BackgroundByParent {
     return subagents;
   }
 
+  /** How many of a parent's background sub-agents still run. */
+  runningOf(parentId: string): number {
+    return this.byParent.get(parentId)?.runningCount ?? 0;
+  }
+
   /** Waits for a parent's background sub-agents as it ends (the rest of their outcomes unread), then forgets them. */
   async settle(parentId: string): Promise<void> {
     await this.byParent.get(parentId)?.collect();

@@ -132,7 +132,7 @@ export class SwarmSeats {
       return await runner.run(brief);
     } finally {
       // Its sub-agents in the background end before it does (they work in its worktree, for its task).
-      await this.cells.blockedWhile(this.background.settle(slot.id));
+      await this.waitingOnSubagents(slot.id, () => this.background.settle(slot.id));
       this.hooks.pauses?.forget(slot.id);
       await slot.agent.release();
       this.cells.freed();
@@ -168,10 +168,18 @@ export class SwarmSeats {
     return { agentId: id, summary: "started in the background", findings: [], running: true };
   }
 
+  /**
+   * A parent waiting for its background sub-agents frees no cell meanwhile (cellWaiters.ts); one with none running
+   * goes straight on, and is not counted (its end would otherwise look like a parent stuck on its sub-agents).
+   */
+  private waitingOnSubagents<T>(parentId: string, wait: () => Promise<T>): Promise<T> {
+    return this.background.runningOf(parentId) > 0 ? this.cells.blockedWhile(wait()) : wait();
+  }
+
   private delegation(slot: Slot): Delegation {
     return {
       spawnSubagent: (task, wait) => this.spawnChild(slot, task, wait),
-      collectSubagents: () => this.cells.blockedWhile(this.background.of(slot.id).collect()),
+      collectSubagents: () => this.waitingOnSubagents(slot.id, () => this.background.of(slot.id).collect()),
       endedSubagents: () => this.background.of(slot.id).takeEnded(),
     };
   }
