@@ -34,6 +34,8 @@ const askingScript: TurnScript = {
 };
 
 export interface CliServerRun {
+  /** The repository the command line's swarm works on. */
+  readonly workspace: string;
   /** The swarm's id, once the CLI printed it (the server accepted the start). */
   readonly swarmId: () => string | undefined;
   /** Everything the CLI printed on stdout and stderr so far. */
@@ -71,6 +73,7 @@ export function startCliServerRun(): CliServerRun {
   let exit: { code: number | null } | undefined;
   child.once("exit", (code) => (exit = { code }));
   return {
+    workspace: repo,
     swarmId: () => /^swarm (\S+): state dir/m.exec(text)?.[1],
     output: () => text,
     asked: (limitMs) =>

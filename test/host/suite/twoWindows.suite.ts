@@ -2,7 +2,8 @@
 // both attach to the same server, which loads the model once for both windows' swarms; each window shows the
 // swarms of its own folders only. A `swarmboard run --server` from the command line attaches to the same server and
 // its swarm runs beside both windows' (the server's status lists both windows and the CLI; its peak RSS is stated
-// against the model file's size). Then the server is SIGKILLed: both windows say so and attach again to one new
+// against the model file's size); an MCP client (`swarmboard mcp --server`) on the command line's repository
+// attaches to the same server and sees that swarm, which another client started, live. Then the server is SIGKILLed: both windows say so and attach again to one new
 // server (the start lock: one server for the machine however many windows start one), the swarm that ran is listed
 // interrupted, and Resume continues it. Both windows run this file; `myPart()` says which one this is.
 import assert from "node:assert/strict";
@@ -17,6 +18,7 @@ import { reportLine, requestScreenshot } from "./automationMarkers";
 import { peakRss, startCliServerRun, type CliServerRun } from "./cliServerRun";
 import { swarmboard, waitFor } from "./hostApi";
 import { modelPath, shortRecipe } from "./reviewSwarmRun";
+import { startMcpServerClient, type McpServerClient } from "./mcpServerClient";
 import { attachCount, attachShared, bundleVersion, leaveShared, restoreSetting, serverStatus } from "./sharedServer";
 import { hear, myPart, otherPart, say } from "./windowMeeting";
 
@@ -119,9 +121,12 @@ describe(`two windows on one shared worker (window ${part})`, function () {
   this.timeout(900_000);
 
   let cli: CliServerRun | undefined;
+  let mcp: McpServerClient | undefined;
 
-  afterEach(function () {
+  afterEach(async function () {
     cli?.kill();
+    await mcp?.close().catch(() => undefined);
+    mcp = undefined;
     // The other window stops waiting for this one (see hear).
     if (this.currentTest?.state === "failed") say(part, "failed");
   });
@@ -154,6 +159,13 @@ describe(`two windows on one shared worker (window ${part})`, function () {
     const heard = part === "a" ? undefined : await hear<{ swarmId: string }>("a", "cli-asking", 600_000);
     const cliSwarm = cli?.swarmId() ?? heard?.swarmId;
     assert.ok(cliSwarm, "the command line's swarm started");
+    if (cli) {
+      // An MCP client on the command line's repository, on the same server: it lists that swarm, live.
+      mcp = await startMcpServerClient(cli.workspace);
+      assert.deepEqual(await mcp.listedSwarms(), [cliSwarm], `the MCP client's resources:\n${mcp.stderr()}`);
+      assert.match(await mcp.status(cliSwarm), new RegExp(`^Swarm ${cliSwarm}: running`));
+      reportLine(`    window a: an MCP client on the same server lists the command line's swarm ${cliSwarm}, running`);
+    }
 
     const launched = await launchPosting(hooks);
     say(part, "launched", launched);
@@ -169,6 +181,7 @@ describe(`two windows on one shared worker (window ${part})`, function () {
     assert.ok(both.swarms.includes(cliSwarm), `and the command line's: ${both.swarms.join(", ")}`);
     const kinds = both.clients.map((c) => c.kind);
     assert.ok(kinds.filter((k) => k === "vscode").length >= 2 && kinds.includes("cli"), `clients: ${kinds.join(", ")}`);
+    if (part === "a") assert.ok(kinds.includes("mcp"), `the MCP client on the same server: ${kinds.join(", ")}`);
     const swarmId = launched.swarmId!;
     await endsCompleted(hooks, swarmId);
     // Every one of this window's fifteen findings is on its board, and none of the other window's swarm: two swarms
@@ -193,7 +206,7 @@ describe(`two windows on one shared worker (window ${part})`, function () {
     assert.equal(hooks.swarms.store.swarm(theirs2.swarmId), undefined, "and not the other folder's");
     const status = await serverStatus();
     assert.equal(status.pid, pid);
-    assert.equal(status.modelLoads, 1, "one model load for both windows' swarms and the command line's");
+    assert.equal(status.modelLoads, 1, "one model load for both windows' swarms and the command line's (and MCP)");
     const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
     reportLine(
       `    window ${part}: server pid ${status.pid}: peak RSS ${mib(peakRss(status.pid))} (VmHWM), now ` +
