@@ -69,6 +69,70 @@ async function renderPieces(model: SwarmModel, systemText: string, functions: Fu
   return { wrapperName: wrapper.wrapperName, trunk, plain, thinking };
 }
 
+/** A format's costly part: the template rendered (three times) and its pieces tokenized; the same for every swarm
+ * on a loaded model with the same system text and tools. */
+interface RenderedFormat {
+  readonly wrapperName: string;
+  /** System text, tool docs and the user turn's header (the context adds the BOS token itself). */
+  readonly systemTokens: readonly Token[];
+  readonly plain: TurnTokens;
+  readonly thinking: (TurnTokens & { readonly stops: string[] }) | undefined;
+}
+
+async function renderFormat(
+  model: SwarmModel,
+  systemText: string,
+  tools: readonly ToolDoc[],
+  toTokens: (items: Item[]) => Token[],
+): Promise<RenderedFormat> {
+  const functions: FunctionDocs = Object.fromEntries(
+    tools.map((t) => [t.name, { description: t.description, params: t.jsonSchema as never }]),
+  );
+  const { wrapperName, trunk, plain, thinking } = await renderPieces(model, systemText, functions);
+  const turnTokens = (pieces: TurnPieces): TurnTokens => ({
+    pieces,
+    open: toTokens(pieces.open),
+    paramsPrefix: toTokens(pieces.paramsPrefix),
+    next: toTokens(pieces.next),
+    toCall: toTokens(pieces.toCall ?? []),
+  });
+  const systemItems = trunk.filter(
+    (item, i) => !(i === 0 && typeof item !== "string" && item.type === "specialToken" && item.value === "BOS"),
+  );
+  return {
+    wrapperName,
+    systemTokens: toTokens(systemItems),
+    plain: turnTokens(plain),
+    thinking: thinking && { ...turnTokens(thinking), stops: stopStrings(thinking.toCall ?? []) },
+  };
+}
+
+/**
+ * Rendered formats by loaded model, the latest few: a second swarm on a repository (same system text and tools)
+ * takes the first's. Rendering and tokenizing a real model's trunk took 0.65-0.8 s on the bench's 0.5B-shape model
+ * with Qwen2.5's template, in the worker's event loop, so every running agent's step waited for it too.
+ */
+const renderedFormats = new WeakMap<object, Map<string, Promise<RenderedFormat>>>();
+const formatsKeptPerModel = 4;
+
+function renderedFormat(
+  model: SwarmModel,
+  systemText: string,
+  tools: readonly ToolDoc[],
+  toTokens: (items: Item[]) => Token[],
+): Promise<RenderedFormat> {
+  let kept = renderedFormats.get(model.model);
+  if (kept === undefined) renderedFormats.set(model.model, (kept = new Map()));
+  const key = JSON.stringify([systemText, tools]);
+  const made = kept.get(key) ?? renderFormat(model, systemText, tools, toTokens);
+  // The most recent last; a failed rendering is not kept.
+  kept.delete(key);
+  kept.set(key, made);
+  made.catch(() => kept.delete(key));
+  if (kept.size > formatsKeptPerModel) kept.delete(kept.keys().next().value!);
+  return made;
+}
+
 export class AgentChatFormat {
   private constructor(
     private readonly model: SwarmModel,
@@ -95,29 +159,15 @@ export class AgentChatFormat {
   ): Promise<AgentChatFormat> {
     if (tools.length === 0) throw new SwarmRuntimeError("invalid-request", "An agent needs at least one tool.");
     const { LlamaText } = await loadNodeLlamaCpp();
-    const functions: FunctionDocs = Object.fromEntries(
-      tools.map((t) => [t.name, { description: t.description, params: t.jsonSchema as never }]),
-    );
-    const { wrapperName, trunk, plain, thinking } = await renderPieces(model, systemText, functions);
     const toTokens = (items: Item[]) => LlamaText.fromJSON(items as LlamaTextJSON).tokenize(model.model.tokenizer);
-    const turnTokens = (pieces: TurnPieces): TurnTokens => ({
-      pieces,
-      open: toTokens(pieces.open),
-      paramsPrefix: toTokens(pieces.paramsPrefix),
-      next: toTokens(pieces.next),
-      toCall: toTokens(pieces.toCall ?? []),
-    });
-    // The context adds the BOS token itself.
-    const trunkItems = trunk.filter(
-      (item, i) => !(i === 0 && typeof item !== "string" && item.type === "specialToken" && item.value === "BOS"),
-    );
+    const made = await renderedFormat(model, systemText, tools, toTokens);
     return new AgentChatFormat(
       model,
       toTokens,
-      wrapperName,
-      [...toTokens(trunkItems), ...(swarmText === "" ? [] : model.tokenize(swarmText))],
-      turnTokens(plain),
-      thinking && { ...turnTokens(thinking), stops: stopStrings(thinking.toCall ?? []) },
+      made.wrapperName,
+      [...made.systemTokens, ...(swarmText === "" ? [] : model.tokenize(swarmText))],
+      made.plain,
+      made.thinking,
     );
   }
 

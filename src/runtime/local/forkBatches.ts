@@ -68,10 +68,12 @@ export class ForkBatches<I, T> {
     });
   }
 
-  /** A new batch, made when the queue reaches it; until then it takes every fork asked for. */
+  /** A new batch, made when the queue reaches it (a turn later at the soonest); until then it takes every fork asked for. */
   private startBatch(): Asked<I, T>[] {
     const batch: Asked<I, T>[] = [];
     void this.queue.run(async () => {
+      // A stage's seats ask a few microtasks apart (each after its own awaits): a turn later they all have.
+      await new Promise((resolve) => setImmediate(resolve));
       if (this.gathering === batch) this.gathering = undefined;
       let made: ReadonlyArray<T | Error>;
       try {
