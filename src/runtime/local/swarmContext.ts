@@ -16,7 +16,7 @@ import { releaseSequence } from "./forkSequence";
 import { ForkBatches, forkMany } from "./forkBatches";
 import { createSwarmPool, type PoolTenant, type SwarmPool } from "./swarmPool";
 import { forkSharedStart } from "./tenantTrunk";
-import type { AgentRole, EngineAgent, EngineContext } from "../port/engine";
+import type { EngineAgent, EngineContext } from "../port/engine";
 import type { ReforkResult, SequencePositionCheck, SwarmContextOptions, TrunkReuse } from "../port/engineShapes";
 import { SwarmAgent } from "./swarmAgent";
 import { positionCheck, reforkFromTrunk } from "./reforkSequence";
@@ -30,7 +30,7 @@ import type { TrunkStateHeader } from "../../protocol/trunkState";
 
 export const trunkId = "trunk";
 
-interface TrunkFork {
+interface AskedFork {
   readonly id: string;
   readonly options: ForkOptions;
 }
@@ -50,7 +50,7 @@ export class SwarmContext implements EngineContext, PoolTenant {
   /** Forks (and re-forks) run one at a time, so forking many agents at once from one parent does not find it busy. */
   private readonly forks = new SerialQueue();
   /** Forks of the trunk asked for together are made together, on the same queue (forkBatches.ts). */
-  private readonly trunkForks = new ForkBatches<TrunkFork, SwarmAgent>(this.forks, (a) =>
+  private readonly trunkForks = new ForkBatches<AskedFork, SwarmAgent>(this.forks, (a) =>
     this.forkBatch(this.trunk, a),
   );
   private disposed = false;
@@ -184,7 +184,7 @@ export class SwarmContext implements EngineContext, PoolTenant {
   }
 
   /** Forks of `parent` asked for together, as one batch (forkBatches.ts): one error per fork that failed. */
-  private async forkBatch(parent: SwarmSequence, asked: readonly TrunkFork[]): Promise<Array<SwarmAgent | Error>> {
+  private async forkBatch(parent: SwarmSequence, asked: readonly AskedFork[]): Promise<Array<SwarmAgent | Error>> {
     this.ensureOpen();
     // The fixed part of the worker's memory is read with no agent live: before the first fork (and between stages).
     if (this.liveAgents.length === 0) this.figures.readFixedMemory();
@@ -192,17 +192,16 @@ export class SwarmContext implements EngineContext, PoolTenant {
     const seats = { trunkId, maxAgents: this.options.maxAgents, live: this.liveAgents };
     return parent.exclusive("fork", async () => {
       const made = await forkMany(parent, forks, seats, this.own);
-      return made.map((m) => (m instanceof Error ? m : this.adopt(m.slot, m.role, parent)));
+      return made.map((m) => {
+        if (m instanceof Error) return m;
+        const agent = new SwarmAgent(m.slot, m.role, parent.name, (released) => this.release(released));
+        this.agents.set(agent.id, agent);
+        return agent;
+      });
     });
   }
 
-  private adopt(slot: SwarmSequence, role: AgentRole, parent: SwarmSequence): SwarmAgent {
-    const agent = new SwarmAgent(slot, role, parent.name, (released) => this.release(released));
-    this.agents.set(agent.id, agent);
-    return agent;
-  }
-
-  private expectedTail(options: ForkOptions): number {
+  private expectedTail(options: Pick<ForkOptions, "expectedTail">): number {
     return options.expectedTail ?? this.options.defaultExpectedTail ?? defaultExpectedTail;
   }
 
@@ -217,7 +216,7 @@ export class SwarmContext implements EngineContext, PoolTenant {
   private async reforkNow(agent: EngineAgent, options: Pick<ForkOptions, "expectedTail">): Promise<ReforkResult> {
     this.ensureOpen();
     const old = this.slotOf(agent);
-    const expectedTail = options.expectedTail ?? this.options.defaultExpectedTail ?? defaultExpectedTail;
+    const expectedTail = this.expectedTail(options);
     return old.exclusive("compact", () =>
       this.trunk.exclusive("fork", async () => {
         const open = (key: string) => this.own.open(key);

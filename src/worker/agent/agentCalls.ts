@@ -34,7 +34,8 @@ function withThought(call: ModelCall, thought: Thought): ModelCall {
   return call.kind === "kv-full" ? { ...call, tokens } : { ...call, tokens, thought };
 }
 
-function isKvFull(error: unknown): boolean {
+/** A runtime error that says the KV pool had no cell for the agent. */
+export function isKvFull(error: unknown): boolean {
   return (error as { code?: unknown })?.code === "kv-full";
 }
 

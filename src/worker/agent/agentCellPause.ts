@@ -2,6 +2,7 @@
 // When no agent left could free any, it is told to give back its own: it compacts (re-forked from the trunk, its
 // state in a brief it has read), or, when that would free nothing worth it, it fails with the numbers.
 import type { LoopInput } from "../../protocol/agentLoop";
+import { isKvFull } from "./agentCalls";
 import type { AgentRunnerDeps } from "./agentRunnerDeps";
 
 /** How the pause ended: cells came, the agent compacted (and read its brief), or it had to end. */
@@ -42,7 +43,7 @@ async function giveBackCells(
     await compaction.compact(usage);
     return true;
   } catch (error) {
-    if ((error as { code?: unknown })?.code === "kv-full") return false;
+    if (isKvFull(error)) return false;
     throw error;
   }
 }

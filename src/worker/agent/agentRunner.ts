@@ -7,17 +7,13 @@ import { agentBudgetExceeded } from "../../core/budgets";
 import { finishedReleasePrefix } from "../../core/finishedTasks";
 import { nudgeText } from "../../core/watchdog";
 import type { LoopInput } from "../../protocol/agentLoop";
-import type { ModelCall } from "./agentCalls";
+import { isKvFull, type ModelCall } from "./agentCalls";
 import type { AgentRunnerDeps } from "./agentRunnerDeps";
 import { dispatchCall } from "./callDispatch";
 import { readback } from "./agentReadback";
 import { holdWhilePaused } from "./agentPauses";
 import { pauseForCells, type CellPauseEnd } from "./agentCellPause";
 import { failedCall, type CallOutcome } from "./tools/toolDefinition";
-
-function isKvFull(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === "kv-full";
-}
 
 export interface AgentEnd {
   readonly outcome: "done" | "failed";

@@ -47,8 +47,8 @@ export interface Slot extends Seat {
 export interface SeatSurroundings {
   /** The agent that spawned this one (a sub-agent), whose stop also stops it. */
   readonly parent?: string;
-  /** Resolves when another agent freed cells, or tells this one to give back its own (cellWaiters.ts). */
-  readonly waitForCells: () => Promise<CellWord>;
+  /** Resolves when another agent freed cells, or tells this one (holding `held()` cells) to give back its own. */
+  readonly waitForCells: (held: () => number) => Promise<CellWord>;
   /** Tells paused agents that this one freed cells (it compacted). */
   readonly cellsFreed: () => void;
   /** Present when the seat may spawn sub-agents. */
@@ -98,7 +98,7 @@ export function seatRunner(setup: SeatGround, hooks: SeatHooks, slot: Slot, arou
     signal,
     budgetAction: hooks.budgetAction,
     ...(hooks.timeLeftMs ? { timeLeftMs: () => hooks.timeLeftMs!(isSynthesist) } : {}),
-    waitForCells: around.waitForCells,
+    waitForCells: () => around.waitForCells(privateCells),
     privateCells,
     tailBudget,
     compaction: compactionOnContext({

@@ -125,7 +125,7 @@ export class SwarmSeats {
       const canDelegate = slot.tools.some((t) => t.name === "spawn_subagent");
       const runner = seatRunner(this.setup, this.hooks, slot, {
         parent,
-        waitForCells: () => this.cells.wait(() => slot.agent.tokens.length - this.setup.context.trunkTokens.length),
+        waitForCells: (held) => this.cells.wait(held),
         cellsFreed: () => this.cells.freed(),
         ...(canDelegate ? { delegation: this.delegation(slot) } : {}),
       });
