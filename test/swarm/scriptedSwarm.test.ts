@@ -249,7 +249,8 @@ describe("a scripted swarm of three agents on the real runtime (the tiny ChatML 
     const started = ofType(events, "swarm-started")[0]!;
     assert.equal(started.mode, "shared-cells");
     const stats = ofType(events, "kv-stats").map((e) => e.stats);
-    const atFirstFork = stats.find((s) => s.agents.length === 1)!;
+    // The first forks: the seats of a stage are forked in one batch (forkBatches.ts), so one, two or all three.
+    const atFirstFork = stats.find((s) => s.agents.length >= 1)!;
     // The trunk's last token stays pending (each agent decodes it as the first token of its own tail).
     assert.equal(atFirstFork.trunkCells, started.trunkTokens - 1);
     assert.equal(
