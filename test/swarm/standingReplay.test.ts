@@ -13,7 +13,6 @@ import path from "node:path";
 import { swarmEventSchema, type SwarmEvent } from "../../src/protocol/swarmEvents";
 import { triggerLogLineSchema, type TriggerLogLine } from "../../src/protocol/triggers";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
-import { ownServerFolder, serverPidsIn } from "../serverFolder";
 import { makeSampleRepo, ofType, repoRoot } from "./swarmFixtures";
 import { recordedStream, streamFileText } from "./triggerStream";
 
@@ -97,24 +96,6 @@ describe("a standing swarm replays a recorded trigger stream across a SIGKILL (r
   this.timeout(10 * 60_000);
   it(shown, () =>
     replayAcrossKill({ flags: ["--no-server"], kill: (watch) => watch.kill("SIGKILL"), killedExit: null }),
-  );
-});
-
-describe("a standing swarm replays a recorded trigger stream across a SIGKILL of its server (real CLI watch, tiny ChatML model)", function () {
-  this.timeout(10 * 60_000);
-  const folder = ownServerFolder();
-  it(shown, () =>
-    replayAcrossKill({
-      flags: [],
-      kill: () => {
-        for (const pid of serverPidsIn(folder.dir)) process.kill(pid, "SIGKILL");
-      },
-      killedExit: 1,
-      said: {
-        killed: /the server closed before swarm \S+ ended; it is interrupted/,
-        resumed: /^swarm \S+: resumed; state dir .* \(on the server, /m,
-      },
-    }),
   );
 });
 
