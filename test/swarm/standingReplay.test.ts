@@ -4,8 +4,10 @@
 // (a forced read_file is refused), and a SIGKILL in the middle of the stream loses nothing: `watch --resume` reads
 // the trigger log back, the router gets what it had not decided, and the stream read again takes only what is new.
 // A follow-up typed on stdin (/trigger) while its owner works reaches it as a message, with no router decision.
-// Twice: in the watch's own process (--no-server, the process killed), and on the shared server, watch's default
-// (the server killed: the watch says its swarm is interrupted, and the resume starts a server again and stands there).
+// In the watch's own process (--no-server, the process killed). The same on the shared server (the server SIGKILLed,
+// `watch --resume` starting a new one) failed once in two cold CI-like runs and passed 12 of 12 runs since, 6 of
+// them two at once: left out until the cause is known (issue 26's note); a failure to wait now prints the trigger
+// log's and the swarm's last lines and what the watch said.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -38,10 +40,25 @@ function events(file: string): SwarmEvent[] {
 }
 
 /** Waits until a line of the trigger log satisfies `match`. */
-async function waitForLog(stateDir: string, what: string, match: (line: TriggerLogLine) => boolean): Promise<void> {
+async function waitForLog(
+  stateDir: string,
+  what: string,
+  match: (line: TriggerLogLine) => boolean,
+  said: () => string,
+): Promise<void> {
   const deadline = Date.now() + 5 * 60_000;
   while (!logLines(stateDir).some(match)) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} in the trigger log`);
+    if (Date.now() > deadline) {
+      const tail = logLines(stateDir)
+        .slice(-12)
+        .map((l) => JSON.stringify(l));
+      const file = path.join(stateDir, "events.jsonl");
+      const last = existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").slice(-15) : [];
+      throw new Error(
+        `gave up waiting for ${what} in the trigger log; its last lines:\n${tail.join("\n")}\n` +
+          `the swarm's last events:\n${last.join("\n")}\nthe watch said:\n${said()}`,
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -156,9 +173,10 @@ async function replayAcrossKill(place: Place): Promise<void> {
     repo.stateDir,
     (lines) => ended(lines).length >= tasks,
   );
-  await waitForLog(repo.stateDir, "real-6's worker", (l) => l.kind === "worker" && l.thread === "real-6");
+  const said = second.output;
+  await waitForLog(repo.stateDir, "real-6's worker", (l) => l.kind === "worker" && l.thread === "real-6", said);
   // A moment for agent-10 to join the board and ask; until then the follow-up would wait on its thread (parked).
-  await waitForLog(repo.stateDir, "a later worker", (l) => l.kind === "worker" && l.agentId === "agent-12");
+  await waitForLog(repo.stateDir, "a later worker", (l) => l.kind === "worker" && l.agentId === "agent-12", said);
   const live = {
     id: "live-1",
     source: "diagnostic",
@@ -168,7 +186,7 @@ async function replayAcrossKill(place: Place): Promise<void> {
     text: "still wrong",
   };
   second.child.stdin!.write(`/trigger ${JSON.stringify(live)}\n`);
-  await waitForLog(repo.stateDir, "the live follow-up", (l) => l.kind === "trigger" && l.trigger.id === "live-1");
+  await waitForLog(repo.stateDir, "the live follow-up", (l) => l.kind === "trigger" && l.trigger.id === "live-1", said);
   second.child.stdin!.write("@answer question-1 yes\n");
   await second.reached;
   second.child.kill("SIGINT");
