@@ -8,21 +8,19 @@ import type { Task } from "../protocol/tasks";
 
 /**
  * Who the agent is and what to claim. `tasksInTrunk`: the open tasks are exactly those the trunk lists (a seat of
- * the launch), so the brief points there; a seat that starts later (a later stage, a takeover, a standing
- * worker) gets the tasks open now, listed.
+ * the launch): the brief is only the agent's name and role, since the charter says what a brief without tasks
+ * means (trunkPrompt.ts briefRule), and every token here is decoded once per agent, all of them in the step that
+ * starts a stage. A seat that starts later (a later stage, a takeover, a standing worker) gets the tasks open now,
+ * listed.
  */
 export function agentBrief(agent: string, role: Role, tasks: readonly Task[], tasksInTrunk = false): string {
+  const who = `You are ${agent}, a ${role.name}.`;
+  if (tasksInTrunk && tasks.length > 0) return who;
   const claim =
     tasks.length === 0
       ? ["No task is open: claim an angle of the goal."]
-      : tasksInTrunk
-        ? ["Claim one of the open tasks above by its id before you work on it."]
-        : ["Open tasks (claim one by its id before you work on it):", ...tasks.map((t) => `- [${t.id}] ${t.title}`)];
-  return [
-    `You are ${agent}, a ${role.name}: your role is under Roles above, your first suggestion in the roster.`,
-    ...claim,
-    "Start by reading the board and the code, then claim.",
-  ].join("\n");
+      : ["Open tasks (claim one by its id before you work on it):", ...tasks.map((t) => `- [${t.id}] ${t.title}`)];
+  return [who, ...claim, "Start by reading the board and the code, then claim."].join("\n");
 }
 
 /** Every entry the synthesist reads at fan-in, newest last, cut to `maxChars` (it says so when cut). */

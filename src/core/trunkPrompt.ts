@@ -53,6 +53,12 @@ function clean(text: string): string {
 }
 
 /** The rules of the swarm, from its recipe. */
+/** What a launch seat's one-line brief (core/agentBriefs.ts) leaves to the trunk, said once for every agent. */
+export const briefRule =
+  "Your own brief, after this shared text, names you and your role (see Roles and the roster). " +
+  "A brief that lists no tasks means: claim one of the tasks under Open work by its id before you work on it; " +
+  "start by reading the board and the code, then claim.";
+
 export function renderCharter(recipe: Recipe): string {
   const pads =
     recipe.visibility === "shared"
@@ -67,6 +73,7 @@ export function renderCharter(recipe: Recipe): string {
     "",
     "Each iteration of your loop: gather context (read the board and the code) -> claim a sub-task ->",
     "act with tools -> verify (run the checks) -> merge verified work. Then start again.",
+    briefRule,
     "",
     "Rules:",
     "- Claim before you change anything; work only inside your claim. A refused claim means another agent holds an overlapping scope: choose other work or message it.",
