@@ -7,10 +7,7 @@
 // server (the start lock: one server for the machine however many windows start one), the swarm that ran is listed
 // interrupted, and Resume continues it. Both windows run this file; `myPart()` says which one this is.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import * as vscode from "vscode";
+import { readFileSync, statSync } from "node:fs";
 import { sharedServerPaths } from "../../../src/host/workerLinks/sharedWorker";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import type { WorkerStatus } from "../../../src/protocol/webviewMessages";
@@ -20,11 +17,19 @@ import { swarmboard, waitFor } from "./hostApi";
 import { modelPath, shortRecipe } from "./reviewSwarmRun";
 import { startMcpServerClient, type McpServerClient } from "./mcpServerClient";
 import { attachCount, attachShared, bundleVersion, leaveShared, restoreSetting, serverStatus } from "./sharedServer";
-import { hear, myPart, otherPart, say } from "./windowMeeting";
-
-const part = myPart();
-const other = otherPart(part);
-const waitingCommand = "node --version";
+import { hear, say } from "./windowMeeting";
+import { batchBesideWatch, watchBesideBatch } from "./watchBesideBatch";
+import {
+  endsCompleted,
+  folder,
+  other,
+  part,
+  recipeFile,
+  waitingCommand,
+  waitingRecipe,
+  waitingScript,
+  type Hooks,
+} from "./twoWindowsSwarms";
 
 function postingScript(count: number): TurnScript {
   const posts = Array.from({ length: count }, (_, i) => ({
@@ -42,43 +47,6 @@ function postingScript(count: number): TurnScript {
 
 /** Fifteen findings: a few seconds of decoding each side, so two swarms launched together overlap. */
 const postingRecipe = { ...shortRecipe, budgets: { ...shortRecipe.budgets, steps: 40 } };
-
-/** One worker that waits for an approval that never comes: a swarm that runs until its server dies. */
-const waitingRecipe = {
-  name: "waiting",
-  description: "One worker that waits for an approval.",
-  roles: [{ name: "worker", count: 1, tools: ["post_finding", "run_command"], instructions: "Ask." }],
-  topology: { kind: "fanout" },
-  visibility: "shared",
-  budgets: { wallClockMs: 10 * 60_000, tokensPerAgent: 100_000, kvCells: 32_768, steps: 40 },
-  taskSources: ["goal"],
-  merge: false,
-};
-const waitingScript: TurnScript = {
-  agents: {
-    "agent-1": [
-      { tool: "post_finding", args: { kind: "OBSERVED", text: "about to ask" } },
-      { tool: "run_command", args: { command: waitingCommand } },
-      { tool: "finish", args: { summary: "never reached" } },
-    ],
-  },
-};
-
-function folder(): string {
-  const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  assert.ok(workspace, "the window has a folder open");
-  return workspace;
-}
-
-function recipeFile(name: string, recipe: object): { file: string; stateDir: string } {
-  const root = path.join(os.tmpdir(), `swarmboard-two-windows-${part}-${name}-${Date.now()}`);
-  mkdirSync(root, { recursive: true });
-  const file = path.join(root, `${name}.json`);
-  writeFileSync(file, JSON.stringify(recipe));
-  return { file, stateDir: path.join(root, "state") };
-}
-
-type Hooks = Awaited<ReturnType<typeof swarmboard>>["hooks"];
 
 /** Launches the posting swarm in this window's folder; `refused` when the server runs another swarm already. */
 async function launchPosting(hooks: Hooks): Promise<{ swarmId?: string; refused?: string }> {
@@ -100,13 +68,6 @@ async function launchPosting(hooks: Hooks): Promise<{ swarmId?: string; refused?
     if (!/already running/i.test(message)) throw error;
     return { refused: message };
   }
-}
-
-async function endsCompleted(hooks: Hooks, swarmId: string): Promise<void> {
-  const view = () => hooks.swarms.store.swarm(swarmId);
-  const ended = () => view() !== undefined && view()?.status !== "running" && view()?.status !== "starting";
-  await waitFor(`swarm ${swarmId} to end`, () => ended() || undefined, 300_000);
-  assert.equal(view()?.status, "completed", `${view()?.status}: ${view()?.endReason ?? ""}`);
 }
 
 /** The server's own log (beside its socket): one "serving on" line per server that started. */
@@ -212,6 +173,12 @@ describe(`two windows on one shared worker (window ${part})`, function () {
       `    window ${part}: server pid ${status.pid}: peak RSS ${mib(peakRss(status.pid))} (VmHWM), now ` +
         `${mib(status.rssBytes)}, for three swarms on one load of a ${mib(statSync(modelPath()).size)} model file`,
     );
+  });
+
+  it("runs a standing swarm in one window beside a batch swarm in the other, the standing one routing work", async () => {
+    const { hooks } = await swarmboard();
+    if (part === "b") await watchBesideBatch(hooks);
+    else await batchBesideWatch(hooks);
   });
 
   it("says so in both windows when the server is SIGKILLed, restarts one server, and Resume continues", async () => {
