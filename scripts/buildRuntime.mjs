@@ -137,7 +137,17 @@ function verify(gpu, flavor) {
     const cpuVariant = backend ? /ggml-cpu-([\\w.]+?)\\.(so|dll|dylib)/.exec(backend)?.[1] ?? backend.trim() : "built in";
     console.log(JSON.stringify({ buildType: llama.buildType, gpu: llama.gpu, unified, cpuVariant }));
     await llama.dispose();`;
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+  // Loaded as the runtime will load it: without the compile's options. node-llama-cpp reads NODE_LLAMA_CPP_CMAKE_OPTION_*
+  // in getLlama too, and names the folder it looks for by their hash, so a toolchain path given for the compile
+  // (scripts/vulkanToolchain.sh) made it look for a folder that moveToPlainFolder had renamed.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith("NODE_LLAMA_CPP_CMAKE_OPTION_")),
+  );
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+    env,
+  });
   const line = result.stdout.trim().split("\n").at(-1) ?? "";
   if (result.status !== 0 || !line.startsWith("{")) {
     const how = result.signal ? `killed by ${result.signal}` : `exit ${result.status}`;

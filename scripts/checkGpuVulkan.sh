@@ -4,15 +4,20 @@
 # --gpu vulkan; the test (test/gpu/gpuVulkanSwarm.test.ts) checks every layer is offloaded and that the launch and
 # the KV budget name the device and the KV in VRAM. Not in CI's tiers: lavapipe runs each generation step of the
 # swarm in seconds (measured 15 minutes for the swarm on a 2-core machine shared with other builds, load average 14-24).
-# Installs mesa-vulkan-drivers and libvulkan1 when missing (about 9 s of apt here, 15.7 MB of archives).
-# Linux x64, from a clone after `npm ci`.
+# Then the patched shared-cells runtime built for Vulkan (scripts/buildRuntime.mjs --gpu vulkan, -march=native: a
+# check, not what ships; cached by key like the CPU build, so a second run compiles nothing) runs the runtime probe on
+# lavapipe (test/gpu/patchedVulkan.test.ts): shared cells on the device, the CPU build's greedy tokens. The patched
+# build is moved aside while the official binary's test runs (it would be preferred) and left installed at the end.
+# Installs mesa-vulkan-drivers and libvulkan1 (lavapipe), and libvulkan-dev and spirv-headers (ggml's Vulkan backend's
+# build) when missing; the shader compiler and Vulkan headers come from scripts/vulkanToolchain.sh (Debian 12's are
+# too old for this llama.cpp). Linux x64 on Debian 12, from a clone after `npm ci`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 missing=()
-for p in mesa-vulkan-drivers libvulkan1; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for p in mesa-vulkan-drivers libvulkan1 libvulkan-dev spirv-headers; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== apt: ${missing[*]} (lavapipe, Mesa's software Vulkan device)"
   export DEBIAN_FRONTEND=noninteractive
@@ -22,6 +27,26 @@ fi
 echo "== build and compile the tests"
 npm run build >/dev/null
 npx tsc -p tsconfig.test.json
+patched=node_modules/node-llama-cpp/llama/localBuilds/linux-x64-vulkan
+aside=""
+if [ -d "$patched" ]; then
+  aside="$(mktemp -d)"
+  mv "$patched" "$aside/"
+  trap '[ -d "$aside/linux-x64-vulkan" ] && [ ! -d "$patched" ] && mv "$aside/linux-x64-vulkan" "$patched"' EXIT
+fi
 echo "== a swarm on lavapipe with the official Vulkan binary"
+phase=$SECONDS
 npx mocha --require ./out/test/isolatedGit.js --timeout 3600000 out/test/gpu/gpuVulkanSwarm.test.js
+echo "   ($((SECONDS - phase)) s)"
+if [ -n "$aside" ]; then mv "$aside/linux-x64-vulkan" "$patched"; fi
+echo "== the patched runtime built for Vulkan (cached by key)"
+phase=$SECONDS
+toolchain="$(bash scripts/vulkanToolchain.sh)"
+eval "$toolchain"
+SWARMBOARD_RUNTIME_BUILD=native node scripts/buildRuntime.mjs --gpu vulkan
+echo "   ($((SECONDS - phase)) s)"
+echo "== the patched runtime on lavapipe: shared cells, the CPU build's greedy tokens"
+phase=$SECONDS
+npx mocha --timeout 3600000 out/test/gpu/patchedVulkan.test.js
+echo "   ($((SECONDS - phase)) s)"
 echo "== checkGpuVulkan.sh: $((SECONDS - started)) s"

@@ -2,7 +2,9 @@
 // node-llama-cpp left external) into <vsix>/extension/dist/, so `node-llama-cpp` resolves to the copy the package
 // ships, with the patched build it carries. It loads stories260K, forks two agents from one trunk on the shared-
 // cells runtime, generates greedily, and prints one JSON line of what happened; the test judges it.
-// Usage: node runtimeProbe.js <model.gguf>
+// Usage: node runtimeProbe.js <model.gguf> [gpu]   (gpu: vulkan, cuda, metal; the CPU when left out)
+import type { KvPlacement } from "../../src/protocol/runtime";
+import type { GpuChoice } from "../../src/runtime/gpuBackend";
 import { createSwarmContext } from "../../src/runtime/local/swarmContext";
 import { testRuntime } from "./runtimeTestModels";
 
@@ -13,10 +15,12 @@ export interface ProbeReport {
   mode: string;
   trunkOwners: number;
   texts: string[];
+  /** Where the layers and the KV cells live (a GPU probe is judged by it). */
+  placement: KvPlacement;
 }
 
-async function probe(modelPath: string): Promise<ProbeReport> {
-  const model = await testRuntime.loadModel({ modelPath, threads: 1 });
+async function probe(modelPath: string, gpu: GpuChoice = false): Promise<ProbeReport> {
+  const model = await testRuntime.loadModel({ modelPath, threads: 1, gpu });
   const swarm = await createSwarmContext(model, { maxAgents: 2, kvCells: 512, threads: 1 });
   try {
     await swarm.appendToTrunk("Once upon a time");
@@ -30,6 +34,7 @@ async function probe(modelPath: string): Promise<ProbeReport> {
       mode: swarm.mode,
       trunkOwners,
       texts: results.map((result) => result.text),
+      placement: await model.placement(),
     };
   } finally {
     await swarm.dispose();
@@ -43,7 +48,7 @@ if (require.main === module) {
     process.stderr.write("usage: node runtimeProbe.js <model.gguf>\n");
     process.exit(2);
   }
-  probe(modelPath).then(
+  probe(modelPath, (process.argv[3] as GpuChoice | undefined) ?? false).then(
     (report) => process.stdout.write(`PROBE ${JSON.stringify(report)}\n`),
     (error: unknown) => {
       process.stderr.write(
