@@ -173,6 +173,9 @@ describe(`two windows on one shared worker (window ${part})`, function () {
       `    window ${part}: server pid ${status.pid}: peak RSS ${mib(peakRss(status.pid))} (VmHWM), now ` +
         `${mib(status.rssBytes)}, for three swarms on one load of a ${mib(statSync(modelPath()).size)} model file`,
     );
+    // The next test loads a second model: neither window goes on before both counted the loads of this one.
+    say(part, "loads-counted");
+    await hear(other, "loads-counted");
   });
 
   it("runs a standing swarm in one window beside a batch swarm in the other, the standing one routing work", async () => {

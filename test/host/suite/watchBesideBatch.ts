@@ -1,9 +1,10 @@
-// A standing swarm in one window beside a batch swarm in the other, both on the shared server (issue 26): window b
-// starts watching its folder; window a launches a batch swarm whose worker then waits for an approval, so the batch
-// swarm is live for as long as the test needs; the server lists both at once. Only then does an error show up in
-// b's editor: b's router assigns it to a new worker, which posts and finishes, while a's swarm still waits. a then
-// approves, and its swarm completes; b stops watching. Neither window's launch is refused, and each window sees its
-// own swarm only.
+// A standing swarm in one window beside a batch swarm in the other, on the shared server's one model load (issue 26;
+// each on a pool of its own: the standing swarm's is sized for it alone unless swarmboard.poolSwarms says more):
+// window b starts watching its folder; window a launches a batch swarm whose worker then waits for an approval, so
+// the batch swarm is live for as long as the test needs; the server lists both at once. Only then does an error show
+// up in b's editor: b's router assigns it to a new worker, which posts and finishes, while a's swarm still waits. a
+// then approves, and its swarm completes; b stops watching. Neither window's launch is refused, and each window sees
+// its own swarm only.
 import assert from "node:assert/strict";
 import path from "node:path";
 import * as vscode from "vscode";
@@ -29,8 +30,9 @@ import { hear, say } from "./windowMeeting";
 const error = { message: "median sorts numbers as strings", source: "test", code: "E1" };
 const errorId = diagnosticTriggerId(diagnosticFingerprint("src/stats.js", error), 1);
 const workerFinding = "window b's worker looked at median's sort";
-/** Both windows' swarms on one model file: one load, one pool. */
+/** Both windows' swarms on one model file (one load), threads and KV cap. */
 const model = () => modelPath("tiny-random-qwen2-chatml.gguf");
+const kvCells = 16_384;
 
 const routerScript: TurnScript = {
   agents: {
@@ -57,7 +59,7 @@ export async function watchBesideBatch(hooks: Hooks): Promise<void> {
         workspace: folder(),
         modelPath: model(),
         threads: 1,
-        kvCells: 16_384,
+        kvCells,
         script: routerScript,
       },
     );
@@ -65,7 +67,7 @@ export async function watchBesideBatch(hooks: Hooks): Promise<void> {
     const swarmId = result!.swarmId!;
     const stateDir = hooks.swarms.store.place(swarmId)?.stateDir;
     assert.ok(stateDir, "the store knows the standing swarm's state dir");
-    say(part, "watching", { swarmId });
+    say(part, "standing-watching", { swarmId });
     const batch = await hear<{ swarmId: string }>(other, "batch-waiting");
 
     const stats = vscode.Uri.file(path.join(folder(), "src", "stats.js"));
@@ -115,8 +117,9 @@ export async function watchBesideBatch(hooks: Hooks): Promise<void> {
 
 /** Window a: launches a batch swarm beside b's standing one and keeps it live (an open approval) until b routed. */
 export async function batchBesideWatch(hooks: Hooks): Promise<void> {
-  const watching = await hear<{ swarmId: string }>(other, "watching");
-  const { file, stateDir } = recipeFile("beside-watch", waitingRecipe);
+  const watching = await hear<{ swarmId: string }>(other, "standing-watching");
+  const recipe = { ...waitingRecipe, budgets: { ...waitingRecipe.budgets, kvCells } };
+  const { file, stateDir } = recipeFile("beside-watch", recipe);
   const swarmId = await hooks.reviewSurfaces.swarms.start({
     goal: "A batch swarm beside a standing one",
     recipe: file,
