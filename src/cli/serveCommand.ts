@@ -22,7 +22,8 @@ export function parseServe(argv: string[]): ServeOptions {
 
 function statusLines(s: ServerStatus): string {
   const mib = (s.rssBytes / (1024 * 1024)).toFixed(0);
-  const clients = s.clients.map((c) => `${c.kind} (pid ${c.pid})`).join(", ") || "none";
+  const uidOf = (c: (typeof s.clients)[number]) => (c.uid === undefined ? "" : `, uid ${c.uid}`);
+  const clients = s.clients.map((c) => `${c.kind} (pid ${c.pid}${uidOf(c)})`).join(", ") || "none";
   return [
     `server pid ${s.pid}, version ${s.version}${s.draining ? ", draining (takes no new swarm)" : ""}`,
     `socket ${s.socket}`,

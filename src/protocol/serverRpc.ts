@@ -27,7 +27,15 @@ export const serverStatusSchema = z.object({
   startedAt: z.number(),
   /** Set once the server takes no new swarm (a newer version started beside it, or `--stop` while swarms run). */
   draining: z.boolean(),
-  clients: z.array(z.object({ id: z.number().int(), kind: z.enum(clientKinds), pid: z.number().int() })),
+  clients: z.array(
+    z.object({
+      id: z.number().int(),
+      kind: z.enum(clientKinds),
+      pid: z.number().int(),
+      /** The client's uid as the kernel told it (SO_PEERCRED); absent where it could not be asked. */
+      uid: z.number().int().nonnegative().optional(),
+    }),
+  ),
   /** Resident memory of the server process, in bytes. */
   rssBytes: z.number().int().nonnegative(),
   /** How many times this server loaded a model file (one model loaded once is 1, whatever the clients). */

@@ -10,6 +10,7 @@ import type { PeerHub } from "../../core/rpc/peerHub";
 import type { Disposable } from "../../core/disposable";
 import { helloMethod, type ServerStatus } from "../../protocol/serverRpc";
 import { workerReadyNotification } from "../../protocol/workerRpc";
+import { readPeerCredentials, type PeerCredentials } from "./peerCredentials";
 
 export type ClientInfo = ServerStatus["clients"][number];
 
@@ -64,22 +65,52 @@ export class SocketServer implements Disposable {
     if (process.platform !== "win32") rmSync(this.options.socketPath, { force: true });
   }
 
+  /** A peer the kernel says is another user is refused whatever token it holds: this server is one user's. */
+  private refuseAnotherUser(peer: PeerCredentials, close: () => void): void {
+    const ownUid = process.getuid?.();
+    if (!peer.known || ownUid === undefined || peer.uid === ownUid) return;
+    this.options.log(
+      "warn",
+      `refused a client running as uid ${peer.uid} (pid ${peer.pid}): this server is uid ${ownUid}'s`,
+    );
+    close();
+    throw new HandlerError(
+      "unauthorized",
+      `This Swarmboard server runs as uid ${ownUid} and serves only that user; this client runs as uid ${peer.uid}. ` +
+        "Each user starts a server of their own (its socket is in that user's runtime folder); check that folder's " +
+        "modes (0700) if another user could reach this one.",
+    );
+  }
+
+  /** Reads nothing until the kernel said who connected, so a hello and the requests right behind it (a client may
+   * send them together) are handled in order with the answer in hand; the bytes wait in the socket meanwhile. */
   private accept(socket: net.Socket): void {
     const id = this.nextId++;
-    const { log, hub } = this.options;
+    const { log } = this.options;
     this.sockets.add(socket);
+    socket.on("error", (err) => log("warn", `client ${id}: ${err.message}`));
+    socket.once("close", () => this.sockets.delete(socket));
+    const silent = setTimeout(() => {
+      log("warn", `client ${id} did not say hello in time; its connection was closed.`);
+      socket.destroy();
+    }, this.options.helloTimeoutMs ?? 10_000);
+    socket.once("close", () => clearTimeout(silent));
+    void readPeerCredentials(socket).then((peerIs) => {
+      if (!socket.destroyed) this.serve(socket, id, peerIs, () => clearTimeout(silent));
+    });
+  }
+
+  private serve(socket: net.Socket, id: number, peerIs: PeerCredentials, greeted: () => void): void {
+    const { log, hub } = this.options;
     socket.setEncoding("utf8");
     const transport = new LineTransport(socket, { onViolation: (reason) => log("warn", `client ${id}: ${reason}`) });
     const peer = new RpcPeer(transport, {
       onViolation: (v) => log("warn", `client ${id} sent a message that failed its schema: ${v.reason}`),
     });
     let attached: Disposable | undefined;
-    const silent = setTimeout(() => {
-      log("warn", `client ${id} did not say hello in time; its connection was closed.`);
-      socket.destroy();
-    }, this.options.helloTimeoutMs ?? 10_000);
     peer.handle(helloMethod, (hello) => {
       if (attached !== undefined) throw new HandlerError("already-connected", "This connection already said hello.");
+      this.refuseAnotherUser(peerIs, () => setImmediate(() => socket.destroy()));
       if (!sameToken(hello.token, this.options.token)) {
         setImmediate(() => socket.destroy());
         throw new HandlerError(
@@ -97,22 +128,21 @@ export class SocketServer implements Disposable {
           { serverVersion: this.options.version },
         );
       }
-      clearTimeout(silent);
+      greeted();
       attached = hub.attach(peer);
-      this.clientsById.set(id, { id, kind: hello.client, pid: hello.pid });
-      log("info", `client ${id} attached (${hello.client}, pid ${hello.pid})`);
+      const uid = peerIs.known ? { uid: peerIs.uid } : {};
+      this.clientsById.set(id, { id, kind: hello.client, pid: hello.pid, ...uid });
+      const who = peerIs.known ? `uid ${peerIs.uid}` : `uid not checked: ${peerIs.why}`;
+      log("info", `client ${id} attached (${hello.client}, pid ${hello.pid}, ${who})`);
       this.options.onClientsChanged();
       // After the hello's answer: the client's supervisor marks the worker ready on this, as on a forked one's.
       setImmediate(() => peer.notify(workerReadyNotification, { version: this.options.version, pid: process.pid }));
       return { version: this.options.version, pid: process.pid, clientId: id };
     });
-    socket.on("error", (err) => log("warn", `client ${id}: ${err.message}`));
     socket.on("close", () => {
-      clearTimeout(silent);
       attached?.dispose();
       peer.dispose();
       transport.dispose();
-      this.sockets.delete(socket);
       if (this.clientsById.delete(id)) {
         log("info", `client ${id} left`);
         this.options.onClientsChanged();
