@@ -74,9 +74,12 @@ export function vulkanProblems(glslc: GlslcFacts | undefined, headers: VulkanHea
 }
 
 const sdk = `LunarG's Vulkan SDK (1.3.275 or later: https://vulkan.lunarg.com/sdk/home)`;
+// For the build only: node-llama-cpp also reads these variables when it loads, and names the build folder it looks
+// for after them, so a Swarmboard started with them set misses the build and runs in copy mode (seen here).
 const variables =
-  `or give the build a newer glslc and headers: set ${glslcVariable}=<path to glslc> and ` +
-  `${includeVariable}=<the folder holding vulkan/vulkan.h>`;
+  `or give the build a newer glslc and headers, for the build only: ${glslcVariable}=<path to glslc> ` +
+  `${includeVariable}=<the folder holding vulkan/vulkan.h> swarmboard runtime build --gpu vulkan (a Swarmboard ` +
+  "started with these set does not find the build)";
 
 /** What to do about an old glslc or old headers on this platform. */
 export function vulkanUpgradeAdvice(platform: string, linuxFamily: LinuxFamily | undefined): string {
@@ -89,8 +92,9 @@ export function vulkanUpgradeAdvice(platform: string, linuxFamily: LinuxFamily |
     return (
       `On Debian 12 (glslc 2023.2, libvulkan-dev 1.3.239) both are too old: ${sdkLine} Debian 13's glslc (2025.2) ` +
       "and libvulkan-dev (1.4.309) work but its glslc needs Debian 13's glibc: from a Swarmboard clone, " +
-      '`eval "$(bash scripts/vulkanToolchain.sh)"` unpacks them, without installing, under ' +
-      "~/.cache/swarmboard/vulkan-toolchain and sets both variables (what Swarmboard's own Vulkan check uses). " +
+      '`(eval "$(bash scripts/vulkanToolchain.sh)" && node dist/cli/main.js runtime build --gpu vulkan)` unpacks ' +
+      "them, without installing, under ~/.cache/swarmboard/vulkan-toolchain and builds with them (what Swarmboard's " +
+      "own Vulkan check does). " +
       "On a newer release, sudo apt-get install glslc libvulkan-dev."
     );
   }

@@ -68,10 +68,15 @@ describe("checkBuildTools for Vulkan: glslc's cooperative matrix and the headers
     ]);
     assert.match(verdict.text, /^Cannot build the runtime for Vulkan on linux-x64: its tools are too old /);
     assert.match(verdict.text, /LunarG's Vulkan SDK \(1\.3\.275 or later: https:\/\/vulkan\.lunarg\.com\/sdk\/home\)/);
-    assert.match(verdict.text, /NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_GLSLC_EXECUTABLE=<path to glslc>/);
-    assert.match(verdict.text, /NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR=<the folder holding vulkan\/vulkan\.h>/);
+    assert.match(
+      verdict.text,
+      / for the build only: NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_GLSLC_EXECUTABLE=<path to glslc> NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR=<the folder holding vulkan\/vulkan\.h> swarmboard runtime build --gpu vulkan \(a Swarmboard started with these set does not find the build\)/,
+    );
     assert.match(verdict.text, /Debian 13's glslc \(2025\.2\) and libvulkan-dev \(1\.4\.309\) work/);
-    assert.match(verdict.text, /`eval "\$\(bash scripts\/vulkanToolchain\.sh\)"`/);
+    assert.match(
+      verdict.text,
+      /`\(eval "\$\(bash scripts\/vulkanToolchain\.sh\)" && node dist\/cli\/main\.js runtime build --gpu vulkan\)`/,
+    );
     assert.match(verdict.text, /Nothing was built; the runtime you have keeps working\.$/);
   });
 
