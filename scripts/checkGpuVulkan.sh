@@ -4,10 +4,12 @@
 # --gpu vulkan; the test (test/gpu/gpuVulkanSwarm.test.ts) checks every layer is offloaded and that the launch and
 # the KV budget name the device and the KV in VRAM. Not in CI's tiers: lavapipe runs each generation step of the
 # swarm in seconds (measured 15 minutes for the swarm on a 2-core machine shared with other builds, load average 14-24).
-# Then the patched shared-cells runtime built for Vulkan (scripts/buildRuntime.mjs --gpu vulkan, -march=native: a
-# check, not what ships; cached by key like the CPU build, so a second run compiles nothing) runs the runtime probe on
-# lavapipe (test/gpu/patchedVulkan.test.ts): shared cells on the device, the CPU build's greedy tokens. The patched
-# build is moved aside while the official binary's test runs (it would be preferred) and left installed at the end.
+# Then the user's command builds the patched shared-cells runtime for Vulkan (`swarmboard runtime build --gpu vulkan`:
+# its tool check first, test/gpu/vulkanBuildTools.test.ts, then the same builder as npm ci, scripts/buildRuntime.mjs,
+# portable CPU code as it ships; cached by key like the CPU build, so a second run compiles nothing) and the runtime
+# probe runs on lavapipe (test/gpu/patchedVulkan.test.ts): shared cells on the device, the CPU build's greedy tokens.
+# The patched build is moved aside while the official binary's test runs (it would be preferred); at the end the CPU
+# build is the last build again (the CPU tiers' install check reads lastBuild.json).
 # Installs mesa-vulkan-drivers and libvulkan1 (lavapipe), and libvulkan-dev and spirv-headers (ggml's Vulkan backend's
 # build) when missing; the shader compiler and Vulkan headers come from scripts/vulkanToolchain.sh (Debian 12's are
 # too old for this llama.cpp). Linux x64 on Debian 12, from a clone after `npm ci`.
@@ -39,12 +41,21 @@ phase=$SECONDS
 npx mocha --require ./out/test/isolatedGit.js --timeout 3600000 out/test/gpu/gpuVulkanSwarm.test.js
 echo "   ($((SECONDS - phase)) s)"
 if [ -n "$aside" ]; then mv "$aside/linux-x64-vulkan" "$patched"; fi
-echo "== the patched runtime built for Vulkan (cached by key)"
-phase=$SECONDS
-toolchain="$(bash scripts/vulkanToolchain.sh)"
-eval "$toolchain"
-SWARMBOARD_RUNTIME_BUILD=native node scripts/buildRuntime.mjs --gpu vulkan
-echo "   ($((SECONDS - phase)) s)"
+# Debian 12's glslc and headers are refused by the command's tool check (CI's runtime tier tests that); Debian 13's,
+# unpacked by vulkanToolchain.sh, are given to the build through node-llama-cpp's cmake-option variables, in a
+# subshell: node-llama-cpp also reads them when it loads and then looks for a build folder named after them (the
+# probe below, run with them set, fell back to the official binary: NoBinaryFoundError).
+(
+  eval "$(bash scripts/vulkanToolchain.sh)"
+  echo "== the Vulkan build's tool check passes with them and cmake configures with them (then cancelled)"
+  phase=$SECONDS
+  npx mocha --require ./out/test/isolatedGit.js --timeout 900000 out/test/gpu/vulkanBuildTools.test.js
+  echo "   ($((SECONDS - phase)) s)"
+  echo "== the patched runtime for Vulkan built by the user's command, swarmboard runtime build --gpu vulkan (cached by key)"
+  phase=$SECONDS
+  node dist/cli/main.js runtime build --gpu vulkan
+  echo "   ($((SECONDS - phase)) s)"
+)
 echo "== the patched runtime on lavapipe: shared cells, the CPU build's greedy tokens"
 phase=$SECONDS
 npx mocha --timeout 3600000 out/test/gpu/patchedVulkan.test.js

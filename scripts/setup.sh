@@ -2,7 +2,9 @@
 # Everything Swarmboard needs on a fresh Debian 12 machine with Node 20, idempotent:
 #   apt: compilers for the patched node-llama-cpp build, git, bubblewrap (the command sandbox);
 #   with --host-tests (everything `npm test` needs) also chromium + the code-server dependencies, and qemu-user +
-#   unzip for the test that runs the packaged VSIX on emulated older CPUs (test/runtime/packagedRuntime.test.ts);
+#   unzip for the test that runs the packaged VSIX on emulated older CPUs (test/runtime/packagedRuntime.test.ts),
+#   and Debian 12's glslc, libvulkan-dev and spirv-headers (a few MB) for the test that the Vulkan runtime build is
+#   refused with them before it compiles (test/runtime/runtimeBuildVulkanRefused.test.ts);
 #   npm ci (its postinstall applies patches/ and builds node-llama-cpp with a unified KV cache, portable: every
 #   CPU variant, unless SWARMBOARD_RUNTIME_BUILD=native; cached outside the clone by key); with --host-tests,
 #   llama-server (the remote engine's tests run it on loopback; cached outside the clone by key) and
@@ -31,7 +33,7 @@ phase_done() { echo "$1 $((SECONDS - phase_started))" >>"$phase_log"; phase_star
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages=(cmake g++ make python3 git ca-certificates bubblewrap)
-$host_tests && packages+=(chromium libkrb5-dev ripgrep qemu-user unzip)
+$host_tests && packages+=(chromium libkrb5-dev ripgrep qemu-user unzip glslc libvulkan-dev spirv-headers)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -2,7 +2,9 @@
 // src/worker/runtimeBuild/buildToolProbes.ts): a C++ compiler, cmake, npm (node-llama-cpp's build runs through
 // it), git where llama.cpp's source must be fetched, and the GPU toolkit the build is for. When something is
 // missing the answer says what and the command that installs it on that platform, and no build starts: a compile
-// that dies after minutes on a missing header says much less. Pure, so that every platform is tested.
+// that dies after minutes on a missing header says much less. A Vulkan shader compiler or headers too old for this
+// llama.cpp refuse the build the same way (src/core/vulkanToolsCheck.ts). Pure, so that every platform is tested.
+import { vulkanProblems, vulkanUpgradeAdvice, type GlslcFacts, type VulkanHeaderFacts } from "./vulkanToolsCheck";
 
 /** The GPU type of a build, as node-llama-cpp names it ("false" = CPU only). */
 export type BuildGpu = "false" | "cuda" | "vulkan" | "metal";
@@ -33,10 +35,12 @@ export interface BuildToolFacts {
   readonly git?: boolean;
   /** Whether node-llama-cpp/llama/gitRelease.bundle is here (a clone after npm ci): then nothing is fetched. */
   readonly sourceBundled?: boolean;
-  /** Vulkan: the shader compiler, the headers and the loader library to link. */
-  readonly glslc?: boolean;
-  readonly vulkanHeaders?: boolean;
+  /** Vulkan: the shader compiler and the headers the build would use, the loader library to link, and SPIR-V's
+   * headers (ggml's Vulkan CMake asks for their CMake package; undefined where not probed). */
+  readonly glslc?: GlslcFacts;
+  readonly vulkanHeaders?: VulkanHeaderFacts;
   readonly vulkanLibrary?: boolean;
+  readonly spirvHeaders?: boolean;
 }
 
 export interface MissingTool {
@@ -49,9 +53,12 @@ export interface MissingTool {
 export type BuildToolsVerdict =
   | { readonly kind: "ready"; readonly tools: string }
   | { readonly kind: "missing"; readonly missing: readonly MissingTool[]; readonly text: string }
+  /** Everything is there but the Vulkan shader compiler or headers are too old for this llama.cpp. */
+  | { readonly kind: "too-old"; readonly problems: readonly string[]; readonly text: string }
   | { readonly kind: "unsupported"; readonly text: string };
 
-type Need = "compiler" | "cmake" | "npm" | "git" | "nvcc" | "glslc" | "vulkanHeaders" | "vulkanLibrary";
+type Need =
+  "compiler" | "cmake" | "npm" | "git" | "nvcc" | "glslc" | "vulkanHeaders" | "vulkanLibrary" | "spirvHeaders";
 
 const needWords: Record<Need, string> = {
   compiler: "a C++ compiler",
@@ -62,6 +69,7 @@ const needWords: Record<Need, string> = {
   glslc: "the Vulkan shader compiler (glslc)",
   vulkanHeaders: "the Vulkan headers",
   vulkanLibrary: "the Vulkan loader library (libvulkan)",
+  spirvHeaders: "the SPIR-V headers (their CMake package)",
 };
 
 /** Install commands per platform family; Windows and macOS get the whole Vulkan SDK from one package. */
@@ -75,6 +83,7 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
     glslc: "sudo apt-get install glslc",
     vulkanHeaders: "sudo apt-get install libvulkan-dev",
     vulkanLibrary: "sudo apt-get install libvulkan-dev",
+    spirvHeaders: "sudo apt-get install spirv-headers",
   },
   fedora: {
     compiler: "sudo dnf install gcc-c++ make",
@@ -85,6 +94,7 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
     glslc: "sudo dnf install glslc",
     vulkanHeaders: "sudo dnf install vulkan-headers",
     vulkanLibrary: "sudo dnf install vulkan-loader-devel",
+    spirvHeaders: "sudo dnf install spirv-headers-devel",
   },
   arch: {
     compiler: "sudo pacman -S base-devel",
@@ -95,6 +105,7 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
     glslc: "sudo pacman -S shaderc",
     vulkanHeaders: "sudo pacman -S vulkan-headers",
     vulkanLibrary: "sudo pacman -S vulkan-icd-loader",
+    spirvHeaders: "sudo pacman -S spirv-headers",
   },
   other: {
     compiler: "install g++ (or clang++) with your distribution's package manager",
@@ -105,6 +116,7 @@ const installs: Record<string, Partial<Record<Need, string>>> = {
     glslc: "install glslc (shaderc) with your distribution's package manager",
     vulkanHeaders: "install the Vulkan development headers with your distribution's package manager",
     vulkanLibrary: "install the Vulkan loader (libvulkan) development package with your distribution's package manager",
+    spirvHeaders: "install the SPIR-V headers (spirv-headers) with your distribution's package manager",
   },
   darwin: {
     compiler: "xcode-select --install",
@@ -156,9 +168,10 @@ function missingNeeds(facts: BuildToolFacts, gpu: BuildGpu): Need[] {
   if (facts.sourceBundled !== true && facts.git !== true) missing.push("git");
   if (gpu === "cuda" && facts.nvcc === undefined) missing.push("nvcc");
   if (gpu === "vulkan") {
-    if (facts.glslc !== true) missing.push("glslc");
-    if (facts.vulkanHeaders !== true) missing.push("vulkanHeaders");
+    if (facts.glslc === undefined) missing.push("glslc");
+    if (facts.vulkanHeaders === undefined) missing.push("vulkanHeaders");
     if (facts.vulkanLibrary !== true) missing.push("vulkanLibrary");
+    if (facts.spirvHeaders === false) missing.push("spirvHeaders");
   }
   return missing;
 }
@@ -176,13 +189,25 @@ export function checkBuildTools(facts: BuildToolFacts, gpu: BuildGpu): BuildTool
   }
   const table = installTable(facts);
   const needs = missingNeeds(facts, gpu);
-  if (needs.length === 0) return { kind: "ready", tools: toolsLine(facts, gpu) };
+  const problems = gpu === "vulkan" ? vulkanProblems(facts.glslc, facts.vulkanHeaders) : [];
+  if (needs.length === 0 && problems.length === 0) return { kind: "ready", tools: toolsLine(facts, gpu) };
+  // What is too old is said beside what is missing, so that one round of installs fixes both.
+  const tooOld =
+    problems.length === 0
+      ? ""
+      : `${problems.map((p) => `  - ${p}`).join("\n")}\n${vulkanUpgradeAdvice(facts.platform, facts.linuxFamily)}\n`;
+  const nothingBuilt = "Nothing was built; the runtime you have keeps working.";
+  if (needs.length === 0) {
+    const text = `Cannot build the runtime for Vulkan on ${where}: its tools are too old for this llama.cpp.\n${tooOld}${nothingBuilt}`;
+    return { kind: "too-old", problems, text };
+  }
   const missing = needs.map((need) => ({ what: needWords[need], install: table[need] ?? installs.other![need]! }));
   const commands = [...new Set(missing.map((m) => m.install))];
   const text =
     `Cannot build the runtime for ${gpuWords(gpu)} on ${where}: missing ${missing.map((m) => m.what).join(", ")}. ` +
     `Install ${commands.length === 1 ? "it" : "them"} with:\n${commands.map((c) => `  ${c}`).join("\n")}\n` +
-    "then run the build again. Nothing was built; the runtime you have keeps working.";
+    (tooOld === "" ? "" : `Also too old for this llama.cpp:\n${tooOld}`) +
+    `then run the build again. ${nothingBuilt}`;
   return { kind: "missing", missing, text };
 }
 
@@ -196,7 +221,13 @@ function toolsLine(facts: BuildToolFacts, gpu: BuildGpu): string {
         : facts.compiler!;
   const parts = [compiler, `cmake ${facts.cmake!}`];
   if (gpu === "cuda") parts.push(`nvcc ${facts.nvcc!}`);
-  if (gpu === "vulkan") parts.push("glslc and the Vulkan SDK");
+  if (gpu === "vulkan") {
+    const headers = facts.vulkanHeaders!;
+    parts.push(
+      `glslc ${facts.glslc!.version!} (GL_KHR_cooperative_matrix)`,
+      `Vulkan headers ${headers.version ?? String(headers.headerVersion)}`,
+    );
+  }
   if (gpu === "metal") parts.push("Metal (from the command-line tools)");
   return parts.join(", ");
 }

@@ -1,10 +1,12 @@
 // What this machine has for compiling the runtime, found by running each tool's --version and looking for the
-// files a GPU toolkit installs: the facts src/core/buildToolsCheck.ts decides on. Each probe is one short child
-// process with the caller's PATH, so a test can hide tools by giving a PATH without them.
+// files a GPU toolkit installs (Vulkan's, with their versions, in vulkanToolProbes.ts): the facts
+// src/core/buildToolsCheck.ts decides on. Each probe is one short child process with the caller's PATH, so a test
+// can hide tools by giving a PATH without them.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { BuildGpu, BuildToolFacts, LinuxFamily } from "../../core/buildToolsCheck";
+import { probeGlslc, probeVulkanHeaders, spirvHeadersFound, vulkanLibraryFound } from "./vulkanToolProbes";
 
 /** What a tool prints for `args`, or undefined when it is not on PATH or fails. npm is npm.cmd on Windows, which
  * Node runs only through a shell. */
@@ -59,23 +61,6 @@ function msvcFound(env: NodeJS.ProcessEnv): boolean {
   return existsSync(vswhere) && (firstLine(vswhere, [...args, "-property", "installationPath"], env) ?? "") !== "";
 }
 
-/** Folders where a Vulkan SDK's or a distribution's headers and libraries live. */
-function vulkanRoots(env: NodeJS.ProcessEnv): string[] {
-  const roots = env.VULKAN_SDK ? [env.VULKAN_SDK] : [];
-  if (process.platform === "darwin") roots.push("/opt/homebrew", "/usr/local");
-  if (process.platform === "linux") roots.push("/usr", "/usr/local");
-  return roots;
-}
-
-function vulkanLibraryFound(env: NodeJS.ProcessEnv): boolean {
-  const names = { win32: ["Lib/vulkan-1.lib"], darwin: ["lib/libvulkan.dylib"] }[process.platform as string] ?? [
-    "lib/libvulkan.so",
-    "lib64/libvulkan.so",
-    `lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu/libvulkan.so`,
-  ];
-  return vulkanRoots(env).some((root) => names.some((name) => existsSync(path.join(root, name))));
-}
-
 /** Runs the probes a build for `gpu` needs (a GPU toolkit only when the build is for it). */
 export function probeBuildTools(gpu: BuildGpu, nodeLlamaCppDir: string, env = process.env): BuildToolFacts {
   const platform = process.platform;
@@ -92,9 +77,10 @@ export function probeBuildTools(gpu: BuildGpu, nodeLlamaCppDir: string, env = pr
     ...(gpu === "cuda" ? { nvcc: /release (\d+\.\d+)/.exec(output("nvcc", ["--version"], env) ?? "")?.[1] } : {}),
     ...(gpu === "vulkan"
       ? {
-          glslc: firstLine("glslc", ["--version"], env) !== undefined,
-          vulkanHeaders: vulkanRoots(env).some((r) => existsSync(path.join(r, "include", "vulkan", "vulkan.h"))),
+          glslc: probeGlslc(env),
+          vulkanHeaders: probeVulkanHeaders(env),
           vulkanLibrary: vulkanLibraryFound(env),
+          spirvHeaders: spirvHeadersFound(env),
         }
       : {}),
   };

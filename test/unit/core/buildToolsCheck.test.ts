@@ -2,6 +2,21 @@
 // use, or what is missing with the install command for that platform (and no build).
 import assert from "node:assert/strict";
 import { checkBuildTools, type BuildGpu, type BuildToolFacts } from "../../../src/core/buildToolsCheck";
+import type { GlslcFacts, VulkanHeaderFacts } from "../../../src/core/vulkanToolsCheck";
+
+// Debian 13's glslc and headers, as scripts/vulkanToolchain.sh sets them for the build (measured there).
+const newGlslc: GlslcFacts = {
+  path: "/cache/vulkan-toolchain/trixie/glslc",
+  from: "NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_GLSLC_EXECUTABLE",
+  version: "shaderc 2025.2-1",
+  cooperativeMatrix: true,
+};
+const newHeaders: VulkanHeaderFacts = {
+  includeDir: "/usr/include",
+  from: "the system",
+  version: "1.4.309",
+  headerVersion: 309,
+};
 
 const debianFull: BuildToolFacts = {
   platform: "linux",
@@ -12,9 +27,10 @@ const debianFull: BuildToolFacts = {
   npm: true,
   sourceBundled: true,
   nvcc: "12.4",
-  glslc: true,
-  vulkanHeaders: true,
+  glslc: newGlslc,
+  vulkanHeaders: newHeaders,
   vulkanLibrary: true,
+  spirvHeaders: true,
 };
 // A clone after npm ci carries llama.cpp's source (node-llama-cpp's git bundle); a packaged extension does not.
 const debianBare: BuildToolFacts = {
@@ -69,6 +85,7 @@ function verdict(facts: BuildToolFacts, gpu: BuildGpu): string {
   const result = checkBuildTools(facts, gpu);
   if (result.kind === "ready") return `ready: ${result.tools}`;
   if (result.kind === "unsupported") return `unsupported: ${result.text}`;
+  if (result.kind === "too-old") return `too old: ${result.problems.join(" | ")}`;
   return `missing: ${result.missing.map((m) => `${m.what} <- ${m.install}`).join(" | ")}`;
 }
 
@@ -76,7 +93,12 @@ describe("checkBuildTools", () => {
   const table: ReadonlyArray<[string, BuildToolFacts, BuildGpu, string]> = [
     ["debian, CPU, all there", debianFull, "false", "ready: g++ 12.2.0, cmake 3.25.1"],
     ["debian, CUDA, all there", debianFull, "cuda", "ready: g++ 12.2.0, cmake 3.25.1, nvcc 12.4"],
-    ["debian, Vulkan, all there", debianFull, "vulkan", "ready: g++ 12.2.0, cmake 3.25.1, glslc and the Vulkan SDK"],
+    [
+      "debian, Vulkan, all there",
+      debianFull,
+      "vulkan",
+      "ready: g++ 12.2.0, cmake 3.25.1, glslc shaderc 2025.2-1 (GL_KHR_cooperative_matrix), Vulkan headers 1.4.309",
+    ],
     [
       "debian, CPU, nothing",
       debianBare,
