@@ -43,8 +43,7 @@ echo "   ($((SECONDS - phase)) s)"
 if [ -n "$aside" ]; then mv "$aside/linux-x64-vulkan" "$patched"; fi
 # Debian 12's glslc and headers are refused by the command's tool check (CI's runtime tier tests that); Debian 13's,
 # unpacked by vulkanToolchain.sh, are given to the build through node-llama-cpp's cmake-option variables, in a
-# subshell: node-llama-cpp also reads them when it loads and then looks for a build folder named after them (the
-# probe below, run with them set, fell back to the official binary: NoBinaryFoundError).
+# subshell so that nothing after it depends on them (the runtime hides them from its load: src/runtime/buildVariables.ts).
 (
   eval "$(bash scripts/vulkanToolchain.sh)"
   echo "== the Vulkan build's tool check passes with them and cmake configures with them (then cancelled)"

@@ -74,12 +74,9 @@ export function vulkanProblems(glslc: GlslcFacts | undefined, headers: VulkanHea
 }
 
 const sdk = `LunarG's Vulkan SDK (1.3.275 or later: https://vulkan.lunarg.com/sdk/home)`;
-// For the build only: node-llama-cpp also reads these variables when it loads, and names the build folder it looks
-// for after them, so a Swarmboard started with them set misses the build and runs in copy mode (seen here).
 const variables =
-  `or give the build a newer glslc and headers, for the build only: ${glslcVariable}=<path to glslc> ` +
-  `${includeVariable}=<the folder holding vulkan/vulkan.h> swarmboard runtime build --gpu vulkan (a Swarmboard ` +
-  "started with these set does not find the build)";
+  `or give the build a newer glslc and headers: ${glslcVariable}=<path to glslc> ` +
+  `${includeVariable}=<the folder holding vulkan/vulkan.h> swarmboard runtime build --gpu vulkan`;
 
 /** What to do about an old glslc or old headers on this platform. */
 export function vulkanUpgradeAdvice(platform: string, linuxFamily: LinuxFamily | undefined): string {

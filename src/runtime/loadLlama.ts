@@ -12,6 +12,7 @@ import type { Llama } from "node-llama-cpp" with { "resolution-mode": "import" }
 import { forceStockRuntimeVariable } from "../core/workerCrash";
 import { binaryChoice, type BinaryChoice, type GpuKind } from "./binaryChoice";
 import { binaryInventory } from "./binaryInventory";
+import { withoutBuildVariables } from "./buildVariables";
 import { BackendLoadLog, builtInCpuVariant } from "./cpuVariant";
 import { GpuUnavailableError, isGpuBackend, platformRefusal, type GpuChoice } from "./gpuBackend";
 import { loadNodeLlamaCpp } from "./nodeLlamaCpp";
@@ -32,13 +33,13 @@ export interface LoadedLlama {
 /** A new Llama for a GPU choice; the runtime's owner keeps one per choice (runtimeOwner.ts). */
 export async function loadLlama(gpu: GpuChoice = false): Promise<LoadedLlama> {
   const choice = choiceHere(gpu);
-  if (!isGpuBackend(gpu)) return loadLlamaBuild(gpu, choice);
+  if (!isGpuBackend(gpu)) return withoutBuildVariables(() => loadLlamaBuild(gpu, choice));
   const refusal = platformRefusal(gpu, process.platform, process.arch);
   if (refusal !== undefined) throw new GpuUnavailableError(gpu, refusal);
   if (choice.kind === "none") throw new GpuUnavailableError(gpu, choice.why);
   let loaded: LoadedLlama;
   try {
-    loaded = await loadLlamaBuild(gpu, choice);
+    loaded = await withoutBuildVariables(() => loadLlamaBuild(gpu, choice));
   } catch (cause) {
     const what = cause instanceof Error ? cause.message || cause.name : String(cause);
     const why =

@@ -70,7 +70,7 @@ describe("checkBuildTools for Vulkan: glslc's cooperative matrix and the headers
     assert.match(verdict.text, /LunarG's Vulkan SDK \(1\.3\.275 or later: https:\/\/vulkan\.lunarg\.com\/sdk\/home\)/);
     assert.match(
       verdict.text,
-      / for the build only: NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_GLSLC_EXECUTABLE=<path to glslc> NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR=<the folder holding vulkan\/vulkan\.h> swarmboard runtime build --gpu vulkan \(a Swarmboard started with these set does not find the build\)/,
+      / newer glslc and headers: NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_GLSLC_EXECUTABLE=<path to glslc> NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR=<the folder holding vulkan\/vulkan\.h> swarmboard runtime build --gpu vulkan/,
     );
     assert.match(verdict.text, /Debian 13's glslc \(2025\.2\) and libvulkan-dev \(1\.4\.309\) work/);
     assert.match(
