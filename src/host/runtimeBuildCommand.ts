@@ -71,6 +71,13 @@ export async function buildRuntimeCommand(
   return result;
 }
 
+/** A refusal before the build is shown whole, from its first line (a Vulkan one can run to 7 lines); a failed
+ * build's last lines name its log file, and the Swarmboard log holds the lines before them. */
+function failureText(lines: readonly string[]): string {
+  const refusal = lines.map((line) => line.startsWith("Cannot build the runtime")).lastIndexOf(true);
+  return (refusal >= 0 ? lines.slice(refusal) : lines.slice(-6)).join("\n");
+}
+
 async function tellOutcome(result: RuntimeBuildResult, log: HostLog): Promise<void> {
   const last = result.lines.at(-1) ?? "";
   if (result.code === 0) {
@@ -79,7 +86,6 @@ async function tellOutcome(result: RuntimeBuildResult, log: HostLog): Promise<vo
     if (answer === restart) await vscode.commands.executeCommand("swarmboard.restartWorker");
     return;
   }
-  // A failure's message names its log file; the Swarmboard log holds the lines before it.
-  const shown = await vscode.window.showErrorMessage(result.lines.slice(-6).join("\n"), "Show Log");
+  const shown = await vscode.window.showErrorMessage(failureText(result.lines), "Show Log");
   if (shown === "Show Log") log.show();
 }
