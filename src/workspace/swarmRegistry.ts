@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { swarmRecordSchema, type SwarmOwner, type SwarmRecord } from "../protocol/swarmRecord";
 import { checkId } from "./branchNames";
+import { processAlive } from "./processAlive";
 import { locateRepo } from "./repoFacts";
 
 export interface RegistryRead {
@@ -24,13 +25,8 @@ export function thisProcessOwner(): SwarmOwner {
 /** Whether the owner is alive: "unknown" when it ran on another host. */
 export function ownerLiveness(owner: SwarmOwner): "alive" | "dead" | "unknown" {
   if (owner.host !== os.hostname()) return "unknown";
-  try {
-    process.kill(owner.pid, 0);
-    return "alive";
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM" ? "alive" : "dead";
-  }
+  // Another user's process is alive; a zombie (a SIGKILLed server not yet reaped) is dead.
+  return processAlive(owner.pid) ? "alive" : "dead";
 }
 
 export class SwarmRegistry {

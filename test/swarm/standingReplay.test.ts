@@ -4,17 +4,20 @@
 // (a forced read_file is refused), and a SIGKILL in the middle of the stream loses nothing: `watch --resume` reads
 // the trigger log back, the router gets what it had not decided, and the stream read again takes only what is new.
 // A follow-up typed on stdin (/trigger) while its owner works reaches it as a message, with no router decision.
-// In the watch's own process (--no-server, the process killed). The same on the shared server (the server SIGKILLed,
-// `watch --resume` starting a new one) failed once in two cold CI-like runs and passed 12 of 12 runs since, 6 of
-// them two at once: left out until the cause is known (issue 26's note); a failure to wait now prints the trigger
-// log's and the swarm's last lines and what the watch said.
+// In the watch's own process (--no-server, the process killed), and on the shared server (the server SIGKILLed,
+// `watch --resume` starting a new one). The server variant once failed now and then (issue 26): the killed server,
+// orphaned when its first watch exited before reaping it, stayed a zombie until init reaped it (1.5-2 s here), and
+// the new server took its start lock for a live one's and exited; processAlive now counts a zombie as gone. A wait
+// that fails prints the trigger log's and the swarm's last lines, what the watch said and the server folder's log,
+// and stops at once when the watch exited.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { swarmEventSchema, type SwarmEvent } from "../../src/protocol/swarmEvents";
 import { triggerLogLineSchema, type TriggerLogLine } from "../../src/protocol/triggers";
 import { sharedModelPath } from "../runtime/runtimeTestModels";
+import { ownServerFolder, serverPidsIn } from "../serverFolder";
 import { makeSampleRepo, ofType, repoRoot } from "./swarmFixtures";
 import { recordedStream, streamFileText } from "./triggerStream";
 
@@ -45,22 +48,36 @@ async function waitForLog(
   what: string,
   match: (line: TriggerLogLine) => boolean,
   said: () => string,
+  exited: () => boolean,
 ): Promise<void> {
   const deadline = Date.now() + 5 * 60_000;
   while (!logLines(stateDir).some(match)) {
-    if (Date.now() > deadline) {
+    const gone = exited();
+    if (gone || Date.now() > deadline) {
       const tail = logLines(stateDir)
         .slice(-12)
         .map((l) => JSON.stringify(l));
       const file = path.join(stateDir, "events.jsonl");
       const last = existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").slice(-15) : [];
       throw new Error(
-        `gave up waiting for ${what} in the trigger log; its last lines:\n${tail.join("\n")}\n` +
+        `${gone ? "the watch exited" : "gave up"} waiting for ${what} in the trigger log; its last lines:\n${tail.join("\n")}\n` +
           `the swarm's last events:\n${last.join("\n")}\nthe watch said:\n${said()}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** The server folder's files, and the text of its logs and lock. */
+function serverFolderText(runtimeDir: string): string {
+  const dir = path.join(runtimeDir, "swarmboard");
+  if (!existsSync(dir)) return `no server folder ${dir}`;
+  const names = readdirSync(dir);
+  const shown = names.filter((n) => /\.(log|lock|json)$/.test(n));
+  return [
+    `the server folder holds: ${names.join(", ")}`,
+    ...shown.map((n) => `${n}:\n${readFileSync(path.join(dir, n), "utf8").slice(-4000)}`),
+  ].join("\n");
 }
 
 const ended = (lines: readonly TriggerLogLine[]) => lines.filter((l) => l.kind === "worker" && l.state === "ended");
@@ -74,6 +91,8 @@ interface Place {
   readonly killedExit: number | null;
   /** What the first watch said when it was cut short, and what the resumed one says at its start. */
   readonly said?: { readonly killed: RegExp; readonly resumed: RegExp };
+  /** More to print when a wait gives up (the server's folder and log). */
+  readonly diagnose?: () => string;
 }
 
 /** Spawns `watch` and resolves once `until` holds of the trigger log (polled), or rejects when the child exits first. */
@@ -113,6 +132,25 @@ describe("a standing swarm replays a recorded trigger stream across a SIGKILL (r
   this.timeout(10 * 60_000);
   it(shown, () =>
     replayAcrossKill({ flags: ["--no-server"], kill: (watch) => watch.kill("SIGKILL"), killedExit: null }),
+  );
+});
+
+describe("a standing swarm replays a recorded trigger stream across a SIGKILL of its server (real CLI watch, tiny ChatML model)", function () {
+  this.timeout(10 * 60_000);
+  const folder = ownServerFolder();
+  it(shown, () =>
+    replayAcrossKill({
+      flags: [],
+      kill: () => {
+        for (const pid of serverPidsIn(folder.dir)) process.kill(pid, "SIGKILL");
+      },
+      killedExit: 1,
+      said: {
+        killed: /the server closed before swarm \S+ ended; it is interrupted/,
+        resumed: /^swarm \S+: resumed; state dir .* \(on the server, /m,
+      },
+      diagnose: () => serverFolderText(folder.dir),
+    }),
   );
 });
 
@@ -173,10 +211,16 @@ async function replayAcrossKill(place: Place): Promise<void> {
     repo.stateDir,
     (lines) => ended(lines).length >= tasks,
   );
-  const said = second.output;
-  await waitForLog(repo.stateDir, "real-6's worker", (l) => l.kind === "worker" && l.thread === "real-6", said);
+  const said = () => second.output() + (place.diagnose ? `\n${place.diagnose()}` : "");
+  let secondExited = false;
+  void second.exit.then(() => (secondExited = true));
+  const exited = () => secondExited;
+  void second.reached.catch(() => undefined); // awaited below; a wait that fails first says why itself
+  const waitFor = (what: string, match: (line: TriggerLogLine) => boolean) =>
+    waitForLog(repo.stateDir, what, match, said, exited);
+  await waitFor("real-6's worker", (l) => l.kind === "worker" && l.thread === "real-6");
   // A moment for agent-10 to join the board and ask; until then the follow-up would wait on its thread (parked).
-  await waitForLog(repo.stateDir, "a later worker", (l) => l.kind === "worker" && l.agentId === "agent-12", said);
+  await waitFor("a later worker", (l) => l.kind === "worker" && l.agentId === "agent-12");
   const live = {
     id: "live-1",
     source: "diagnostic",
@@ -186,7 +230,7 @@ async function replayAcrossKill(place: Place): Promise<void> {
     text: "still wrong",
   };
   second.child.stdin!.write(`/trigger ${JSON.stringify(live)}\n`);
-  await waitForLog(repo.stateDir, "the live follow-up", (l) => l.kind === "trigger" && l.trigger.id === "live-1", said);
+  await waitFor("the live follow-up", (l) => l.kind === "trigger" && l.trigger.id === "live-1");
   second.child.stdin!.write("@answer question-1 yes\n");
   await second.reached;
   second.child.kill("SIGINT");

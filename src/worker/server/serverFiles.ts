@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import { serverPaths, type ServerPaths } from "../../core/server/serverPaths";
+import { processAlive } from "../../workspace/processAlive";
 
 /** This machine's facts, as serverPaths wants them. */
 export function thisMachinePaths(version: string, env: NodeJS.ProcessEnv = process.env): ServerPaths {
@@ -77,15 +78,8 @@ export function readToken(paths: ServerPaths): string {
   return readFileSync(paths.tokenFile, "utf8").trim();
 }
 
-/** Whether the process `pid` exists (signal 0 only asks). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+/** Whether the process `pid` runs (a zombie, killed and not yet reaped, does not: see processAlive's file). */
+export { processAlive };
 
 /**
  * Takes the start lock for this version: true when this process may start the server. A lock whose process is gone

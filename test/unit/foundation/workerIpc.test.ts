@@ -2,11 +2,13 @@
 // answers ping, and exits when its parent goes away, so a crashed VS Code never leaves a worker behind.
 import assert from "node:assert/strict";
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { pingMethod, workerReadyNotification } from "../../../src/protocol/workerRpc";
 import { RpcPeer } from "../../../src/core/rpc/rpcPeer";
 import { ChildProcessTransport } from "../../../src/host/childProcessTransport";
+// An exited process left unreaped (a zombie, in a container without init) counts as gone.
+import { processAlive as isAlive } from "../../../src/workspace/processAlive";
 
 const workerScript = path.resolve(__dirname, "../../../../dist/worker/main.js");
 
@@ -14,21 +16,6 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   if (child.exitCode !== null || child.signalCode !== null)
     return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-}
-
-/** True while the process runs; an exited process left unreaped (a zombie, in a container without init) counts as gone. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return true; // no /proc (not Linux): kill(pid, 0) is all we have
-  }
 }
 
 describe("worker process over IPC", function () {

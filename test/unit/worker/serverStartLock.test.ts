@@ -1,12 +1,14 @@
 // The shared worker's start lock on a real folder, with real processes racing for it: one server per version starts
-// however many clients start one at the same moment, a stale lock (its process gone) is taken over, a live one is not.
+// however many clients start one at the same moment, a stale lock (its process gone) is taken over, a live one is not;
+// nor is a zombie's (a server SIGKILLed and not yet reaped) taken for a live holder.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { releaseStartLock, takeStartLock } from "../../../src/worker/server/serverFiles";
+import { processAlive, releaseStartLock, takeStartLock } from "../../../src/worker/server/serverFiles";
 import type { ServerPaths } from "../../../src/core/server/serverPaths";
+import { ownerLiveness } from "../../../src/workspace/swarmRegistry";
 
 const serverFiles = path.resolve(__dirname, "../../../src/worker/server/serverFiles.js");
 
@@ -15,6 +17,24 @@ function deadPid(): number {
   const child = spawnSync(process.execPath, ["-e", "0"]);
   assert.equal(child.status, 0);
   return child.pid!;
+}
+
+/**
+ * A zombie: a child of `sleep` (which never reaps) killed. The shell forks the first sleep and execs into the second,
+ * its parent. `stop` kills the parent too; init then reaps both.
+ */
+async function zombie(): Promise<{ pid: number; stop: () => void }> {
+  const parent = spawn("sh", ["-c", "sleep 60 & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "inherit"] });
+  const pid = await new Promise<number>((resolve) =>
+    parent.stdout.setEncoding("utf8").once("data", (line: string) => resolve(Number.parseInt(line, 10))),
+  );
+  process.kill(pid, "SIGKILL");
+  const deadline = Date.now() + 10_000;
+  while (!/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) {
+    assert.ok(Date.now() < deadline, "the killed sleep became a zombie");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { pid, stop: () => parent.kill("SIGKILL") };
 }
 
 /** A process that waits for "go" on stdin, tries the lock, prints whether it won and stays alive holding it. */
@@ -73,6 +93,22 @@ describe("the shared worker's start lock", function () {
     assert.equal(readFileSync(lockFile, "utf8"), String(process.pid));
     writeFileSync(lockFile, "");
     assert.equal(takeStartLock(paths, lockFile), true);
+  });
+
+  it("takes over a lock whose holder is a zombie (signal 0 still finds it): no zombie is alive", async function () {
+    if (process.platform !== "linux") this.skip();
+    const z = await zombie();
+    try {
+      assert.doesNotThrow(() => process.kill(z.pid, 0), "signal 0 finds the zombie");
+      assert.equal(processAlive(z.pid), false);
+      assert.equal(processAlive(process.pid), true);
+      assert.equal(ownerLiveness({ pid: z.pid, host: os.hostname() }), "dead", "a swarm record's owner too");
+      writeFileSync(lockFile, String(z.pid));
+      assert.equal(takeStartLock(paths, lockFile), true);
+      assert.equal(readFileSync(lockFile, "utf8"), String(process.pid));
+    } finally {
+      z.stop();
+    }
   });
 
   it("lets exactly one of eight processes racing for a stale lock win, round after round", async () => {
