@@ -2,7 +2,7 @@
 // client of another uid refused even when it holds the token and the folder's modes were loosened to let it in.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -41,7 +41,10 @@ describe("the shared server's peer check (real Unix sockets, SO_PEERCRED)", func
   const logged: string[] = [];
 
   beforeEach(async function () {
-    dir = mkdtempSync(path.join(os.tmpdir(), "swarmboard-peers-"));
+    // As root, under /tmp itself (1777): uid 65534 must be able to walk to the socket, and TMPDIR may sit in a
+    // private folder (the fresh-machine run's is under a 0700 HOME-like tree, where it got EACCES at the door).
+    const base = process.getuid?.() === 0 && existsSync("/tmp") ? "/tmp" : os.tmpdir();
+    dir = mkdtempSync(path.join(base, "swarmboard-peers-"));
     logged.length = 0;
     server = new SocketServer({
       socketPath: path.join(dir, "server.sock"),
@@ -91,6 +94,7 @@ describe("the shared server's peer check (real Unix sockets, SO_PEERCRED)", func
     chmodSync(path.join(dir, "server.sock"), 0o666);
     const answer = await helloFromProcess(path.join(dir, "server.sock"), 65534);
     assert.equal(answer.code, 0, answer.out);
+    assert.doesNotMatch(answer.out, /^error /, "uid 65534 reached the socket (else the test proves nothing)");
     const response = JSON.parse(answer.out) as { ok: boolean; error?: { code: string; message: string } };
     assert.equal(response.ok, false, answer.out);
     assert.equal(response.error?.code, "unauthorized");
