@@ -30,6 +30,16 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
   }
 }
 
+/**
+ * Stops every swarm of this window still running (a suite's `after`): a suite that failed half-way must not leave its
+ * swarm running for the next suite's noSwarmRunning to wait out; the failure stays its own.
+ */
+export async function stopSwarmsLeftRunning(hooks: SwarmboardTestHooks): Promise<void> {
+  const running = () => hooks.swarms.store.swarms().filter((s) => s.status === "running" || s.status === "starting");
+  for (const swarm of running()) await vscode.commands.executeCommand("swarmboard.stopSwarm", { swarmId: swarm.id });
+  await waitFor("the swarms left running to stop", () => running().length === 0, 60_000);
+}
+
 /** Waits for a log line (already logged or still to come) that satisfies `match`. */
 export function waitForLogLine(
   hooks: SwarmboardTestHooks,

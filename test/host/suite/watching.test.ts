@@ -9,7 +9,7 @@ import * as vscode from "vscode";
 import { diagnosticFingerprint, diagnosticTriggerId } from "../../../src/core/diagnosticTriggers";
 import type { SwarmboardTestHooks } from "../../../src/host/testHooks";
 import type { TurnScript } from "../../../src/protocol/turnScript";
-import { swarmboard, waitFor } from "./hostApi";
+import { stopSwarmsLeftRunning, swarmboard, waitFor } from "./hostApi";
 import { swarmTrace } from "./swarmTrace";
 import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
@@ -37,7 +37,10 @@ describe("Start Watching: the editor's errors as triggers of a standing swarm", 
   let hooks: SwarmboardTestHooks;
   const diagnostics = vscode.languages.createDiagnosticCollection("swarmboard-watch-test");
 
-  after(() => diagnostics.dispose());
+  after(async () => {
+    diagnostics.dispose();
+    await stopSwarmsLeftRunning((await swarmboard()).hooks);
+  });
 
   it("routes a new error to a worker through the router, and its follow-up straight to that worker", async () => {
     hooks = (await swarmboard()).hooks;

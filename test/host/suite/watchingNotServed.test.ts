@@ -11,7 +11,7 @@ import * as vscode from "vscode";
 import { watchRecipeInput } from "../../../src/core/builtinRecipes";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { requestScreenshot } from "./automationMarkers";
-import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
+import { noSwarmRunning, stopSwarmsLeftRunning, swarmboard, waitFor } from "./hostApi";
 import { modelPath, sampleRepo } from "./reviewSwarmRun";
 
 // More waits than the budget allows: the router ends by its budget, not because its script ran out.
@@ -20,6 +20,7 @@ const tsconfig = { compilerOptions: { strict: true, noEmit: true, target: "es202
 
 describe("Start Watching: a swarm whose router's budget is spent is shown not served", function () {
   this.timeout(300_000);
+  after(async () => stopSwarmsLeftRunning((await swarmboard()).hooks));
 
   it("says not served everywhere, tells why and what to do, and lists the saved TypeScript error as waiting", async () => {
     const { hooks } = await swarmboard();

@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { watchRecipeInput } from "../../../src/core/builtinRecipes";
 import type { TurnScript } from "../../../src/protocol/turnScript";
 import { swarmTrace, waitingRouter } from "./swarmTrace";
-import { noSwarmRunning, swarmboard, waitFor } from "./hostApi";
+import { noSwarmRunning, stopSwarmsLeftRunning, swarmboard, waitFor } from "./hostApi";
 import { git, modelPath, sampleRepo } from "./reviewSwarmRun";
 
 const newTest = "the median of one value is that value";
@@ -20,6 +20,7 @@ const digest = (file: string) => createHash("sha256").update(readFileSync(file))
 
 describe("Start Watching: a save runs the recipe's tests on the checkout as it is", function () {
   this.timeout(300_000);
+  after(async () => stopSwarmsLeftRunning((await swarmboard()).hooks));
 
   it("sends a failure of a saved, uncommitted test file to the router, and leaves the checkout alone", async () => {
     const { hooks } = await swarmboard();
@@ -56,8 +57,9 @@ describe("Start Watching: a save runs the recipe's tests on the checkout as it i
       `test("${newTest}", () => assert.strictEqual(median([7]), 8));`,
       "",
     ].join("\n");
-    await editor.edit((e) => e.insert(new vscode.Position(1, 0), body));
-    assert.equal(await document.save(), true, "the editor saved the file");
+    assert.equal(await editor.edit((e) => e.insert(new vscode.Position(1, 0), body)), true, "the editor took the edit");
+    const dirty = document.isDirty;
+    assert.equal(await document.save(), true, `the editor saved the file (dirty before the save: ${dirty})`);
 
     const failure = await waitFor(
       "the saved test's failure as a trigger",
