@@ -50,7 +50,7 @@ export function watchEditorForSwarm(
   const refused = (what: string) => (error: unknown) => {
     const { code, message } = toErrorData(error);
     deps.log.warn(`${what} not taken (${code}): ${message}`);
-    if (code === "not-standing") stop();
+    if (code === "not-standing") stop("the worker says it no longer stands");
   };
   const send = (uri: vscode.Uri) => {
     const relative = insideRepository(repository, uri);
@@ -80,9 +80,12 @@ export function watchEditorForSwarm(
   });
   const ending = deps.store.onDidChange(() => {
     const status = deps.store.swarm(swarmId)?.status;
-    if (status !== undefined && status !== "starting" && status !== "running") stop();
+    if (status !== undefined && status !== "starting" && status !== "running") stop(`it is ${status}`);
   });
-  const stop = () => {
+  // Said in the log (why errors stop reaching a swarm), except when the window closes and the log goes with it.
+  const stop = (why?: string) => {
+    if (stopped) return;
+    if (why !== undefined) deps.log.info(`stopped watching the editor for swarm ${swarmId}: ${why}`);
     stopped = true;
     watching.delete(swarmId);
     diagnosticsChanged.dispose();
@@ -91,5 +94,5 @@ export function watchEditorForSwarm(
   };
   // What is already wrong when watching starts is news too.
   for (const [uri] of vscode.languages.getDiagnostics()) send(uri);
-  return { dispose: stop };
+  return { dispose: () => stop() };
 }
