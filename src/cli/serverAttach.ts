@@ -1,8 +1,10 @@
 // `swarmboard run --server` and `swarmboard mcp --server`: attach to the user's shared worker of this version, or
 // start one detached (`swarmboard serve`, its output appended to a log beside the socket) and attach once it listens.
-// Several clients may start one at once: the server's start lock lets one serve and the others exit at once.
+// Several clients may start one at once: the server's start lock lets one serve and the others exit at once. One
+// that fails to start is reported at once with its log's last lines (src/core/server/startedServer.ts).
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { awaitStartedServer, type ServerExit, type StartedServer } from "../core/server/startedServer";
 import { extensionVersion } from "../protocol/buildInfo";
 import type { clientKinds } from "../protocol/serverRpc";
 import { ensurePrivateDir, thisMachinePaths } from "../worker/server/serverFiles";
@@ -12,19 +14,30 @@ import { connectToServer, NoServerError, type ServerConnection } from "./serverC
 const serverStartMs = 120_000;
 
 /** Starts `swarmboard serve` detached from this process: it outlives this client. */
-function startServer(log: (line: string) => void): void {
+function startServer(log: (line: string) => void): StartedServer & { logFile: string; socket: string } {
   const paths = thisMachinePaths(extensionVersion);
   ensurePrivateDir(paths.dir);
-  const logFile = paths.infoFile.replace(/\.json$/, ".log");
-  const out = openSync(logFile, "a", 0o600);
+  const out = openSync(paths.logFile, "a", 0o600);
+  const from = fstatSync(out).size;
+  let exit: ServerExit | undefined;
+  let spawnError = "";
   try {
     // This bundle's own entry point (dist/cli/main.js): the server is of this client's version.
-    const child = spawn(process.execPath, [process.argv[1]!, "serve"], {
-      detached: true,
-      stdio: ["ignore", out, out],
+    const child = spawn(process.execPath, [process.argv[1]!, "serve"], { detached: true, stdio: ["ignore", out, out] });
+    child.once("exit", (code, signal) => (exit = { code, signal }));
+    child.once("error", (error) => {
+      spawnError = `${process.execPath} could not be started: ${error.message}\n`;
+      exit = { code: -1, signal: null };
     });
     child.unref();
-    log(`started the Swarmboard server (pid ${child.pid ?? "?"}); its log: ${logFile}`);
+    log(`started the Swarmboard server (pid ${child.pid ?? "?"}); its log: ${paths.logFile}`);
+    return {
+      pid: child.pid,
+      exit: () => exit,
+      logSince: () => spawnError + readFileSync(paths.logFile).subarray(from).toString("utf8"),
+      logFile: paths.logFile,
+      socket: paths.socket,
+    };
   } finally {
     closeSync(out);
   }
@@ -34,19 +47,19 @@ export async function attachToServer(
   client: (typeof clientKinds)[number],
   log: (line: string) => void,
 ): Promise<ServerConnection> {
-  try {
-    return await connectToServer(client);
-  } catch (err) {
-    if (!(err instanceof NoServerError)) throw err;
-  }
-  startServer(log);
-  const deadline = Date.now() + serverStartMs;
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 250));
-    try {
-      return await connectToServer(client);
-    } catch (err) {
-      if (!(err instanceof NoServerError) || Date.now() > deadline) throw err;
-    }
-  }
+  const attempt = () =>
+    connectToServer(client).catch((err: unknown) => {
+      if (err instanceof NoServerError) return undefined;
+      throw err;
+    });
+  const first = await attempt();
+  if (first) return first;
+  const started = startServer(log);
+  return awaitStartedServer({
+    started,
+    connect: attempt,
+    socket: started.socket,
+    logFile: started.logFile,
+    limitMs: serverStartMs,
+  });
 }

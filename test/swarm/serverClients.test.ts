@@ -148,7 +148,7 @@ describe("every client on the shared worker (run --server, mcp --server)", funct
     );
     // The server saw the two server runs and the status call, and not the --no-server run.
     assert.doesNotMatch(inProcess.stdout, /on the server/);
-    const serverLog = readFileSync(thisMachinePaths(extensionVersion).infoFile.replace(/\.json$/, ".log"), "utf8");
+    const serverLog = readFileSync(thisMachinePaths(extensionVersion).logFile, "utf8");
     assert.equal(serverLog.match(/client \d+ attached \(cli,/g)?.length, 3, serverLog);
   });
 

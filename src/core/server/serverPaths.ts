@@ -24,6 +24,8 @@ export interface ServerPaths {
   readonly tokenFile: string;
   /** The running server's facts (pid, version, socket), for `serve --status` and `--stop`. */
   readonly infoFile: string;
+  /** Where a started server's output goes (appended: each server that starts adds to it). */
+  readonly logFile: string;
 }
 
 /** Unix socket paths longer than this are refused by the OS (sun_path is 104 bytes on macOS, 108 on Linux). */
@@ -48,6 +50,7 @@ export function serverPaths(machine: MachineFacts, version: string): ServerPaths
       socket: `\\\\.\\pipe\\swarmboard-${user}-${v}`,
       tokenFile: join(dir, "token", "\\"),
       infoFile: join(dir, `server-${v}.json`, "\\"),
+      logFile: join(dir, `server-${v}.log`, "\\"),
     };
   }
   const preferred =
@@ -66,5 +69,6 @@ export function serverPaths(machine: MachineFacts, version: string): ServerPaths
     socket: join(dir, socketName, "/"),
     tokenFile: join(dir, "token", "/"),
     infoFile: join(dir, `server-${v}.json`, "/"),
+    logFile: join(dir, `server-${v}.log`, "/"),
   };
 }

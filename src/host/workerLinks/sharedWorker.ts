@@ -3,7 +3,7 @@
 // in order; a connection that fails or closes ends the link like an exit, so the supervisor's restart budget applies
 // (and the next connect starts one server for the machine: the server's start lock lets only one start).
 import { spawn } from "node:child_process";
-import { mkdirSync, openSync, closeSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import type { Disposable } from "../../core/disposable";
@@ -11,6 +11,7 @@ import { LineTransport } from "../../core/rpc/lineTransport";
 import { RpcPeer } from "../../core/rpc/rpcPeer";
 import type { Transport } from "../../core/rpc/transport";
 import { serverPaths, type ServerPaths } from "../../core/server/serverPaths";
+import { awaitStartedServer, type ServerExit, type StartedServer } from "../../core/server/startedServer";
 import { helloMethod } from "../../protocol/serverRpc";
 import type { LinkLog, WorkerEnd, WorkerLink } from "./workerLink";
 
@@ -76,17 +77,30 @@ function connectOnce(socketPath: string): Promise<net.Socket | undefined> {
 }
 
 /** Starts `--serve` detached (its output appended to a log beside the socket); several windows may race: one wins. */
-function startServer(workerScript: string, paths: ServerPaths, log: LinkLog): void {
+function startServer(workerScript: string, paths: ServerPaths, log: LinkLog): StartedServer {
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
-  const out = openSync(paths.infoFile.replace(/\.json$/, ".log"), "a", 0o600);
+  const out = openSync(paths.logFile, "a", 0o600);
+  const from = fstatSync(out).size;
+  let exit: ServerExit | undefined;
+  let spawnError = "";
   try {
     const child = spawn(process.execPath, [workerScript, "--serve"], {
       detached: true,
       stdio: ["ignore", out, out],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
     });
+    child.once("exit", (code, signal) => (exit = { code, signal }));
+    child.once("error", (error) => {
+      spawnError = `${process.execPath} could not be started: ${error.message}\n`;
+      exit = { code: -1, signal: null };
+    });
     child.unref();
     log.log("info", `starting the shared worker (pid ${child.pid ?? "?"}) on ${paths.socket}`);
+    return {
+      pid: child.pid,
+      exit: () => exit,
+      logSince: () => spawnError + readFileSync(paths.logFile).subarray(from).toString("utf8"),
+    };
   } finally {
     closeSync(out);
   }
@@ -95,14 +109,13 @@ function startServer(workerScript: string, paths: ServerPaths, log: LinkLog): vo
 async function connectOrStart(workerScript: string, paths: ServerPaths, log: LinkLog): Promise<net.Socket> {
   const first = await connectOnce(paths.socket);
   if (first) return first;
-  startServer(workerScript, paths, log);
-  const deadline = Date.now() + serverStartMs;
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    const socket = await connectOnce(paths.socket);
-    if (socket) return socket;
-  }
-  throw new Error(`the shared worker did not listen on ${paths.socket} within ${serverStartMs / 1000} s`);
+  return awaitStartedServer({
+    started: startServer(workerScript, paths, log),
+    connect: () => connectOnce(paths.socket),
+    socket: paths.socket,
+    logFile: paths.logFile,
+    limitMs: serverStartMs,
+  });
 }
 
 export function connectSharedWorker(workerScript: string, version: string, log: LinkLog): WorkerLink {

@@ -72,7 +72,7 @@ async function launchPosting(hooks: Hooks): Promise<{ swarmId?: string; refused?
 
 /** The server's own log (beside its socket): one "serving on" line per server that started. */
 function serversStarted(): number {
-  const log = sharedServerPaths(bundleVersion).infoFile.replace(/\.json$/, ".log");
+  const log = sharedServerPaths(bundleVersion).logFile;
   return readFileSync(log, "utf8")
     .split("\n")
     .filter((l) => l.includes("serving on")).length;
