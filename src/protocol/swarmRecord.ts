@@ -9,7 +9,12 @@ export const swarmOutcomeSchema = z.enum(["completed", "budget", "stopped", "fai
 export type SwarmOutcome = z.infer<typeof swarmOutcomeSchema>;
 
 /** The process that runs (or ran) the swarm: a record without an end whose owner is gone was interrupted. */
-export const swarmOwnerSchema = z.object({ pid: z.number().int().positive(), host: z.string() });
+export const swarmOwnerSchema = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  /** What tells this process from a later one with its pid (src/workspace/processAlive.ts); older records lack it. */
+  started: z.string().optional(),
+});
 export type SwarmOwner = z.infer<typeof swarmOwnerSchema>;
 
 export const swarmRecordSchema = z.object({

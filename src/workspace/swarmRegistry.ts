@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { swarmRecordSchema, type SwarmOwner, type SwarmRecord } from "../protocol/swarmRecord";
 import { checkId } from "./branchNames";
-import { processAlive } from "./processAlive";
+import { processIdentity, sameProcess } from "./processAlive";
 import { locateRepo } from "./repoFacts";
 
 export interface RegistryRead {
@@ -19,14 +19,20 @@ export interface RegistryRead {
 
 /** The owner of a swarm run in this process. */
 export function thisProcessOwner(): SwarmOwner {
-  return { pid: process.pid, host: os.hostname() };
+  ownIdentity ??= { started: processIdentity(process.pid) };
+  const { started } = ownIdentity;
+  return { pid: process.pid, host: os.hostname(), ...(started !== undefined ? { started } : {}) };
 }
+
+/** This process's identity, asked once (on macOS it runs `ps`). */
+let ownIdentity: { started: string | undefined } | undefined;
 
 /** Whether the owner is alive: "unknown" when it ran on another host. */
 export function ownerLiveness(owner: SwarmOwner): "alive" | "dead" | "unknown" {
   if (owner.host !== os.hostname()) return "unknown";
-  // Another user's process is alive; a zombie (a SIGKILLed server not yet reaped) is dead.
-  return processAlive(owner.pid) ? "alive" : "dead";
+  // Another user's process is alive; a zombie (a SIGKILLed server not yet reaped) is dead, and so is a process that
+  // holds the owner's pid now but is not the owner (a reboot, pids wrapped around).
+  return sameProcess(owner.pid, owner.started) ? "alive" : "dead";
 }
 
 export class SwarmRegistry {

@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import { serverPaths, type ServerPaths } from "../../core/server/serverPaths";
-import { processAlive } from "../../workspace/processAlive";
+import { processAlive, processIdentity, sameProcess } from "../../workspace/processAlive";
 
 /** This machine's facts, as serverPaths wants them. */
 export function thisMachinePaths(version: string, env: NodeJS.ProcessEnv = process.env): ServerPaths {
@@ -92,13 +92,14 @@ export { processAlive };
  */
 export function takeStartLock(paths: ServerPaths, lockFile = `${paths.infoFile}.lock`): boolean {
   const mine = `${lockFile}.${process.pid}`;
-  writeFileSync(mine, String(process.pid), { mode: 0o600 });
+  // The pid, and on its second line what tells this process from a later one with the same pid (processAlive.ts).
+  writeFileSync(mine, `${process.pid}\n${processIdentity(process.pid) ?? ""}`, { mode: 0o600 });
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (linkLock(mine, lockFile)) return true;
       const holder = lockHolder(lockFile);
       if (holder === "gone") continue;
-      if (holder > 0 && processAlive(holder)) return false;
+      if (holderRuns(holder)) return false;
       if (!takeOverStale(lockFile, holder)) return false;
     }
     return false;
@@ -117,18 +118,24 @@ function linkLock(mine: string, lockFile: string): boolean {
   }
 }
 
-function lockHolder(file: string): number | "gone" {
+/** The lock's text ("pid" from older servers, "pid\nidentity" now), or "gone". */
+function lockHolder(file: string): string | "gone" {
   try {
-    const pid = Number.parseInt(readFileSync(file, "utf8"), 10);
-    return Number.isInteger(pid) ? pid : 0;
+    return readFileSync(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return "gone";
     throw err;
   }
 }
 
-/** Renames the stale lock of `holder` aside: false when a racer got there first or its lock was not the stale one. */
-function takeOverStale(lockFile: string, holder: number): boolean {
+function holderRuns(holder: string): boolean {
+  const [pidText = "", identity = ""] = holder.split("\n");
+  const pid = Number.parseInt(pidText, 10);
+  return Number.isInteger(pid) && pid > 0 && sameProcess(pid, identity.trim() === "" ? undefined : identity.trim());
+}
+
+/** Renames the stale lock `holder` aside: false when a racer got there first or its lock was not the stale one. */
+function takeOverStale(lockFile: string, holder: string): boolean {
   const aside = `${lockFile}.stale.${process.pid}`;
   try {
     renameSync(lockFile, aside);

@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { processAlive, releaseStartLock, takeStartLock } from "../../../src/worker/server/serverFiles";
 import type { ServerPaths } from "../../../src/core/server/serverPaths";
-import { ownerLiveness } from "../../../src/workspace/swarmRegistry";
+import { ownerLiveness, thisProcessOwner } from "../../../src/workspace/swarmRegistry";
+import { processIdentity } from "../../../src/workspace/processAlive";
 
 const serverFiles = path.resolve(__dirname, "../../../src/worker/server/serverFiles.js");
 
@@ -67,6 +68,9 @@ function racer(lockFile: string): { ready: Promise<void>; go: () => void; won: P
   };
 }
 
+/** What this process writes into the lock: its pid and its identity. */
+const ours = () => `${process.pid}\n${processIdentity(process.pid) ?? ""}`;
+
 describe("the shared worker's start lock", function () {
   this.timeout(60_000);
   let dir: string;
@@ -81,7 +85,7 @@ describe("the shared worker's start lock", function () {
 
   it("is taken once, refused while its holder lives, and released only by its holder", () => {
     assert.equal(takeStartLock(paths, lockFile), true);
-    assert.equal(readFileSync(lockFile, "utf8"), String(process.pid));
+    assert.equal(readFileSync(lockFile, "utf8"), ours());
     assert.equal(takeStartLock(paths, lockFile), false, "a live holder (this process) keeps it");
     releaseStartLock(paths, lockFile);
     assert.equal(takeStartLock(paths, lockFile), true);
@@ -90,7 +94,7 @@ describe("the shared worker's start lock", function () {
   it("takes over a lock whose process is gone, and one left empty or unreadable as a pid", () => {
     writeFileSync(lockFile, String(deadPid()));
     assert.equal(takeStartLock(paths, lockFile), true);
-    assert.equal(readFileSync(lockFile, "utf8"), String(process.pid));
+    assert.equal(readFileSync(lockFile, "utf8"), ours());
     writeFileSync(lockFile, "");
     assert.equal(takeStartLock(paths, lockFile), true);
   });
@@ -105,10 +109,30 @@ describe("the shared worker's start lock", function () {
       assert.equal(ownerLiveness({ pid: z.pid, host: os.hostname() }), "dead", "a swarm record's owner too");
       writeFileSync(lockFile, String(z.pid));
       assert.equal(takeStartLock(paths, lockFile), true);
-      assert.equal(readFileSync(lockFile, "utf8"), String(process.pid));
+      assert.equal(readFileSync(lockFile, "utf8"), ours());
     } finally {
       z.stop();
     }
+  });
+
+  it("takes over a lock whose pid now names another process (a reboot, pids wrapped), and keeps an older lock's", function () {
+    const identity = processIdentity(process.pid);
+    if (identity === undefined) this.skip(); // Windows: the pid alone decides
+    assert.match(identity!, process.platform === "linux" ? /^[0-9a-f-]*:\d+$/ : /^ps:.+\d$/);
+    assert.equal(processIdentity(process.pid), identity, "the same process, the same identity");
+    // A live pid (pid 1 runs on every system) written by a process that was not it: the lock is stale.
+    assert.notEqual(processIdentity(1), identity);
+    writeFileSync(lockFile, `1\n${identity}`);
+    assert.equal(takeStartLock(paths, lockFile), true);
+    assert.equal(readFileSync(lockFile, "utf8"), ours());
+    // The holder itself, named with its identity, keeps it; so does a live pid in an older server's lock (no identity).
+    assert.equal(takeStartLock(paths, lockFile), false);
+    writeFileSync(lockFile, "1");
+    assert.equal(takeStartLock(paths, lockFile), false);
+    // A swarm record's owner: dead once its pid names another process.
+    assert.equal(ownerLiveness({ pid: 1, host: os.hostname(), started: identity! }), "dead");
+    assert.equal(ownerLiveness(thisProcessOwner()), "alive");
+    assert.equal(thisProcessOwner().started, identity);
   });
 
   it("lets exactly one of eight processes racing for a stale lock win, round after round", async () => {
