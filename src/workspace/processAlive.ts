@@ -40,8 +40,14 @@ export function processIdentity(pid: number): string | undefined {
     const started = procStat(pid)?.startTicks;
     return started === undefined ? undefined : `${bootId()}:${started}`;
   }
-  if (process.platform === "win32") return undefined;
-  // macOS, the BSDs: the start time `ps` reports (to the second; fixed at the start, whatever the clock does later).
+  return process.platform === "win32" ? undefined : psIdentity(pid);
+}
+
+/**
+ * macOS, the BSDs (and any system with a POSIX `ps`): the start time `ps` reports, to the second, fixed when the
+ * process started whatever the clock does later. Undefined when `ps` is missing or the pid does not run.
+ */
+export function psIdentity(pid: number): string | undefined {
   const ps = spawnSync("ps", ["-o", "lstart=", "-p", String(pid)], { encoding: "utf8", timeout: 5_000 });
   const started = ps.status === 0 ? ps.stdout.trim() : "";
   return started === "" ? undefined : `ps:${started}`;

@@ -12,7 +12,8 @@ import { startSwarmMethod, swarmEventsNotification } from "../../protocol/swarmR
 import { pingMethod, workerLogNotification } from "../../protocol/workerRpc";
 import { processRuntime } from "../swarm/processRuntime";
 import { WorkerService } from "../workerService";
-import { readOrMakeToken, releaseStartLock, takeStartLock, thisMachinePaths } from "./serverFiles";
+import { readOrMakeToken, thisMachinePaths } from "./serverFiles";
+import { releaseStartLock, takeStartLock } from "./startLock";
 import { SocketServer } from "./socketServer";
 
 /** A swarm's events go to the connections that follow it; a launch or resume makes its connection follow it. */

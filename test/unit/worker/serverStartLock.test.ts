@@ -3,15 +3,16 @@
 // nor is a zombie's (a server SIGKILLed and not yet reaped) taken for a live holder.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { processAlive, releaseStartLock, takeStartLock } from "../../../src/worker/server/serverFiles";
+import { processAlive } from "../../../src/worker/server/serverFiles";
+import { releaseStartLock, takeStartLock } from "../../../src/worker/server/startLock";
 import type { ServerPaths } from "../../../src/core/server/serverPaths";
 import { ownerLiveness, thisProcessOwner } from "../../../src/workspace/swarmRegistry";
-import { processIdentity } from "../../../src/workspace/processAlive";
+import { processIdentity, psIdentity } from "../../../src/workspace/processAlive";
 
-const serverFiles = path.resolve(__dirname, "../../../src/worker/server/serverFiles.js");
+const startLock = path.resolve(__dirname, "../../../src/worker/server/startLock.js");
 
 /** A pid that surely belongs to no process now: a child that has exited. */
 function deadPid(): number {
@@ -29,8 +30,13 @@ async function zombie(): Promise<{ pid: number; stop: () => void }> {
   const pid = await new Promise<number>((resolve) =>
     parent.stdout.setEncoding("utf8").once("data", (line: string) => resolve(Number.parseInt(line, 10))),
   );
-  process.kill(pid, "SIGKILL");
+  // Killed while the shell still runs (before its exec), the child would be reaped by it and never be a zombie.
   const deadline = Date.now() + 10_000;
+  while (readFileSync(`/proc/${parent.pid}/comm`, "utf8").trim() !== "sleep") {
+    assert.ok(Date.now() < deadline, "the shell became the second sleep");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  process.kill(pid, "SIGKILL");
   while (!/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) {
     assert.ok(Date.now() < deadline, "the killed sleep became a zombie");
     await new Promise((r) => setTimeout(r, 20));
@@ -41,7 +47,7 @@ async function zombie(): Promise<{ pid: number; stop: () => void }> {
 /** A process that waits for "go" on stdin, tries the lock, prints whether it won and stays alive holding it. */
 function racer(lockFile: string): { ready: Promise<void>; go: () => void; won: Promise<boolean>; stop: () => void } {
   const script = `
-    const { takeStartLock } = require(${JSON.stringify(serverFiles)});
+    const { takeStartLock } = require(${JSON.stringify(startLock)});
     process.stdout.write("ready\\n");
     process.stdin.once("data", () => {
       const won = takeStartLock({ infoFile: "unused" }, ${JSON.stringify(lockFile)});
@@ -135,8 +141,32 @@ describe("the shared worker's start lock", function () {
     assert.equal(thisProcessOwner().started, identity);
   });
 
+  it("tells processes apart by ps's start time where /proc has none (macOS, the BSDs)", function () {
+    const ps = spawnSync("ps", ["-o", "lstart=", "-p", String(process.pid)], { encoding: "utf8" });
+    if (ps.error) this.skip(); // no ps on this system (a slim container); macOS and the BSDs always have one
+    const mine = psIdentity(process.pid);
+    assert.match(mine ?? "", /^ps:\S.*\d$/, "this process's start time");
+    assert.equal(psIdentity(process.pid), mine);
+    assert.notEqual(psIdentity(1), mine, "pid 1 started before this process");
+    assert.equal(psIdentity(deadPid()), undefined, "no identity for a pid that runs no process");
+  });
+
+  it("clears a steal lock left by a racer that died while removing a stale lock, and yields to a live one's", () => {
+    const steal = `${lockFile}.steal`;
+    writeFileSync(lockFile, String(deadPid()));
+    writeFileSync(steal, String(deadPid()));
+    assert.equal(takeStartLock(paths, lockFile), true, "the dead stealer's steal lock does not block forever");
+    assert.equal(readFileSync(lockFile, "utf8"), ours());
+    assert.equal(existsSync(steal), false);
+    // A live racer (this process, as far as the lock can tell) is removing the stale lock: it wins, not us.
+    writeFileSync(lockFile, String(deadPid()));
+    writeFileSync(steal, ours());
+    assert.equal(takeStartLock(paths, lockFile), false);
+    assert.equal(readFileSync(steal, "utf8"), ours(), "the live stealer's steal lock is left alone");
+  });
+
   it("lets exactly one of eight processes racing for a stale lock win, round after round", async () => {
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < 10; round++) {
       writeFileSync(lockFile, String(deadPid()));
       const racers = Array.from({ length: 8 }, () => racer(lockFile));
       try {
