@@ -27,6 +27,8 @@ export type PingResult = z.output<typeof pingMethod.result>;
 export interface WorkerExit {
   readonly how: string;
   readonly shared: boolean;
+  /** The supervisor leaves it stopped (it could not start, or crashed too often) until the person restarts it. */
+  readonly leftStopped: boolean;
 }
 
 export class WorkerProcess implements vscode.Disposable {
@@ -153,7 +155,7 @@ export class WorkerProcess implements vscode.Disposable {
     running.close();
   }
 
-  private onExit(link: WorkerLink, { code, signal, how }: WorkerEnd): void {
+  private onExit(link: WorkerLink, { code, signal, how, startFailed }: WorkerEnd): void {
     const peer = link.peer;
     const level = code === 0 || this.disposed ? "info" : "error";
     const who = link.kind === "shared" ? "connection to the shared worker" : "worker";
@@ -168,28 +170,45 @@ export class WorkerProcess implements vscode.Disposable {
     });
     peer.dispose();
     if (this.running === link) this.running = undefined;
-    if (!this.disposed) this.exitEmitter.fire({ how: `exited with ${how}`, shared: link.kind === "shared" });
     const crashed = !this.disposed && !this.stopping.has(link);
-    if (!crashed) {
-      this.setState({ state: "exited", reason: `exited with ${how}` });
-      return;
-    }
-    if (crash.kind !== "crash") {
-      this.onBadBinary(crash.kind, crash.message);
-      return;
-    }
-    if (this.restarts.take(Date.now())) {
-      this.log.warn(
-        `restarting the worker (${this.restarts.used(Date.now())} of ${this.restarts.limit} restarts allowed in 3 minutes)`,
+    // Decided before the exit is told: a listener that would ask the next worker something must not start one
+    // the supervisor leaves stopped.
+    const next: "exited" | "bad-binary" | "start-failed" | "restart" | "give-up" = !crashed
+      ? "exited"
+      : crash.kind !== "crash"
+        ? "bad-binary"
+        : startFailed !== undefined
+          ? "start-failed"
+          : this.restarts.take(Date.now())
+            ? "restart"
+            : "give-up";
+    const leftStopped = next === "start-failed" || next === "give-up";
+    if (!this.disposed)
+      this.exitEmitter.fire({ how: `exited with ${how}`, shared: link.kind === "shared", leftStopped });
+    if (next === "exited") this.setState({ state: "exited", reason: `exited with ${how}` });
+    else if (next === "bad-binary" && crash.kind !== "crash") this.onBadBinary(crash.kind, crash.message);
+    else if (next === "restart") this.restartSoon(how);
+    else if (leftStopped)
+      // A server that failed at its start (the log has its last lines) would fail the same way again.
+      this.leaveStopped(
+        next === "start-failed"
+          ? `could not be started: ${startFailed}`
+          : `crashed ${this.restarts.limit + 1} times in 3 minutes (last: ${how}); left stopped`,
       );
-      this.setState({ state: "exited", reason: `crashed (${how}); restarting` });
-      this.restartTimer = setTimeout(() => {
-        this.restartTimer = undefined;
-        if (!this.disposed && !this.running) this.ensureStarted();
-      }, 500);
-      return;
-    }
-    const reason = `crashed ${this.restarts.limit + 1} times in 3 minutes (last: ${how}); left stopped`;
+  }
+
+  private restartSoon(how: string): void {
+    this.log.warn(
+      `restarting the worker (${this.restarts.used(Date.now())} of ${this.restarts.limit} restarts allowed in 3 minutes)`,
+    );
+    this.setState({ state: "exited", reason: `crashed (${how}); restarting` });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (!this.disposed && !this.running) this.ensureStarted();
+    }, 500);
+  }
+
+  private leaveStopped(reason: string): void {
     this.log.error(`worker ${reason}`);
     this.setState({ state: "exited", reason });
     this.gaveUpEmitter.fire(reason);

@@ -30,7 +30,15 @@ export interface ServerWait<T> {
 }
 
 /** The server this client started did not come up: why, with its log's last lines. */
-export class ServerStartError extends Error {}
+export class ServerStartError extends Error {
+  constructor(
+    message: string,
+    /** One line for a notification: what happened and the last thing the server said. */
+    readonly headline: string,
+  ) {
+    super(message);
+  }
+}
 
 const logLines = 12;
 
@@ -41,6 +49,15 @@ function lastLines(text: string): string {
     .slice(-logLines)
     .map((l) => `  ${l}`)
     .join("\n")}`;
+}
+
+/** The server's last words, when it wrote any. */
+function lastWords(text: string): string {
+  const last = text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .at(-1);
+  return last === undefined ? "" : `: ${last.trim()}`;
 }
 
 function exitText(exit: ServerExit): string {
@@ -64,6 +81,7 @@ export async function awaitStartedServer<T>(wait: ServerWait<T>): Promise<T> {
         `${who} ${exitText(exit)} before it listened on ${wait.socket}. ${lastLines(wait.started.logSince())}\n` +
           `Its whole log: ${wait.logFile}. Fix what it says and try again, or run without the shared server ` +
           "(`--no-server` on the command line, the setting swarmboard.sharedWorker off in the editor).",
+        `its server ${exitText(exit)} at its start${lastWords(wait.started.logSince())}`,
       );
     if (now() > deadline)
       throw new ServerStartError(
@@ -71,6 +89,7 @@ export async function awaitStartedServer<T>(wait: ServerWait<T>): Promise<T> {
           `${exit === undefined ? " and still runs" : ""}. ${lastLines(wait.started.logSince())}\n` +
           `Its whole log: ${wait.logFile}. See \`swarmboard serve --status\`, or run without the shared server ` +
           "(`--no-server` on the command line, the setting swarmboard.sharedWorker off in the editor).",
+        `its server did not listen within ${Math.round(wait.limitMs / 1000)} s${lastWords(wait.started.logSince())}`,
       );
   }
 }

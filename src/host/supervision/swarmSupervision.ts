@@ -25,14 +25,21 @@ export function superviseSwarms(
     if (picked === restartAction) worker.restart("restarted by the user");
   };
   return vscode.Disposable.from(
-    worker.onDidExit(({ how, shared }) => {
+    worker.onDidExit(({ how, shared, leftStopped }) => {
       // The swarms lived in that process: nothing more will come for them, so they end as interrupted and keep
       // no live state (the end notice offers what to do next).
       if (!shared) for (const view of store.swarms()) store.interrupt(view.id, `the worker ${how}`);
+      // Asking the shared worker would start a connection the supervisor leaves stopped: this window cannot follow
+      // them now, whatever the server does.
+      else if (leftStopped)
+        for (const view of store.swarms()) store.interrupt(view.id, "this window cannot reach the shared worker");
       else void interruptUnlessServed(worker, store, log);
     }),
     worker.onDidGiveUp(
-      (reason) => void offerRestart(`Swarmboard: the worker ${reason}. See the Swarmboard output for why.`),
+      (reason) =>
+        void offerRestart(
+          `Swarmboard: the worker ${reason}${reason.endsWith(".") ? "" : "."} See the Swarmboard output for why.`,
+        ),
     ),
     stuck.onDidReport(({ swarmId, quietMs, liveAgents }) => {
       const text = `Swarmboard: the worker looks stuck: swarm ${swarmId} has ${liveAgents} live agents and sent no progress for ${Math.round(quietMs / 1000)} s.`;

@@ -11,7 +11,12 @@ import { LineTransport } from "../../core/rpc/lineTransport";
 import { RpcPeer } from "../../core/rpc/rpcPeer";
 import type { Transport } from "../../core/rpc/transport";
 import { serverPaths, type ServerPaths } from "../../core/server/serverPaths";
-import { awaitStartedServer, type ServerExit, type StartedServer } from "../../core/server/startedServer";
+import {
+  awaitStartedServer,
+  ServerStartError,
+  type ServerExit,
+  type StartedServer,
+} from "../../core/server/startedServer";
 import { helloMethod } from "../../protocol/serverRpc";
 import type { LinkLog, WorkerEnd, WorkerLink } from "./workerLink";
 
@@ -128,11 +133,12 @@ export function connectSharedWorker(workerScript: string, version: string, log: 
   let socket: net.Socket | undefined;
   let pid: number | undefined;
   let over = false;
-  const end = (how: string) => {
+  const end = (how: string, startFailed?: string) => {
     if (over) return;
     over = true;
     socket?.destroy();
-    for (const listener of ended.splice(0)) listener({ code: null, signal: null, how });
+    for (const listener of ended.splice(0))
+      listener({ code: null, signal: null, how, ...(startFailed !== undefined ? { startFailed } : {}) });
   };
   void (async () => {
     socket = await connectOrStart(workerScript, paths, log);
@@ -145,7 +151,12 @@ export function connectSharedWorker(workerScript: string, version: string, log: 
     pid = hello.pid;
     log.log("info", `attached to the shared worker (pid ${hello.pid}) as client ${hello.clientId}`);
     gate.openGate();
-  })().catch((err: Error) => end(`could not reach the shared worker: ${err.message}`));
+  })().catch((err: Error) =>
+    end(
+      `could not reach the shared worker: ${err.message}`,
+      err instanceof ServerStartError ? err.headline : undefined,
+    ),
+  );
   return {
     kind: "shared",
     peer,

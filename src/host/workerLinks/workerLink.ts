@@ -8,6 +8,11 @@ export interface WorkerEnd {
   readonly signal: NodeJS.Signals | null;
   /** For the log and the state: "code 0", "signal SIGKILL", "the shared worker closed the connection". */
   readonly how: string;
+  /**
+   * The shared worker's server, started for this window, exited before it listened (or never listened), in one line
+   * for the person: starting it again would end the same way, so the supervisor says why and waits for the person.
+   */
+  readonly startFailed?: string;
 }
 
 export interface WorkerLink {

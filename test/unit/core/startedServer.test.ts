@@ -41,6 +41,16 @@ function waitOn(scene: Scene): { wait: ServerWait<string>; polls: () => number }
   return { wait, polls: () => polls };
 }
 
+/** The wait's error, which it must end with. */
+async function failure(wait: ServerWait<string>): Promise<ServerStartError> {
+  const error = await awaitStartedServer(wait).then(
+    () => assert.fail("the wait connected to a server that never listened"),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof ServerStartError, String(error));
+  return error;
+}
+
 describe("waiting for a server this client started", () => {
   it("connects once the server listens", async () => {
     const { wait, polls } = waitOn({ listensAt: 3 });
@@ -69,22 +79,24 @@ describe("waiting for a server this client started", () => {
     assert.doesNotMatch(error.message, /line 9\n/);
     assert.match(error.message, /Its whole log: \/run\/user\/1000\/swarmboard\/server-1\.0\.0\.log\./);
     assert.match(error.message, /--no-server.*swarmboard\.sharedWorker off/);
+    assert.equal(error.headline, "its server exited with code 1 at its start: swarmboard: EACCES on token");
   });
 
   it("says a server killed by a signal (SIGILL: a runtime this CPU cannot run) and one that wrote nothing", async () => {
     const { wait } = waitOn({ exitsAt: { poll: 1, exit: { code: null, signal: "SIGILL" } } });
-    await assert.rejects(
-      awaitStartedServer(wait),
-      /was killed by SIGILL before it listened[^]*It wrote nothing to its log/,
-    );
+    const error = await failure(wait);
+    assert.match(error.message, /was killed by SIGILL before it listened[^]*It wrote nothing to its log/);
+    assert.equal(error.headline, "its server was killed by SIGILL at its start");
   });
 
   it("gives up at the limit on a server that runs and never listens, saying it still runs", async () => {
     const { wait, polls } = waitOn({ log: "loading the runtime\n" });
-    await assert.rejects(
-      awaitStartedServer(wait),
+    const error = await failure(wait);
+    assert.match(
+      error.message,
       /did not listen on \S+ within 10 s and still runs\. The last lines of its log:\n {2}loading the runtime\n/,
     );
+    assert.equal(error.headline, "its server did not listen within 10 s: loading the runtime");
     assert.equal(polls(), 41, "it polled every 250 ms until past the limit");
   });
 });
