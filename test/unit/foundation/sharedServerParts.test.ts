@@ -78,12 +78,13 @@ describe("where the shared worker listens (serverPaths)", () => {
     tmpDir: "/tmp",
   };
 
-  it("uses XDG_RUNTIME_DIR on Linux, one socket per version, token and info beside it", () => {
+  it("uses XDG_RUNTIME_DIR on Linux, one socket per version, token, info and log beside it", () => {
     assert.deepEqual(serverPaths(linux, "0.1.0"), {
       dir: "/run/user/1000/swarmboard",
       socket: "/run/user/1000/swarmboard/worker-0.1.0.sock",
       tokenFile: "/run/user/1000/swarmboard/token",
       infoFile: "/run/user/1000/swarmboard/server-0.1.0.json",
+      logFile: "/run/user/1000/swarmboard/server-0.1.0.log",
     });
     assert.notEqual(serverPaths(linux, "0.2.0").socket, serverPaths(linux, "0.1.0").socket);
   });
@@ -109,6 +110,7 @@ describe("where the shared worker listens (serverPaths)", () => {
     const paths = serverPaths(win, "0.1.0+build/7");
     assert.equal(paths.socket, "\\\\.\\pipe\\swarmboard-Ada_Lovelace-0.1.0_build_7");
     assert.equal(paths.tokenFile, "C:\\Users\\ada\\.swarmboard\\server\\token");
+    assert.equal(paths.logFile, "C:\\Users\\ada\\.swarmboard\\server\\server-0.1.0_build_7.log");
   });
 });
 
