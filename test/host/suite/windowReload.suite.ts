@@ -127,8 +127,13 @@ async function afterTheReload(before: Note): Promise<void> {
   );
   assert.deepEqual(notice.actions, ["Resume", "Review Branches"]);
   assert.match(notice.text, /stopped with it after (1\d|2\d)s\./);
-  const shown = await panel.probe("after-reload");
-  assert.match(shown.dom?.findingTexts.join("\n") ?? "", /about to ask/, "the page shows the swarm's finding");
+  // The page draws the swarm's view as it arrives: probed until it shows the finding (one probe could come first).
+  let texts = "";
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+    texts = (await panel.probe("after-reload")).dom?.findingTexts.join("\n") ?? "";
+    if (/about to ask/.test(texts)) break;
+  }
+  assert.match(texts, /about to ask/, "the page shows the swarm's finding");
   await new Promise((r) => setTimeout(r, 500)); // not an assertion: lets the page draw before the picture
   await requestScreenshot("window-reload-after");
 }
