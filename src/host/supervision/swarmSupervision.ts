@@ -51,6 +51,15 @@ export function superviseSwarms(
 
 /** After the shared worker's connection ended: once attached again, interrupt the swarms it no longer runs. */
 async function interruptUnlessServed(worker: WorkerProcess, store: SwarmStore, log: HostLog) {
+  // Judged by the answer: only the runs shown when the connection ended. A swarm resumed (or launched) while the
+  // answer comes is a new run the answer may predate: two quick connection ends ask twice, and the second, older
+  // answer interrupted a standing swarm just resumed, whose editor watch then stopped for good.
+  const shownThen = new Map(
+    store
+      .swarms()
+      .filter(isRunning)
+      .map((v) => [v.id, v.startedAt] as const),
+  );
   let running: readonly string[] = [];
   try {
     running = (await worker.request(serverStatusMethod, {})).swarms;
@@ -60,7 +69,7 @@ async function interruptUnlessServed(worker: WorkerProcess, store: SwarmStore, l
   for (const view of store.swarms())
     // The server that ran it is gone (killed, or stopped and started again): that is what the person needs to know,
     // rather than how this window's connection ended (the log has that).
-    if (!running.includes(view.id))
+    if (!running.includes(view.id) && shownThen.has(view.id) && shownThen.get(view.id) === view.startedAt)
       store.interrupt(view.id, "the shared worker stopped (it no longer runs this swarm)");
   // The new connection follows this window's swarms that still run (the old one's following ended with it), with
   // what they did while no connection was there.
