@@ -4,7 +4,7 @@
 // that fails to start is reported at once with its log's last lines (src/core/server/startedServer.ts).
 import { spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
-import { awaitStartedServer, type ServerExit, type StartedServer } from "../core/server/startedServer";
+import { awaitStartedServer, startedServer, type StartedServer } from "../core/server/startedServer";
 import { extensionVersion } from "../protocol/buildInfo";
 import type { clientKinds } from "../protocol/serverRpc";
 import { ensurePrivateDir, thisMachinePaths } from "../worker/server/serverFiles";
@@ -19,22 +19,13 @@ function startServer(log: (line: string) => void): StartedServer & { logFile: st
   ensurePrivateDir(paths.dir);
   const out = openSync(paths.logFile, "a", 0o600);
   const from = fstatSync(out).size;
-  let exit: ServerExit | undefined;
-  let spawnError = "";
   try {
     // This bundle's own entry point (dist/cli/main.js): the server is of this client's version.
     const child = spawn(process.execPath, [process.argv[1]!, "serve"], { detached: true, stdio: ["ignore", out, out] });
-    child.once("exit", (code, signal) => (exit = { code, signal }));
-    child.once("error", (error) => {
-      spawnError = `${process.execPath} could not be started: ${error.message}\n`;
-      exit = { code: -1, signal: null };
-    });
     child.unref();
     log(`started the Swarmboard server (pid ${child.pid ?? "?"}); its log: ${paths.logFile}`);
     return {
-      pid: child.pid,
-      exit: () => exit,
-      logSince: () => spawnError + readFileSync(paths.logFile).subarray(from).toString("utf8"),
+      ...startedServer(child, process.execPath, () => readFileSync(paths.logFile).subarray(from).toString("utf8")),
       logFile: paths.logFile,
       socket: paths.socket,
     };

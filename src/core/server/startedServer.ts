@@ -17,6 +17,25 @@ export interface StartedServer {
   logSince(): string;
 }
 
+/** What a spawned `serve` child says of itself (Node's ChildProcess, without importing it here). */
+export interface ServerChild {
+  readonly pid?: number | undefined;
+  once(event: "exit", listener: (code: number | null, signal: string | null) => void): unknown;
+  once(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** A started server from its child process and a reader of its log since the start (the CLI's and the window's). */
+export function startedServer(child: ServerChild, command: string, logSince: () => string): StartedServer {
+  let exit: ServerExit | undefined;
+  let spawnError = "";
+  child.once("exit", (code, signal) => (exit = { code, signal }));
+  child.once("error", (error) => {
+    spawnError = `${command} could not be started: ${error.message}\n`;
+    exit = { code: -1, signal: null };
+  });
+  return { pid: child.pid, exit: () => exit, logSince: () => spawnError + logSince() };
+}
+
 export interface ServerWait<T> {
   readonly started: StartedServer;
   /** A connection, or undefined while nothing listens yet; throws for anything else. */

@@ -14,7 +14,7 @@ import { serverPaths, type ServerPaths } from "../../core/server/serverPaths";
 import {
   awaitStartedServer,
   ServerStartError,
-  type ServerExit,
+  startedServer,
   type StartedServer,
 } from "../../core/server/startedServer";
 import { helloMethod } from "../../protocol/serverRpc";
@@ -86,26 +86,15 @@ function startServer(workerScript: string, paths: ServerPaths, log: LinkLog): St
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const out = openSync(paths.logFile, "a", 0o600);
   const from = fstatSync(out).size;
-  let exit: ServerExit | undefined;
-  let spawnError = "";
   try {
     const child = spawn(process.execPath, [workerScript, "--serve"], {
       detached: true,
       stdio: ["ignore", out, out],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
     });
-    child.once("exit", (code, signal) => (exit = { code, signal }));
-    child.once("error", (error) => {
-      spawnError = `${process.execPath} could not be started: ${error.message}\n`;
-      exit = { code: -1, signal: null };
-    });
     child.unref();
     log.log("info", `starting the shared worker (pid ${child.pid ?? "?"}) on ${paths.socket}`);
-    return {
-      pid: child.pid,
-      exit: () => exit,
-      logSince: () => spawnError + readFileSync(paths.logFile).subarray(from).toString("utf8"),
-    };
+    return startedServer(child, process.execPath, () => readFileSync(paths.logFile).subarray(from).toString("utf8"));
   } finally {
     closeSync(out);
   }
